@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"querent/engine"
+)
+
+const sqlUsage = `Usage: querent sql [--db FILE] [--max-rows N] [--timeout DUR] [--format table|json|csv] [--] SQL
+
+Runs one read-only SQL query. SQLite's own compiler checks it first: only a
+single SELECT (or WITH … SELECT, VALUES) that reads the database can run;
+nothing can write to the file. Give the SQL as one quoted argument, or - to
+read it from standard input. Without --db, the bundled Chinook demo database
+is used.
+`
+
+func (c *CLI) runSQL(ctx context.Context, args []string, s *stdio) int {
+	fs := newFlags("sql", sqlUsage)
+	dbPath := fs.String("db", "", "the SQLite file to query (default: the bundled Chinook demo)")
+	maxRows := fs.Int("max-rows", engine.DefaultMaxRows, "the most rows to return; more set \"truncated\"")
+	timeout := engine.DefaultTimeout
+	fs.Var(durationFlag{&timeout}, "timeout", "the longest the query may run (e.g. 30s, 2m; default 30s)")
+	format := "table"
+	fs.Var(enumFlag{&format, []string{"table", "json", "csv"}}, "format", "output: table (for people), json or csv")
+	if ok, code := parseFlags(fs, args, s, sqlUsage); !ok {
+		return code
+	}
+	if *maxRows < 1 || *maxRows > 10_000_000 {
+		return c.fail(s, "sql", format, "", engine.Errorf(engine.CodeUsage, "--max-rows must be between 1 and 10000000 (got %d)", *maxRows).WithHint(
+			"for larger results, export them to a file (querent export), which streams every row"))
+	}
+	query, err := readText(fs.Args(), s, "SQL query")
+	if err != nil {
+		return c.fail(s, "sql", format, "", err)
+	}
+	db, err := c.Open(ctx, *dbPath)
+	if err != nil {
+		return c.fail(s, "sql", format, query, err)
+	}
+	defer db.Close()
+	ans := engine.NewAnswer(query)
+	ans.Warnings = append(ans.Warnings, db.Warnings()...)
+	res, err := db.Run(ctx, query, engine.RunOptions{MaxRows: *maxRows, Timeout: timeout})
+	if err != nil {
+		e := engine.AsError(err)
+		ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: query, Error: &engine.AttemptError{Type: e.Code, Message: e.Message}})
+		ans.AddError(err)
+		return c.finish(s, "sql", format, ans, err)
+	}
+	ans.SetResult(res)
+	ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: query})
+	hctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if hints, err := db.Explain(hctx, query); err == nil && len(hints) > 0 {
+		ans.OptimizationHints = hints
+	}
+	return c.finish(s, "sql", format, ans, nil)
+}
+
+// finish prints an answer in the chosen format and returns the exit status.
+func (c *CLI) finish(s *stdio, cmd, format string, ans *engine.Answer, err error) int {
+	code := engine.ExitCode(engine.ErrorCode(err))
+	switch format {
+	case "json":
+		if werr := writeJSON(s.out, ans); werr != nil {
+			fmt.Fprintf(s.err, "querent %s: cannot write the output: %v\n", cmd, werr)
+			return 2
+		}
+		return code
+	}
+	printWarnings(s.err, ans.Warnings)
+	if err != nil {
+		printError(s.err, cmd, err)
+		return code
+	}
+	var werr error
+	if format == "csv" {
+		werr = writeCSV(s.out, ans.Columns, ans.Results.Values)
+		if ans.Truncated {
+			fmt.Fprintf(s.err, "warning: only the first %d rows are shown: the result has more (raise --max-rows, or use querent export for every row)\n", ans.RowCount)
+		}
+	} else {
+		werr = writeTable(s.out, ans.Columns, ans.Results.Values, tableOptions{maxWidth: 40})
+		if werr == nil {
+			werr = writeFooter(s.out, ans)
+		}
+	}
+	if werr != nil {
+		fmt.Fprintf(s.err, "querent %s: cannot write the output: %v\n", cmd, werr)
+		return 2
+	}
+	for _, h := range ans.OptimizationHints {
+		fmt.Fprintf(s.err, "hint: %s\n", h)
+	}
+	return code
+}
+
+// fail reports an error that happened before there was an answer to give.
+func (c *CLI) fail(s *stdio, cmd, format, query string, err error) int {
+	if format == "json" {
+		ans := engine.NewAnswer(query)
+		ans.AddError(err)
+		return c.finish(s, cmd, format, ans, err)
+	}
+	printError(s.err, cmd, err)
+	return engine.ExitCode(engine.ErrorCode(err))
+}
+
+func writeFooter(w io.Writer, a *engine.Answer) error {
+	rows := "rows"
+	if a.RowCount == 1 {
+		rows = "row"
+	}
+	var err error
+	if a.Truncated {
+		_, err = fmt.Fprintf(w, "(first %d %s shown: the result has more; raise --max-rows, narrow the query with WHERE or LIMIT, or export it; %s)\n",
+			a.RowCount, rows, humanSeconds(a.ExecutionTimeS))
+	} else {
+		_, err = fmt.Fprintf(w, "(%d %s, %s)\n", a.RowCount, rows, humanSeconds(a.ExecutionTimeS))
+	}
+	return err
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// humanSeconds shows short times in milliseconds.
+func humanSeconds(s float64) string {
+	if s < 1 {
+		return fmt.Sprintf("%.1f ms", s*1000)
+	}
+	return fmt.Sprintf("%.2f s", s)
+}

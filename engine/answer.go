@@ -1,0 +1,123 @@
+package engine
+
+import (
+	"math"
+	"time"
+)
+
+// Answer is the sub-agent output document of the contract: what
+// `querent sql --format json` and `querent ask --format json` print, and what
+// the MCP server and the browser mode return. Every field is always present.
+type Answer struct {
+	Question                *string         `json:"question"`
+	Query                   string          `json:"query"`
+	ExecutedSQL             string          `json:"executed_sql"`
+	Columns                 []Column        `json:"columns"`
+	Results                 Rows            `json:"results"`
+	RowCount                int             `json:"row_count"`
+	Truncated               bool            `json:"truncated"`
+	ExecutionTimeS          float64         `json:"execution_time_s"`
+	Stats                   ColumnStatsList `json:"stats"`
+	OptimizationHints       []string        `json:"optimization_hints"`
+	VisualizationSuggestion string          `json:"visualization_suggestion"`
+	VisualizationReason     string          `json:"visualization_reason"`
+	Explanation             string          `json:"explanation"`
+	FollowUpQuestions       []string        `json:"follow_up_questions"`
+	TablesUsed              []string        `json:"tables_used"`
+	SessionContext          map[string]any  `json:"session_context"`
+	Model                   *string         `json:"model"`
+	Attempts                []Attempt       `json:"attempts"`
+	Errors                  []ErrorDoc      `json:"errors"`
+	// Warnings are facts about the database the user should know (a
+	// snapshot of a WAL file, a skipped integrity check). An addition to the
+	// contract's fields; always present, usually empty.
+	Warnings []string `json:"warnings"`
+}
+
+// Attempt is one try of the ask loop (or the one run of direct SQL).
+type Attempt struct {
+	SQL   string        `json:"sql"`
+	Error *AttemptError `json:"error"`
+}
+
+// AttemptError is why an attempt failed.
+type AttemptError struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+}
+
+// ErrorDoc is one entry of a JSON document's "errors".
+type ErrorDoc struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	Hint    string `json:"hint"`
+	Query   string `json:"query"`
+	// Position is the 0-based byte offset in query where the problem was
+	// found; absent when unknown.
+	Position *int `json:"position,omitempty"`
+}
+
+// NewErrorDoc converts err for a JSON document.
+func NewErrorDoc(err error) ErrorDoc {
+	e := AsError(err)
+	d := ErrorDoc{Type: e.Code, Message: e.Message, Hint: e.Hint, Query: e.Query}
+	if e.Position >= 0 && e.Query != "" {
+		p := e.Position
+		d.Position = &p
+	}
+	return d
+}
+
+// NewAnswer returns an empty answer for query with every list present.
+func NewAnswer(query string) *Answer {
+	return &Answer{
+		Query:                   query,
+		Columns:                 []Column{},
+		Results:                 Rows{Values: [][]Value{}},
+		Stats:                   ColumnStatsList{},
+		OptimizationHints:       []string{},
+		FollowUpQuestions:       []string{},
+		TablesUsed:              []string{},
+		SessionContext:          map[string]any{},
+		Attempts:                []Attempt{},
+		Errors:                  []ErrorDoc{},
+		Warnings:                []string{},
+		VisualizationSuggestion: ChartTable,
+	}
+}
+
+// SetResult fills the answer from a result: rows, statistics and the chart
+// suggestion.
+func (a *Answer) SetResult(res *Result) {
+	a.Query = res.Query
+	a.ExecutedSQL = res.ExecutedSQL
+	a.Columns = res.Columns
+	names := make([]string, len(res.Columns))
+	for i, c := range res.Columns {
+		names[i] = c.Name
+	}
+	a.Results = Rows{Columns: names, Values: res.Rows}
+	if a.Results.Values == nil {
+		a.Results.Values = [][]Value{}
+	}
+	a.RowCount = len(res.Rows)
+	a.Truncated = res.Truncated
+	a.ExecutionTimeS = Seconds(res.Elapsed)
+	if res.TablesUsed != nil {
+		a.TablesUsed = res.TablesUsed
+	}
+	a.Stats = ComputeStats(res.Columns, res.Rows)
+	chart := SuggestChart(res.Columns, res.Rows, a.Stats)
+	a.VisualizationSuggestion = chart.Kind
+	a.VisualizationReason = chart.Reason
+}
+
+// AddError records err in the answer's errors.
+func (a *Answer) AddError(err error) {
+	a.Errors = append(a.Errors, NewErrorDoc(err))
+}
+
+// Seconds converts a duration to seconds rounded to the microsecond.
+func Seconds(d time.Duration) float64 {
+	return math.Round(d.Seconds()*1e6) / 1e6
+}

@@ -1,0 +1,590 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// Chart kinds: the contract's "visualization_suggestion".
+const (
+	ChartBar       = "bar"
+	ChartLine      = "line"
+	ChartPie       = "pie"
+	ChartScatter   = "scatter"
+	ChartHistogram = "histogram"
+	ChartTable     = "table"
+)
+
+// Bounds of the chart rules.
+const (
+	maxChartColumns     = 6  // more columns than this read best as a table
+	maxCategories       = 50 // a text column with at most this many values is a category
+	maxBars             = 50 // a bar chart draws one bar per row, at most this many
+	minPieSlices        = 2
+	maxPieSlices        = 6
+	minScatterRows      = 10
+	minHistogramRows    = 10
+	maxSeries           = 3 // a line or bar chart draws at most this many numbers
+	minYear, maxYear    = 1900, 2100
+	minMonth, maxMonth  = 1, 12
+	minYYYYMMDD         = minYear*10000 + 101
+	maxYYYYMMDD         = maxYear*10000 + 1231
+	chartReasonMaxNames = 4 // a reason lists at most this many column names
+)
+
+// ChartSuggestion is the chart that suits a result best, and why: the
+// contract's "visualization_suggestion" (Kind) and "visualization_reason"
+// (Reason).
+type ChartSuggestion struct {
+	// Kind is one of ChartBar, ChartLine, ChartPie, ChartScatter,
+	// ChartHistogram or ChartTable.
+	Kind string `json:"kind"`
+	// X is the column along the x-axis: the categories of a bar or pie,
+	// the dates of a line, the first number of a scatter, the binned number
+	// of a histogram; "" for a table.
+	X string `json:"x,omitempty"`
+	// Y are the columns plotted against X: the numbers of a bar, pie or
+	// line (at most 3), the second number of a scatter; nil for a histogram
+	// (its y-axis is the count of rows per bin) and a table.
+	Y []string `json:"y,omitempty"`
+	// Reason explains the choice in one plain sentence naming the columns.
+	Reason string `json:"reason"`
+}
+
+// Roles a column can play in a chart.
+type chartRole int
+
+const (
+	roleOther    chartRole = iota // blob, mixed, or repeated text with many values: not chartable
+	roleMeasure                   // a number to plot
+	roleDate                      // a date, time, year or month: the x-axis of a line
+	roleCategory                  // text with few distinct values: bars or slices
+	roleKey                       // an integer id: identifies rows, measures nothing
+	roleLabel                     // text, every value different (names): labels rows
+	roleEmpty                     // only NULLs
+)
+
+type chartColumn struct {
+	name  string
+	role  chartRole
+	stats *ColumnStats
+}
+
+// SuggestChart chooses a chart for a result and explains why. stats are the
+// result's statistics (ComputeStats); when they do not match cols they are
+// computed again. The rules, first match wins:
+//
+//   - no rows, a single value or a single row, or more than 6 columns: table;
+//   - a date-like column (text that all reads as YYYY-MM, YYYY-MM-DD or
+//     YYYY-MM-DD HH:MM[:SS], or a column named like a year or month holding
+//     years 1900–2100 or months 1–12) and at least one number: line;
+//   - one category (text with at most 50 distinct values) and at least one
+//     number, at most 50 rows: pie when there is one number, all ≥ 0 and not
+//     an average, rate or price, and one row per category for 2–6
+//     categories; else bar;
+//   - two numbers and no category, at least 10 rows: scatter;
+//   - one number, beside nothing but ids and names, at least 10 rows:
+//     histogram;
+//   - anything else: table, with the reason.
+//
+// Integer columns named like an id (id, TrackId, track_id…) are never
+// numbers to plot.
+func SuggestChart(cols []Column, rows [][]Value, stats ColumnStatsList) ChartSuggestion {
+	n := len(rows)
+	switch {
+	case len(cols) == 0:
+		return table("the query returned no columns, so there is nothing to chart")
+	case n == 0:
+		return table("the query returned no rows, so there is nothing to chart")
+	case n == 1 && len(cols) == 1:
+		return table(fmt.Sprintf("a single value (%s) reads best as it is", cols[0].Name))
+	case n == 1:
+		return table(fmt.Sprintf("a single row of %s columns reads best as a table", countWord(len(cols))))
+	case len(cols) > maxChartColumns:
+		return table(fmt.Sprintf("%s columns are too many for one chart: a table shows them all", countWord(len(cols))))
+	}
+	if !statsMatch(cols, stats) {
+		stats = ComputeStats(cols, rows)
+	}
+
+	var dates, measures, cats, others []chartColumn
+	for j, c := range cols {
+		cc := chartColumn{name: c.Name, stats: stats.Stats[j]}
+		cc.role = classify(c.Name, rows, j, cc.stats)
+		switch cc.role {
+		case roleDate:
+			dates = append(dates, cc)
+		case roleMeasure:
+			measures = append(measures, cc)
+		case roleCategory:
+			cats = append(cats, cc)
+		case roleOther:
+			others = append(others, cc)
+		default: // ids, names and all-NULL columns take no part
+		}
+	}
+
+	// Line: a trend over time.
+	if len(dates) > 0 && len(measures) > 0 {
+		d := dates[0]
+		if len(cats) > 0 && d.stats.Distinct < d.stats.Count {
+			return table(fmt.Sprintf("%s repeats for each %s: a table shows every combination (a line needs one row per %s)",
+				d.name, cats[0].name, d.name))
+		}
+		y := firstNames(measures, maxSeries)
+		return ChartSuggestion{Kind: ChartLine, X: d.name, Y: y,
+			Reason: fmt.Sprintf("one date-like column (%s) and %s: a line shows the trend over time%s",
+				d.name, numbers(measures), drawn(measures))}
+	}
+
+	// Bar or pie: numbers compared across categories.
+	if len(cats) == 1 && len(measures) > 0 {
+		c := cats[0]
+		if n > maxBars {
+			return table(fmt.Sprintf("%s repeats across %d rows, too many bars for one chart: a table shows them (group by %s to compare totals)",
+				c.name, n, c.name))
+		}
+		if pie(c, measures, n) {
+			m := measures[0]
+			return ChartSuggestion{Kind: ChartPie, X: c.name, Y: []string{m.name},
+				Reason: fmt.Sprintf("one category (%s) with %s values, one row each, and one non-negative number (%s): a pie shows each share of the whole",
+					c.name, countWord(int(c.stats.Distinct)), m.name)}
+		}
+		return ChartSuggestion{Kind: ChartBar, X: c.name, Y: firstNames(measures, maxSeries),
+			Reason: fmt.Sprintf("one category (%s) and %s: a bar compares them across %s%s",
+				c.name, numbers(measures), c.name, drawn(measures))}
+	}
+
+	if len(cats) == 0 && len(dates) == 0 {
+		// Scatter: how two numbers relate.
+		if len(measures) == 2 {
+			x, y := measures[0].name, measures[1].name
+			if n < minScatterRows {
+				return table(fmt.Sprintf("two numbers (%s and %s) but only %d rows: a table shows them better than a scatter", x, y, n))
+			}
+			return ChartSuggestion{Kind: ChartScatter, X: x, Y: []string{y},
+				Reason: fmt.Sprintf("two numbers (%s and %s) over %d rows: a scatter shows how they relate", x, y, n)}
+		}
+		// Histogram: how one number is distributed.
+		if len(measures) == 1 && len(others) == 0 {
+			m := measures[0].name
+			if n < minHistogramRows {
+				return table(fmt.Sprintf("one number (%s) over only %d rows: a table shows them better than a histogram", m, n))
+			}
+			return ChartSuggestion{Kind: ChartHistogram, X: m,
+				Reason: fmt.Sprintf("one number (%s) over %d rows: a histogram shows how its values are distributed", m, n)}
+		}
+	}
+
+	// Table, saying why.
+	switch {
+	case len(measures) == 0 && len(cats) == 0 && len(dates) == 0 && allText(cols, stats):
+		return table(fmt.Sprintf("only text with many different values (%s): a table shows it best", colNames(cols)))
+	case len(measures) == 0:
+		return table(fmt.Sprintf("no number to plot among %s: a table shows the values best", colNames(cols)))
+	case len(cats) > 1:
+		return table(fmt.Sprintf("%s categories (%s) and %s: a table shows each combination",
+			countWord(len(cats)), names(cats), numbers(measures)))
+	case len(dates) == 0 && len(cats) == 0 && len(measures) > 2:
+		return table(fmt.Sprintf("%s with no category or date to plot them against: a table shows them best", numbers(measures)))
+	case len(others) > 0:
+		return table(fmt.Sprintf("%s beside %s, which cannot be grouped or plotted: a table shows the rows as they are",
+			numbers(measures), names(others)))
+	}
+	return table(fmt.Sprintf("no simple chart fits %s: a table shows them best", colNames(cols)))
+}
+
+func table(reason string) ChartSuggestion {
+	return ChartSuggestion{Kind: ChartTable, Reason: reason}
+}
+
+// statsMatch reports whether stats were computed for cols.
+func statsMatch(cols []Column, stats ColumnStatsList) bool {
+	if len(stats.Columns) != len(cols) || len(stats.Stats) != len(cols) {
+		return false
+	}
+	for i, c := range cols {
+		if stats.Columns[i] != c.Name || stats.Stats[i] == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// classify gives column j its chart role.
+func classify(name string, rows [][]Value, j int, st *ColumnStats) chartRole {
+	switch st.Kind {
+	case KindEmpty:
+		return roleEmpty
+	case KindNumeric:
+		ints := allInts(rows, j)
+		if ints && dateLikeInts(name, rows, j) {
+			return roleDate
+		}
+		if ints && (strongIDName(name) || (weakIDName(name) && st.Distinct == st.Count)) {
+			return roleKey
+		}
+		return roleMeasure
+	case KindText:
+		if dateLikeText(name, rows, j) {
+			return roleDate
+		}
+		if st.Distinct <= maxCategories {
+			return roleCategory
+		}
+		if st.Distinct == st.Count {
+			return roleLabel
+		}
+	}
+	return roleOther
+}
+
+func cell(row []Value, j int) Value {
+	if j < len(row) {
+		return row[j]
+	}
+	return nil
+}
+
+func allInts(rows [][]Value, j int) bool {
+	for _, r := range rows {
+		switch v := cell(r, j).(type) {
+		case nil:
+		default:
+			if n, ok := toNumber(v); !ok || !n.isInt {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// allText reports whether every column holds text (or only NULLs), and
+// one at least holds text.
+func allText(cols []Column, stats ColumnStatsList) bool {
+	text := false
+	for i := range cols {
+		switch stats.Stats[i].Kind {
+		case KindText:
+			text = true
+		case KindEmpty:
+		default:
+			return false
+		}
+	}
+	return text
+}
+
+// strongIDName reports names that say "identifier" whatever the values:
+// id, rowid, track_id, TrackId, customerID.
+func strongIDName(name string) bool {
+	l := strings.ToLower(name)
+	switch l {
+	case "id", "rowid", "oid", "_rowid_":
+		return true
+	}
+	if strings.HasSuffix(l, "_id") || strings.HasSuffix(l, "-id") || strings.HasSuffix(l, " id") {
+		return true
+	}
+	if len(name) > 2 && (strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID")) {
+		prev := rune(name[len(name)-3])
+		return unicode.IsLower(prev) || unicode.IsDigit(prev)
+	}
+	return false
+}
+
+// weakIDName reports names that may mean "identifier" (trackid) but may
+// also be a word (paid, valid): they count only with all-distinct values.
+func weakIDName(name string) bool {
+	return strings.HasSuffix(strings.ToLower(name), "id")
+}
+
+func yearName(name string) bool {
+	l := strings.ToLower(name)
+	return strings.Contains(l, "year") || l == "yr" || strings.Contains(l, "%y")
+}
+
+func monthName(name string) bool {
+	l := strings.ToLower(name)
+	return strings.Contains(l, "month") || strings.Contains(l, "%m")
+}
+
+func dateName(name string) bool {
+	return strings.Contains(strings.ToLower(name), "date")
+}
+
+// dateLikeInts reports an integer column named like a year (1900–2100), a
+// month (1–12) or a date (YYYYMMDD).
+func dateLikeInts(name string, rows [][]Value, j int) bool {
+	var check func(int64) bool
+	switch {
+	case yearName(name):
+		check = func(x int64) bool { return minYear <= x && x <= maxYear }
+	case monthName(name):
+		check = func(x int64) bool { return minMonth <= x && x <= maxMonth }
+	case dateName(name):
+		check = func(x int64) bool {
+			return minYYYYMMDD <= x && x <= maxYYYYMMDD && validDate(int(x/10000), int(x/100%100), int(x%100))
+		}
+	default:
+		return false
+	}
+	for _, r := range rows {
+		if v := cell(r, j); v != nil {
+			if n, _ := toNumber(v); !check(n.i) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// dateLikeText reports a text column whose values all read as dates or
+// date-times, or, named like a year or a month, as years or months.
+func dateLikeText(name string, rows [][]Value, j int) bool {
+	check := isDateText
+	switch {
+	case yearName(name):
+		check = func(s string) bool {
+			y, ok := atoi(s)
+			return len(s) == 4 && ok && minYear <= y && y <= maxYear || isDateText(s)
+		}
+	case monthName(name):
+		check = func(s string) bool {
+			m, ok := atoi(s)
+			return len(s) <= 2 && ok && minMonth <= m && m <= maxMonth || isDateText(s)
+		}
+	}
+	for _, r := range rows {
+		if v := cell(r, j); v != nil {
+			if s, ok := v.(string); !ok || !check(s) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isDateText reports whether s is YYYY-MM, YYYY-MM-DD, or YYYY-MM-DD
+// followed by a space or T, HH:MM, optionally :SS, a fraction of a second
+// and a zone (Z or ±HH:MM): the ISO 8601 forms SQLite's date functions
+// read and write.
+func isDateText(s string) bool {
+	if len(s) < 7 || s[4] != '-' {
+		return false
+	}
+	y, ok1 := atoi(s[:4])
+	m, ok2 := atoi(s[5:7])
+	if !ok1 || !ok2 || m < 1 || m > 12 {
+		return false
+	}
+	if len(s) == 7 {
+		return true
+	}
+	if len(s) < 10 || s[7] != '-' {
+		return false
+	}
+	d, ok := atoi(s[8:10])
+	if !ok || !validDate(y, m, d) {
+		return false
+	}
+	rest := s[10:]
+	if rest == "" {
+		return true
+	}
+	if rest[0] != ' ' && rest[0] != 'T' {
+		return false
+	}
+	rest = rest[1:]
+	if !clock(rest, 23) {
+		return false
+	}
+	rest = rest[5:]
+	if len(rest) >= 3 && rest[0] == ':' {
+		if !twoDigits(rest[1:3], 60) { // 60: a leap second
+			return false
+		}
+		rest = rest[3:]
+		if len(rest) > 1 && rest[0] == '.' {
+			i := 1
+			for i < len(rest) && '0' <= rest[i] && rest[i] <= '9' {
+				i++
+			}
+			if i == 1 {
+				return false
+			}
+			rest = rest[i:]
+		}
+	}
+	switch {
+	case rest == "" || rest == "Z":
+		return true
+	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-'):
+		return clock(rest[1:], 14)
+	}
+	return false
+}
+
+// clock reports whether s starts with HH:MM, hours at most maxHour.
+func clock(s string, maxHour int) bool {
+	return len(s) >= 5 && twoDigits(s[:2], maxHour) && s[2] == ':' && twoDigits(s[3:5], 59)
+}
+
+func twoDigits(s string, maxValue int) bool {
+	v, ok := atoi(s)
+	return len(s) == 2 && ok && v <= maxValue
+}
+
+// atoi parses a short run of ASCII digits (no sign, no spaces).
+func atoi(s string) (int, bool) {
+	if s == "" || len(s) > 9 {
+		return 0, false
+	}
+	v := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		v = v*10 + int(s[i]-'0')
+	}
+	return v, true
+}
+
+func validDate(y, m, d int) bool {
+	if m < 1 || m > 12 || d < 1 {
+		return false
+	}
+	days := [...]int{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[m-1]
+	if m == 2 && y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+		days = 29
+	}
+	return d <= days
+}
+
+// pie reports whether one number split across 2–6 categories, one row
+// each, makes the parts of a whole.
+func pie(c chartColumn, measures []chartColumn, rows int) bool {
+	if len(measures) != 1 {
+		return false
+	}
+	cs, ms := c.stats, measures[0].stats
+	groups := cs.Distinct
+	if cs.NullCount > 0 {
+		groups++ // NULL is a group of its own
+	}
+	if cs.Distinct < minPieSlices || cs.Distinct > maxPieSlices || int64(rows) != groups || ms.NullCount > 0 {
+		return false
+	}
+	lo, ok1 := toNumber(ms.Min)
+	hi, ok2 := toNumber(ms.Max)
+	if !ok1 || !ok2 || lo.float() < 0 || hi.float() <= 0 {
+		return false
+	}
+	return !notAdditive(measures[0].name)
+}
+
+// notAdditive reports a name that says its values do not add up to a
+// whole (averages, rates, prices), so they make no pie.
+func notAdditive(name string) bool {
+	for _, w := range words(name) {
+		switch w {
+		case "avg", "average", "mean", "median", "min", "max", "minimum", "maximum",
+			"rate", "ratio", "pct", "percent", "percentage", "price":
+			return true
+		}
+	}
+	return false
+}
+
+// words splits a column name into lower-case words at non-letters and at
+// camel-case humps: "avg(UnitPrice)" → avg, unit, price.
+func words(name string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case unicode.IsLetter(r):
+			if unicode.IsUpper(r) && prevLower {
+				flush()
+			}
+			cur = append(cur, r)
+			prevLower = unicode.IsLower(r)
+		default:
+			flush()
+			prevLower = false
+		}
+	}
+	flush()
+	return out
+}
+
+func firstNames(cs []chartColumn, k int) []string {
+	out := make([]string, 0, min(len(cs), k))
+	for _, c := range cs[:min(len(cs), k)] {
+		out = append(out, c.name)
+	}
+	return out
+}
+
+// numbers says "one number (Total)" or "two numbers (A and B)".
+func numbers(cs []chartColumn) string {
+	if len(cs) == 1 {
+		return fmt.Sprintf("one number (%s)", cs[0].name)
+	}
+	return fmt.Sprintf("%s numbers (%s)", countWord(len(cs)), names(cs))
+}
+
+// drawn notes the numbers left out of a line or bar chart.
+func drawn(cs []chartColumn) string {
+	if len(cs) <= maxSeries {
+		return ""
+	}
+	return fmt.Sprintf(" (the first %s are drawn)", countWord(maxSeries))
+}
+
+func names(cs []chartColumn) string {
+	ns := make([]string, len(cs))
+	for i, c := range cs {
+		ns[i] = c.name
+	}
+	return joinNames(ns)
+}
+
+func colNames(cols []Column) string {
+	ns := make([]string, len(cols))
+	for i, c := range cols {
+		ns[i] = c.Name
+	}
+	return joinNames(ns)
+}
+
+// joinNames says "A", "A and B", "A, B and C", or "A, B, C and 3 more".
+func joinNames(ns []string) string {
+	if len(ns) > chartReasonMaxNames {
+		more := len(ns) - chartReasonMaxNames + 1
+		ns = append(ns[:chartReasonMaxNames-1:chartReasonMaxNames-1], fmt.Sprintf("%d more", more))
+	}
+	switch len(ns) {
+	case 0:
+		return ""
+	case 1:
+		return ns[0]
+	}
+	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+}
+
+func countWord(n int) string {
+	words := [...]string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+	if 0 <= n && n < len(words) {
+		return words[n]
+	}
+	return fmt.Sprint(n)
+}

@@ -1,0 +1,368 @@
+package engine
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+)
+
+// result builds columns and rows from column names and a function giving
+// the value of column j in row i.
+func result(n int, names []string, cell func(i, j int) Value) ([]Column, [][]Value) {
+	cols := make([]Column, len(names))
+	for j, name := range names {
+		cols[j] = Column{Name: name}
+	}
+	rows := make([][]Value, n)
+	for i := range rows {
+		rows[i] = make([]Value, len(names))
+		for j := range names {
+			rows[i][j] = cell(i, j)
+		}
+	}
+	return cols, rows
+}
+
+// table rows given literally.
+func literal(names []string, rows ...[]Value) ([]Column, [][]Value) {
+	return result(len(rows), names, func(i, j int) Value { return rows[i][j] })
+}
+
+func day(i int) string { return fmt.Sprintf("2009-01-%02d", i+1) }
+
+func TestSuggestChart(t *testing.T) {
+	countries := []string{"USA", "Canada", "France", "Brazil", "Germany", "UK", "Portugal", "India"}
+	genres := []string{"Rock", "Jazz", "Metal", "Latin", "Blues", "Pop", "Soul"}
+	tests := []struct {
+		name       string
+		cols       []Column
+		rows       [][]Value
+		kind, x    string
+		y          []string
+		wantReason string // checked when not empty
+	}{{
+		name: "no rows",
+		cols: []Column{{Name: "a"}},
+		kind: ChartTable, wantReason: "the query returned no rows, so there is nothing to chart",
+	}, {
+		name: "single cell",
+		cols: []Column{{Name: "count(*)"}}, rows: [][]Value{{int64(42)}},
+		kind: ChartTable, wantReason: "a single value (count(*)) reads best as it is",
+	}, {
+		name: "single row",
+		cols: []Column{{Name: "Country"}, {Name: "Total"}}, rows: [][]Value{{"USA", 523.06}},
+		kind: ChartTable, wantReason: "a single row of two columns reads best as a table",
+	}, {
+		name: "many columns",
+		cols: []Column{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}, {Name: "e"}, {Name: "f"}, {Name: "g"}},
+		rows: [][]Value{
+			{int64(1), int64(2), int64(3), int64(4), int64(5), int64(6), int64(7)},
+			{int64(1), int64(2), int64(3), int64(4), int64(5), int64(6), int64(7)},
+		},
+		kind: ChartTable, wantReason: "seven columns are too many for one chart: a table shows them all",
+	}}
+
+	add := func(name string, cols []Column, rows [][]Value, kind, x string, y []string, reason string) {
+		tests = append(tests, struct {
+			name       string
+			cols       []Column
+			rows       [][]Value
+			kind, x    string
+			y          []string
+			wantReason string
+		}{name, cols, rows, kind, x, y, reason})
+	}
+
+	// Line: dates.
+	cols, rows := result(12, []string{"InvoiceDate", "Total"}, func(i, j int) Value {
+		if j == 0 {
+			return day(i)
+		}
+		return float64(i) + 0.99
+	})
+	add("line over dates", cols, rows, ChartLine, "InvoiceDate", []string{"Total"},
+		"one date-like column (InvoiceDate) and one number (Total): a line shows the trend over time")
+
+	cols, rows = result(12, []string{"ym", "a", "b", "c", "d"}, func(i, j int) Value {
+		if j == 0 {
+			return fmt.Sprintf("2010-%02d", i+1)
+		}
+		return int64(i * j)
+	})
+	add("line over months keeps three numbers", cols, rows, ChartLine, "ym", []string{"a", "b", "c"},
+		"one date-like column (ym) and four numbers (a, b, c and d): a line shows the trend over time (the first three are drawn)")
+
+	cols, rows = literal([]string{"at", "InvoiceId", "v"},
+		[]Value{"2009-01-01 10:00:00", int64(1), 1.5},
+		[]Value{"2009-01-01T11:30", int64(2), 2.5},
+		[]Value{"2009-01-02 08:15:30.250", int64(3), 1.0},
+		[]Value{nil, int64(4), 2.0},
+		[]Value{"2009-01-03T00:00:00Z", int64(5), 3.0},
+		[]Value{"2009-01-04 00:00:00+02:00", int64(6), 3.0},
+	)
+	add("line over date-times, id ignored", cols, rows, ChartLine, "at", []string{"v"}, "")
+
+	cols, rows = result(5, []string{"year", "total"}, func(i, j int) Value {
+		if j == 0 {
+			return int64(2009 + i)
+		}
+		return int64(100 + i*i)
+	})
+	add("line over integer years", cols, rows, ChartLine, "year", []string{"total"}, "")
+
+	cols, rows = result(5, []string{"strftime('%Y', InvoiceDate)", "sum(Total)"}, func(i, j int) Value {
+		if j == 0 {
+			return fmt.Sprint(2009 + i)
+		}
+		return 400.5 + float64(i)
+	})
+	add("line over text years of strftime", cols, rows, ChartLine, "strftime('%Y', InvoiceDate)", []string{"sum(Total)"}, "")
+
+	cols, rows = result(12, []string{"month", "sales"}, func(i, j int) Value {
+		if j == 0 {
+			return fmt.Sprintf("%02d", i+1)
+		}
+		return int64(10 * i)
+	})
+	add("line over text months", cols, rows, ChartLine, "month", []string{"sales"}, "")
+
+	cols, rows = result(5, []string{"Year", "total"}, func(i, j int) Value {
+		if j == 0 {
+			return int64(1850 + i)
+		}
+		return int64(i)
+	})
+	add("years out of range are numbers", cols, rows, ChartTable, "", nil,
+		"two numbers (Year and total) but only 5 rows: a table shows them better than a scatter")
+
+	cols, rows = result(8, []string{"Day", "n"}, func(i, j int) Value {
+		if j == 0 {
+			return fmt.Sprintf("2009-13-%02d", i+1) // no 13th month: text, not dates
+		}
+		return int64(i)
+	})
+	add("invalid dates are categories", cols, rows, ChartBar, "Day", []string{"n"}, "")
+
+	cols, rows = result(8, []string{"InvoiceYear", "BillingCountry", "Total"}, func(i, j int) Value {
+		switch j {
+		case 0:
+			return int64(2009 + i/2)
+		case 1:
+			return countries[i%2]
+		}
+		return float64(i)
+	})
+	add("dates repeating per category: table", cols, rows, ChartTable, "", nil,
+		"InvoiceYear repeats for each BillingCountry: a table shows every combination (a line needs one row per InvoiceYear)")
+
+	// Bar and pie.
+	cols, rows = result(8, []string{"BillingCountry", "Total"}, func(i, j int) Value {
+		if j == 0 {
+			return countries[i]
+		}
+		return 10.5 * float64(i+1)
+	})
+	add("bar: eight categories", cols, rows, ChartBar, "BillingCountry", []string{"Total"},
+		"one category (BillingCountry) and one number (Total): a bar compares them across BillingCountry")
+
+	pieRows := func(n int, measure func(i int) Value) [][]Value {
+		_, rows := result(n, []string{"Genre", "Tracks"}, func(i, j int) Value {
+			if j == 0 {
+				return genres[i]
+			}
+			return measure(i)
+		})
+		return rows
+	}
+	genreCols := []Column{{Name: "Genre"}, {Name: "Tracks"}}
+	add("pie: four categories", genreCols, pieRows(4, func(i int) Value { return int64(10 * (i + 1)) }), ChartPie, "Genre", []string{"Tracks"},
+		"one category (Genre) with four values, one row each, and one non-negative number (Tracks): a pie shows each share of the whole")
+	add("pie: two categories", genreCols, pieRows(2, func(i int) Value { return int64(i + 1) }), ChartPie, "Genre", []string{"Tracks"}, "")
+	add("pie: six categories", genreCols, pieRows(6, func(i int) Value { return int64(i + 1) }), ChartPie, "Genre", []string{"Tracks"}, "")
+	add("bar: seven categories", genreCols, pieRows(7, func(i int) Value { return int64(i + 1) }), ChartBar, "Genre", []string{"Tracks"}, "")
+	add("bar: a negative value", genreCols, pieRows(4, func(i int) Value { return int64(i - 1) }), ChartBar, "Genre", []string{"Tracks"}, "")
+	add("bar: all zero", genreCols, pieRows(4, func(i int) Value { return 0.0 }), ChartBar, "Genre", []string{"Tracks"}, "")
+	add("pie: zero is a value", genreCols, pieRows(4, func(i int) Value { return float64(i) }), ChartPie, "Genre", []string{"Tracks"}, "")
+	add("bar: a NULL value", genreCols, pieRows(4, func(i int) Value {
+		if i == 0 {
+			return nil
+		}
+		return int64(i)
+	}), ChartBar, "Genre", []string{"Tracks"}, "")
+
+	cols, rows = literal([]string{"Genre", "avg(UnitPrice)"},
+		[]Value{"Rock", 0.99}, []Value{"Jazz", 0.99}, []Value{"TV", 1.99})
+	add("bar: averages make no pie", cols, rows, ChartBar, "Genre", []string{"avg(UnitPrice)"}, "")
+
+	cols, rows = literal([]string{"Genre", "Tracks"},
+		[]Value{"Rock", int64(3)}, []Value{"Jazz", int64(1)}, []Value{"Rock", int64(2)}, []Value{"Jazz", int64(5)})
+	add("bar: not one row per category", cols, rows, ChartBar, "Genre", []string{"Tracks"}, "")
+
+	cols, rows = literal([]string{"Genre", "Tracks"},
+		[]Value{"Rock", int64(3)}, []Value{"Jazz", int64(1)}, []Value{nil, int64(2)})
+	add("pie: NULL is a category", cols, rows, ChartPie, "Genre", []string{"Tracks"}, "")
+
+	cols, rows = literal([]string{"Genre", "Tracks"},
+		[]Value{"Rock", int64(3)}, []Value{"Rock", int64(1)})
+	add("bar: one category", cols, rows, ChartBar, "Genre", []string{"Tracks"}, "")
+
+	cols, rows = literal([]string{"Genre", "Tracks", "Minutes"},
+		[]Value{"Rock", int64(3), 10.5}, []Value{"Jazz", int64(1), 2.5}, []Value{"Blues", int64(2), 7.0})
+	add("bar: two numbers", cols, rows, ChartBar, "Genre", []string{"Tracks", "Minutes"},
+		"one category (Genre) and two numbers (Tracks and Minutes): a bar compares them across Genre")
+
+	cols, rows = result(60, []string{"BillingCountry", "Total"}, func(i, j int) Value {
+		if j == 0 {
+			return countries[i%len(countries)]
+		}
+		return float64(i)
+	})
+	add("too many rows for bars", cols, rows, ChartTable, "", nil,
+		"BillingCountry repeats across 60 rows, too many bars for one chart: a table shows them (group by BillingCountry to compare totals)")
+
+	// Scatter.
+	cols, rows = result(20, []string{"TrackId", "Milliseconds", "Bytes"}, func(i, j int) Value {
+		return int64((i + 1) * (j + 1) * 7 % 101)
+	})
+	add("scatter: two numbers, id ignored", cols, rows, ChartScatter, "Milliseconds", []string{"Bytes"},
+		"two numbers (Milliseconds and Bytes) over 20 rows: a scatter shows how they relate")
+	add("scatter needs ten rows", cols, rows[:9], ChartTable, "", nil,
+		"two numbers (Milliseconds and Bytes) but only 9 rows: a table shows them better than a scatter")
+
+	// Histogram.
+	cols, rows = result(60, []string{"InvoiceId", "Name", "Total"}, func(i, j int) Value {
+		switch j {
+		case 0:
+			return int64(i + 1)
+		case 1:
+			return fmt.Sprintf("track %d", i)
+		}
+		return float64(i%13) + 0.99
+	})
+	add("histogram: one number beside an id and names", cols, rows, ChartHistogram, "Total", nil,
+		"one number (Total) over 60 rows: a histogram shows how its values are distributed")
+	add("histogram needs ten rows", []Column{cols[0], cols[2]}, [][]Value{{int64(1), 1.0}, {int64(2), 2.0}}, ChartTable, "", nil,
+		"one number (Total) over only 2 rows: a table shows them better than a histogram")
+
+	cols, rows = result(15, []string{"TrackId", "Milliseconds"}, func(i, j int) Value {
+		return int64((i + 1) * (j*1000 + 1))
+	})
+	add("an id is not a measure", cols, rows, ChartHistogram, "Milliseconds", nil, "")
+
+	cols, rows = result(15, []string{"CustomerId", "Total"}, func(i, j int) Value {
+		if j == 0 {
+			return int64(i % 4) // a foreign key: repeats, still not a measure
+		}
+		return float64(i)
+	})
+	add("a repeating key is not a measure", cols, rows, ChartHistogram, "Total", nil, "")
+
+	cols, rows = result(15, []string{"paid", "Total"}, func(i, j int) Value {
+		if j == 0 {
+			return int64(i % 2) // ends in "id" but repeats: a number
+		}
+		return float64(i * i)
+	})
+	add("paid is not an id", cols, rows, ChartScatter, "paid", []string{"Total"}, "")
+
+	// Tables with a reason.
+	cols, rows = result(60, []string{"Name", "Composer"}, func(i, j int) Value {
+		return fmt.Sprintf("%d-%d", i, j)
+	})
+	add("high-cardinality text only", cols, rows, ChartTable, "", nil,
+		"only text with many different values (Name and Composer): a table shows it best")
+
+	cols, rows = literal([]string{"Country", "City"}, []Value{"USA", "Boston"}, []Value{"France", "Paris"})
+	add("categories without numbers", cols, rows, ChartTable, "", nil,
+		"no number to plot among Country and City: a table shows the values best")
+
+	cols, rows = literal([]string{"Country", "City", "Total"}, []Value{"USA", "Boston", 1.0}, []Value{"France", "Paris", 2.0})
+	add("two categories", cols, rows, ChartTable, "", nil,
+		"two categories (Country and City) and one number (Total): a table shows each combination")
+
+	cols, rows = result(20, []string{"a", "b", "c"}, func(i, j int) Value { return int64(i * j) })
+	add("three numbers", cols, rows, ChartTable, "", nil,
+		"three numbers (a, b and c) with no category or date to plot them against: a table shows them best")
+
+	cols, rows = result(20, []string{"Total", "Cover"}, func(i, j int) Value {
+		if j == 0 {
+			return int64(i)
+		}
+		return []byte{byte(i)}
+	})
+	add("a number beside blobs", cols, rows, ChartTable, "", nil,
+		"one number (Total) beside Cover, which cannot be grouped or plotted: a table shows the rows as they are")
+
+	cols, rows = result(20, []string{"x", "y"}, func(i, j int) Value { return nil })
+	add("only NULLs", cols, rows, ChartTable, "", nil, "no number to plot among x and y: a table shows the values best")
+
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, stats := range []ColumnStatsList{ComputeStats(tt.cols, tt.rows), {}} {
+				got := SuggestChart(tt.cols, tt.rows, stats)
+				if got.Kind != tt.kind || got.X != tt.x || !reflect.DeepEqual(got.Y, tt.y) {
+					t.Errorf("got %s x=%q y=%q (%s), want %s x=%q y=%q", got.Kind, got.X, got.Y, got.Reason, tt.kind, tt.x, tt.y)
+				}
+				if got.Reason == "" {
+					t.Errorf("empty reason for %s", got.Kind)
+				}
+				if tt.wantReason != "" && got.Reason != tt.wantReason {
+					t.Errorf("reason:\ngot  %q\nwant %q", got.Reason, tt.wantReason)
+				}
+			}
+		})
+	}
+}
+
+func TestIsDateText(t *testing.T) {
+	tests := []struct {
+		s    string
+		want bool
+	}{
+		{"2009-01", true},
+		{"2009-01-31", true},
+		{"2012-02-29", true},
+		{"2011-02-29", false},
+		{"2009-04-31", false},
+		{"2009-00-01", false},
+		{"2009-13", false},
+		{"2009-1-01", false},
+		{"2009", false},
+		{"2009-01-01 10:00", true},
+		{"2009-01-01 10:00:59", true},
+		{"2009-01-01T23:59:60.123", true},
+		{"2009-01-01 24:00", false},
+		{"2009-01-01 10:60", false},
+		{"2009-01-01 10:00:", false},
+		{"2009-01-01 10:00:00.", false},
+		{"2009-01-01 10:00:00Z", true},
+		{"2009-01-01 10:00:00-05:00", true},
+		{"2009-01-01 10:00:00+5", false},
+		{"2009-01-01x", false},
+		{"01/02/2009", false},
+		{"abcd-ef", false},
+	}
+	for _, tt := range tests {
+		if got := isDateText(tt.s); got != tt.want {
+			t.Errorf("isDateText(%q): got %v, want %v", tt.s, got, tt.want)
+		}
+	}
+}
+
+func TestIDNames(t *testing.T) {
+	for _, tt := range []struct {
+		name         string
+		strong, weak bool
+	}{
+		{"id", true, true}, {"ID", true, true}, {"TrackId", true, true}, {"customerID", true, true},
+		{"track_id", true, true}, {"trackid", false, true}, {"paid", false, true},
+		{"PAID", false, true}, {"Total", false, false}, {"Idle", false, false},
+	} {
+		if got := strongIDName(tt.name); got != tt.strong {
+			t.Errorf("strongIDName(%q): got %v, want %v", tt.name, got, tt.strong)
+		}
+		if got := weakIDName(tt.name); got != tt.weak {
+			t.Errorf("weakIDName(%q): got %v, want %v", tt.name, got, tt.weak)
+		}
+	}
+}

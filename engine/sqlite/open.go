@@ -1,0 +1,536 @@
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"modernc.org/libc"
+	"modernc.org/sqlite"
+	lib "modernc.org/sqlite/lib"
+
+	"querent/engine"
+)
+
+// Options tune how a database is opened and bounded. The zero value gives
+// the defaults.
+type Options struct {
+	// QuickCheckTimeout bounds PRAGMA quick_check when the file is opened
+	// (default 10 s). A check that runs out of time is skipped with a
+	// warning; a negative value skips it.
+	QuickCheckTimeout time.Duration
+	// MaxResultBytes bounds the memory a result may take (default 256 MB).
+	MaxResultBytes int64
+	// LargeTableRows is the row count from which query-plan hints speak of
+	// full scans and sorts (default 10,000).
+	LargeTableRows int64
+	// SchemaTableBudget bounds the time spent counting, sampling and finding
+	// distinct values of one table during schema introspection (default 250 ms).
+	SchemaTableBudget time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	if o.QuickCheckTimeout == 0 {
+		o.QuickCheckTimeout = 10 * time.Second
+	}
+	if o.MaxResultBytes == 0 {
+		o.MaxResultBytes = 256 << 20
+	}
+	if o.LargeTableRows == 0 {
+		o.LargeTableRows = 10_000
+	}
+	if o.SchemaTableBudget == 0 {
+		o.SchemaTableBudget = 250 * time.Millisecond
+	}
+	return o
+}
+
+// DB is one guarded, read-only SQLite database: a single pinned connection
+// with the limits and the authorizer installed. It is safe for use by several
+// goroutines; calls wait their turn (or their context's end).
+type DB struct {
+	name     string // as shown to the user
+	path     string // absolute path of the user's file, "" for the demo
+	opts     Options
+	sqldb    *sql.DB
+	conn     *sql.Conn
+	lock     chan struct{}
+	auth     *authState
+	warnings []string
+	cleanup  []func()
+
+	namesOnce sync.Once
+	names     *nameIndex
+	namesErr  error
+
+	schemaMu sync.Mutex
+	schema   *engine.Schema
+
+	rowCounts map[string]rowCount // under lock
+}
+
+var _ engine.Database = (*DB)(nil)
+
+// Open opens the SQLite file at path for guarded, read-only querying. The
+// file is never written, and no file is created beside it. Every failure is
+// an *engine.Error with code "database" that says what is wrong and what to
+// do.
+func Open(ctx context.Context, path string, opts Options) (*DB, error) {
+	opts = opts.withDefaults()
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, dbError(path, "cannot resolve the path: %v", err).WithHint("check the path")
+	}
+	if err := checkFile(abs, path); err != nil {
+		return nil, err
+	}
+	openPath := abs
+	var warnings []string
+	var cleanup []func()
+	if side := pendingSidecar(abs); side != "" {
+		dir, snap, err := snapshot(ctx, abs, side)
+		if err != nil {
+			return nil, err
+		}
+		cleanup = append(cleanup, func() { os.RemoveAll(dir) })
+		openPath = snap
+		warnings = append(warnings, fmt.Sprintf(
+			"%s holds changes that are not yet in the main file (another program may have it open); "+
+				"Querent is reading a private snapshot that includes them, taken at %s, and has not touched either file",
+			filepath.Base(side), time.Now().Format("15:04:05")))
+	}
+	dsn := fileDSN(openPath, true)
+	db, err := openGuarded(ctx, dsn, abs, path, opts)
+	if err != nil && errors.Is(err, errDQS) {
+		// The file's own schema relies on double-quoted string literals.
+		db, err = openGuarded(ctx, fileDSN(openPath, false), abs, path, opts)
+		if err == nil {
+			db.warnings = append(db.warnings, "this file's views use double-quoted text (\"like this\") where SQL expects 'single quotes'; "+
+				"Querent allowed that old SQLite habit for this file, so a misspelt column name in double quotes may read as text instead of failing")
+		}
+	}
+	if err != nil {
+		for _, f := range cleanup {
+			f()
+		}
+		return nil, err
+	}
+	db.name = abs
+	db.path = abs
+	db.warnings = append(warnings, db.warnings...)
+	db.cleanup = append(db.cleanup, cleanup...)
+	return db, nil
+}
+
+// errDQS marks a file whose views need double-quoted string literals.
+var errDQS = errors.New("the schema uses double-quoted string literals")
+
+// fileDSN builds the connection string for a file with net/url, so that no
+// character of the path can add a parameter.
+func fileDSN(path string, strictQuotes bool) string {
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // Windows: C:/x → /C:/x
+	}
+	u := url.URL{Scheme: "file", Path: p, RawQuery: connParams(strictQuotes).Encode()}
+	return u.String()
+}
+
+// connParams are the connection's parameters: read-only, immutable (no lock,
+// no journal, no sidecar file), query_only, defensive, no double-quoted
+// string literals, schema functions untrusted, cell sizes checked, no mmap.
+func connParams(strictQuotes bool) url.Values {
+	q := url.Values{}
+	q.Set("mode", "ro")
+	q.Set("immutable", "1")
+	q.Set("_query_only", "1")
+	q.Set("_defensive", "1")
+	if strictQuotes {
+		q.Set("_dqs", "0")
+	}
+	q.Add("_pragma", "trusted_schema(0)")
+	q.Add("_pragma", "cell_size_check(1)")
+	q.Add("_pragma", "mmap_size(0)")
+	return q
+}
+
+// openGuarded opens dsn on one pinned connection and installs every layer.
+func openGuarded(ctx context.Context, dsn, abs, shown string, opts Options) (*DB, error) {
+	sqldb, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, dbError(shown, "cannot open: %v", err).WithErr(err)
+	}
+	sqldb.SetMaxOpenConns(1)
+	sqldb.SetMaxIdleConns(1)
+	sqldb.SetConnMaxLifetime(0)
+	sqldb.SetConnMaxIdleTime(0)
+	conn, err := sqldb.Conn(ctx)
+	if err != nil {
+		sqldb.Close()
+		return nil, openError(shown, err)
+	}
+	d := &DB{opts: opts, sqldb: sqldb, conn: conn, lock: make(chan struct{}, 1), auth: &authState{}}
+	if err := d.install(); err != nil {
+		d.Close()
+		return nil, dbError(shown, "cannot set up the guarded connection: %v", err).WithErr(err)
+	}
+	if err := d.quickCheck(ctx, abs, shown); err != nil {
+		d.Close()
+		return nil, err
+	}
+	if err := d.checkViews(ctx); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// install sets the limits and the authorizer on the pinned connection.
+func (d *DB) install() error {
+	for _, l := range limits {
+		if _, err := sqlite.Limit(d.conn, l.id, l.value); err != nil {
+			return fmt.Errorf("limit %s: %w", l.name, err)
+		}
+	}
+	return d.conn.Raw(func(dc any) error {
+		r, ok := dc.(sqlite.AuthorizerRegisterer)
+		if !ok {
+			return fmt.Errorf("the driver has no authorizer (%T)", dc)
+		}
+		return r.RegisterAuthorizer(d.auth.authorize)
+	})
+}
+
+// quickCheck runs PRAGMA quick_check on its own deadline: corrupt pages are
+// found when the file is opened, not halfway through an answer.
+func (d *DB) quickCheck(ctx context.Context, abs, shown string) error {
+	if d.opts.QuickCheckTimeout < 0 {
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, d.opts.QuickCheckTimeout)
+	defer cancel()
+	var problems []string
+	err := d.withLock(ctx, func() error {
+		d.auth.reset(policyInternal)
+		rows, err := d.conn.QueryContext(cctx, "PRAGMA quick_check(20)")
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				return err
+			}
+			problems = append(problems, s)
+		}
+		return rows.Err()
+	})
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return engine.AsError(ctx.Err())
+	case cctx.Err() != nil:
+		size := ""
+		if st, serr := os.Stat(abs); serr == nil {
+			size = " (" + humanBytes(st.Size()) + ")"
+		}
+		d.warnings = append(d.warnings, fmt.Sprintf("the integrity check stopped after %s%s; "+
+			"if part of the file is damaged, a query that reads it fails with a clear error", d.opts.QuickCheckTimeout, size))
+		return nil
+	default:
+		return openError(shown, err)
+	}
+	if len(problems) == 1 && problems[0] == "ok" {
+		return nil
+	}
+	first := strings.Join(problems[:min(3, len(problems))], "; ")
+	return dbError(shown, "the file is damaged: %s", first).WithHint(
+		"open a backup copy, or rescue what is readable with the sqlite3 shell: sqlite3 %s .recover > rescued.sql", quoteShell(filepath.Base(shown)))
+}
+
+// checkViews compiles every view. A view that only fails because it relies on
+// double-quoted string literals asks for a reopen with them allowed.
+func (d *DB) checkViews(ctx context.Context) error {
+	return d.withLock(ctx, func() error {
+		d.auth.reset(policyInternal)
+		rows, err := d.conn.QueryContext(ctx, "SELECT name FROM sqlite_schema WHERE type = 'view'")
+		if err != nil {
+			return openError(d.name, err)
+		}
+		var views []string
+		for rows.Next() {
+			var v string
+			if err := rows.Scan(&v); err != nil {
+				rows.Close()
+				return openError(d.name, err)
+			}
+			views = append(views, v)
+		}
+		rows.Close()
+		for _, v := range views {
+			d.auth.reset(policyInternal)
+			_, _, err := d.columnInfoLocked("SELECT * FROM " + quoteIdent(v))
+			if err != nil && strings.Contains(err.Error(), "should this be a string literal in single-quotes") {
+				return errDQS
+			}
+		}
+		return nil
+	})
+}
+
+// withLock runs f holding the connection, or returns when ctx ends first.
+func (d *DB) withLock(ctx context.Context, f func() error) error {
+	select {
+	case d.lock <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-d.lock }()
+	return f()
+}
+
+// columnInfoLocked compiles query without running it (the authorizer sees
+// it) and returns its result columns, or the compile error with SQLite's
+// byte offset of the problem (-1 when SQLite gives none).
+func (d *DB) columnInfoLocked(query string) (cols []sqlite.ColumnInfo, offset int, err error) {
+	offset = -1
+	err = d.conn.Raw(func(dc any) error {
+		ci, ok := dc.(interface {
+			ColumnInfo(string) ([]sqlite.ColumnInfo, error)
+		})
+		if !ok {
+			return fmt.Errorf("the driver cannot describe columns (%T)", dc)
+		}
+		var e error
+		cols, e = ci.ColumnInfo(query)
+		if e != nil {
+			offset = errorOffset(dc)
+		}
+		return e
+	})
+	return cols, offset, err
+}
+
+// errorOffset asks SQLite where in the statement the last error was found
+// (sqlite3_error_offset). The driver does not expose it, so this reads the
+// connection's handle by reflection; if the driver's layout changes it
+// returns -1 and a test fails.
+func errorOffset(dc any) int {
+	v := reflect.ValueOf(dc)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return -1
+	}
+	v = v.Elem()
+	if v.Kind() != reflect.Struct {
+		return -1
+	}
+	tf, df := v.FieldByName("tls"), v.FieldByName("db")
+	if !tf.IsValid() || !df.IsValid() || tf.Kind() != reflect.Pointer || df.Kind() != reflect.Uintptr {
+		return -1
+	}
+	tls := (*libc.TLS)(tf.UnsafePointer())
+	if tls == nil || df.Uint() == 0 {
+		return -1
+	}
+	return int(lib.Xsqlite3_error_offset(tls, uintptr(df.Uint())))
+}
+
+// Close releases the connection and any private snapshot.
+func (d *DB) Close() error {
+	var err error
+	if d.conn != nil {
+		err = d.conn.Close()
+	}
+	if d.sqldb != nil {
+		if e := d.sqldb.Close(); err == nil {
+			err = e
+		}
+	}
+	for _, f := range d.cleanup {
+		f()
+	}
+	d.cleanup = nil
+	return err
+}
+
+// Dialect is "sqlite".
+func (d *DB) Dialect() string { return "sqlite" }
+
+// Name is the file's absolute path, or the demo's name.
+func (d *DB) Name() string { return d.name }
+
+// Path is the absolute path of the user's file, "" for the built-in demo.
+func (d *DB) Path() string { return d.path }
+
+// Warnings are what the user should know about this file.
+func (d *DB) Warnings() []string { return append([]string(nil), d.warnings...) }
+
+// checkFile turns every way a path can fail to be a readable SQLite file
+// into a database error that says what to do.
+func checkFile(abs, shown string) error {
+	st, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return dbError(shown, "no such file").WithHint("check the path (a relative path starts from %s)", cwd())
+	case errors.Is(err, fs.ErrPermission):
+		return dbError(shown, "permission denied: cannot see this file").WithHint("ask for read access to the file and its folders, or copy it somewhere you can read")
+	case err != nil:
+		return dbError(shown, "cannot read: %v", err).WithErr(err).WithHint("check the path and that the disk is available")
+	case st.IsDir():
+		return dbError(shown, "this is a folder, not a database file").WithHint("choose a .sqlite or .db file inside it")
+	case !st.Mode().IsRegular():
+		return dbError(shown, "this is not a regular file").WithHint("choose a .sqlite or .db file")
+	case st.Size() == 0:
+		return dbError(shown, "the file is empty (0 bytes), so it holds no database").WithHint(
+			"choose another file; to build a database from CSV or XLSX files, use: querent import --db new.sqlite data.csv")
+	}
+	f, err := os.Open(abs)
+	if errors.Is(err, fs.ErrPermission) {
+		return dbError(shown, "permission denied: you may not read this file").WithHint("ask for read access, or open a copy you can read")
+	}
+	if err != nil {
+		return dbError(shown, "cannot read: %v", err).WithErr(err).WithHint("check that the file is not locked by another program")
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return dbError(shown, "cannot read: %v", err).WithErr(err).WithHint("check the disk and the file's permissions")
+	}
+	head = head[:n]
+	if bytes.HasPrefix(head, []byte("SQLite format 3\x00")) {
+		if n < 100 {
+			return dbError(shown, "the file is cut short: it ends inside the SQLite header").WithHint("the copy is incomplete; copy or download it again")
+		}
+		return nil
+	}
+	return notSQLite(shown, head)
+}
+
+// notSQLite explains what a file that is not SQLite seems to be.
+func notSQLite(shown string, head []byte) *engine.Error {
+	ext := strings.ToLower(filepath.Ext(shown))
+	switch {
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
+		return dbError(shown, "this is not a SQLite database: it is a ZIP archive (an .xlsx workbook is one)").WithHint(
+			"to query a spreadsheet, import it: querent import --db new.sqlite %s", quoteShell(shown))
+	case bytes.HasPrefix(head, []byte("\xd0\xcf\x11\xe0")):
+		return dbError(shown, "this is not a SQLite database: it is an old Office file (.xls)").WithHint(
+			"save it as .xlsx or .csv in your spreadsheet program, then import it with querent import")
+	case bytes.HasPrefix(head, []byte("%PDF")):
+		return dbError(shown, "this is not a SQLite database: it is a PDF document").WithHint("choose a .sqlite or .db file")
+	case looksLikeText(head):
+		what := "a text file"
+		if ext == ".db" || ext == ".sqlite" || ext == ".sqlite3" {
+			what = "a text file with a database name"
+		}
+		return dbError(shown, "this is not a SQLite database: it is %s (CSV or similar?)", what).WithHint(
+			"to query CSV data, import it into a database: querent import --db new.sqlite %s", quoteShell(shown))
+	}
+	return dbError(shown, "this is not a SQLite database, or it is encrypted (SQLCipher and similar tools scramble the whole file)").WithHint(
+		"Querent cannot open encrypted files: open it in the program that made it and export an unencrypted copy")
+}
+
+func looksLikeText(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	if bytes.HasPrefix(b, []byte("\xff\xfe")) || bytes.HasPrefix(b, []byte("\xfe\xff")) {
+		return true // UTF-16 with a byte-order mark
+	}
+	// A cut can split the last UTF-8 character.
+	for i := 0; i < 3 && len(b) > 0 && !utf8.Valid(b); i++ {
+		b = b[:len(b)-1]
+	}
+	if !utf8.Valid(b) {
+		return false
+	}
+	for _, c := range b {
+		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// openError translates an error from opening or first reading a file.
+func openError(shown string, err error) *engine.Error {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case lib.SQLITE_NOTADB:
+			return dbError(shown, "this is not a SQLite database, or it is encrypted").WithErr(err).WithHint(
+				"Querent cannot open encrypted files: open it in the program that made it and export an unencrypted copy")
+		case lib.SQLITE_CORRUPT:
+			return dbError(shown, "the file is damaged: %s", sqliteMessage(err)).WithErr(err).WithHint(
+				"open a backup copy, or rescue what is readable with the sqlite3 shell: sqlite3 %s .recover > rescued.sql", quoteShell(filepath.Base(shown)))
+		case lib.SQLITE_CANTOPEN:
+			return dbError(shown, "cannot open the file").WithErr(err).WithHint("check that it exists and that you may read it")
+		case lib.SQLITE_IOERR:
+			return dbError(shown, "the disk reported an error while reading the file").WithErr(err).WithHint("check the disk or copy the file elsewhere and try again")
+		}
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return engine.AsError(err)
+	}
+	return dbError(shown, "cannot read the database: %s", sqliteMessage(err)).WithErr(err).WithHint(
+		"check that this is an intact SQLite file; the sqlite3 shell's .recover can rescue a damaged one")
+}
+
+func dbError(shown, format string, args ...any) *engine.Error {
+	e := engine.Errorf(engine.CodeDatabase, format, args...)
+	if shown != "" {
+		e.Message = shown + ": " + e.Message
+	}
+	return e
+}
+
+func cwd() string {
+	d, err := os.Getwd()
+	if err != nil {
+		return "the current folder"
+	}
+	return d
+}
+
+// quoteShell quotes s for a shell command line when it needs it.
+func quoteShell(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '_' || r == '-' || r == ':' || r == '\\' ||
+			('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9'))
+	}) < 0 {
+		return s
+	}
+	if runtime.GOOS == "windows" {
+		return `"` + s + `"`
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func humanBytes(n int64) string {
+	const unit = 1000
+	if n < unit {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
+}

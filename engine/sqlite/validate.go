@@ -1,0 +1,601 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"modernc.org/sqlite"
+	lib "modernc.org/sqlite/lib"
+
+	"querent/engine"
+)
+
+// Validate compiles query with SQLite's own compiler, without running it,
+// under the guard's policy: exactly one statement, read-only by the
+// authorizer, at least one result column, not EXPLAIN. Failures are
+// *engine.Error values whose messages say precisely what is wrong (they are
+// what a model reads when it repairs its SQL).
+func (d *DB) Validate(ctx context.Context, query string) (*engine.Validation, error) {
+	var v *engine.Validation
+	err := d.withLock(ctx, func() error {
+		var err error
+		v, err = d.validateLocked(ctx, query)
+		return err
+	})
+	if err != nil {
+		return nil, engine.AsError(err)
+	}
+	return v, nil
+}
+
+// precheck applies the checks that need no database: size, NUL bytes,
+// exactly one statement, not EXPLAIN. It returns the statement's span.
+func precheck(query string) (statement, *engine.Error) {
+	if len(query) > maxSQLBytes {
+		return statement{}, queryError(engine.CodeTooBig, query, -1,
+			"the SQL is %s long; the limit is %s", humanBytes(int64(len(query))), humanBytes(maxSQLBytes)).WithHint(
+			"write a shorter query: long IN (…) lists and repeated expressions can usually be replaced by a join or a CTE")
+	}
+	if i := strings.IndexByte(query, 0); i >= 0 {
+		return statement{}, queryError(engine.CodeRefused, query, i, "the SQL contains a NUL byte (at byte %d)", i).WithHint(
+			"remove the invisible NUL character; it often comes from copying binary data")
+	}
+	stmts := splitStatements(query)
+	switch {
+	case len(stmts) == 0:
+		return statement{}, queryError(engine.CodeSyntax, query, -1, "there is no SQL statement here, only whitespace or comments").WithHint(
+			"write a query, for example: SELECT * FROM some_table LIMIT 10")
+	case len(stmts) > 1:
+		second := stmts[1]
+		line, col := lineCol(query, second.start)
+		return statement{}, queryError(engine.CodeRefused, query, second.start,
+			"only one statement can run at a time; this text holds %d (the second starts at line %d, column %d: %s)",
+			len(stmts), line, col, excerpt(query[second.start:second.end], 40)).WithHint(
+			"run the statements one at a time, or combine them into one query with a CTE (WITH …), a join or UNION ALL")
+	}
+	s := stmts[0]
+	if s.firstWord(query) == "EXPLAIN" {
+		return statement{}, queryError(engine.CodeRefused, query, s.start, "EXPLAIN is not a query that returns data").WithHint(
+			"run the query itself; Querent adds query-plan hints (optimization_hints) to every answer")
+	}
+	return s, nil
+}
+
+func (d *DB) validateLocked(ctx context.Context, query string) (*engine.Validation, error) {
+	s, perr := precheck(query)
+	if perr != nil {
+		return nil, perr
+	}
+	text := query[s.start:s.end]
+	d.auth.reset(policyQuery)
+	cols, offset, err := d.columnInfoLocked(text)
+	denied, sawSelect := d.auth.denied, d.auth.sawSelect
+	reads := append([]read(nil), d.auth.reads...)
+	funcs := append([]string(nil), d.auth.funcs...)
+	if err != nil {
+		if offset >= 0 {
+			offset += s.start
+		}
+		return nil, d.compileError(ctx, query, text, s.start, offset, denied, err)
+	}
+	if denied != "" {
+		return nil, refused(query, s.start, denied)
+	}
+	word := s.firstWord(query)
+	if len(cols) == 0 || !sawSelect {
+		what := "this statement"
+		if word != "" {
+			what = "a " + word + " statement"
+		}
+		return nil, refused(query, s.start, what+" is not a query: it returns no rows to show")
+	}
+	v := &engine.Validation{SQL: text, Columns: uniqueColumns(cols)}
+	v.Tables, v.ColumnsRead = summarizeReads(reads)
+	v.Functions = calledFunctions(text, funcs)
+	return v, nil
+}
+
+func refused(query string, pos int, reason string) *engine.Error {
+	return queryError(engine.CodeRefused, query, pos, "%s: Querent only runs read-only queries", reason).WithHint(
+		"write a single SELECT (or WITH … SELECT) that reads what you need; nothing can change the database")
+}
+
+func queryError(code, query string, pos int, format string, args ...any) *engine.Error {
+	e := engine.Errorf(code, format, args...)
+	e.Query = query
+	e.Position = pos
+	return e
+}
+
+// uniqueColumns names the result columns uniquely, in the query's order: a
+// repeated name gets a suffix (name, name_2, …), so no value is lost.
+func uniqueColumns(info []sqlite.ColumnInfo) []engine.Column {
+	cols := make([]engine.Column, len(info))
+	used := map[string]bool{}
+	for i, c := range info {
+		used[strings.ToLower(c.Name)] = true
+		cols[i] = engine.Column{Name: c.Name, Type: c.DeclType, DeclType: c.DeclType}
+	}
+	seen := map[string]bool{}
+	for i := range cols {
+		key := strings.ToLower(cols[i].Name)
+		if !seen[key] {
+			seen[key] = true
+			continue
+		}
+		for n := 2; ; n++ {
+			cand := fmt.Sprintf("%s_%d", cols[i].Name, n)
+			if !used[strings.ToLower(cand)] && !seen[strings.ToLower(cand)] {
+				cols[i].Name = cand
+				seen[strings.ToLower(cand)] = true
+				break
+			}
+		}
+	}
+	return cols
+}
+
+// summarizeReads lists the tables (and views) read, in order of first use,
+// and the table.column pairs, without Querent's own wrapper.
+func summarizeReads(reads []read) (tables, columns []string) {
+	seenT, seenC := map[string]bool{}, map[string]bool{}
+	add := func(t string) {
+		if t == "" || strings.HasPrefix(t, "_querent_") || seenT[strings.ToLower(t)] {
+			return
+		}
+		seenT[strings.ToLower(t)] = true
+		tables = append(tables, t)
+	}
+	for _, r := range reads {
+		if r.view != "" && !strings.HasPrefix(r.view, "_querent_") && !isCTEName(r.view, reads) {
+			add(r.view)
+		}
+		add(r.table)
+		if r.table != "" && r.column != "" {
+			key := r.table + "." + r.column
+			if !seenC[strings.ToLower(key)] {
+				seenC[strings.ToLower(key)] = true
+				columns = append(columns, key)
+			}
+		}
+	}
+	return tables, columns
+}
+
+// isCTEName is true when name is never read as a table itself, which is how
+// the authorizer reports a CTE (reads "inside" it carry its name).
+func isCTEName(name string, reads []read) bool {
+	for _, r := range reads {
+		if strings.EqualFold(r.table, name) {
+			return false
+		}
+	}
+	return true
+}
+
+// calledFunctions keeps the functions the authorizer saw that the statement
+// itself calls: the authorizer also reports functions of the schema (a
+// column's DEFAULT), which the query does not call.
+func calledFunctions(text string, seen []string) []string {
+	named := map[string]bool{}
+	toks := lex(text)
+	for i, t := range toks {
+		if t.kind != tokWord && t.kind != tokQuoted {
+			continue
+		}
+		j := i + 1
+		for j < len(toks) && (toks[j].kind == tokSpace || toks[j].kind == tokComment) {
+			j++
+		}
+		if j < len(toks) && text[toks[j].start:toks[j].end] == "(" {
+			named[strings.ToLower(identText(text, t))] = true
+		}
+	}
+	if strings.Contains(text, "->") {
+		named["->"], named["->>"] = true, true
+	}
+	var out []string
+	dup := map[string]bool{}
+	for _, f := range seen {
+		if named[f] && !dup[f] {
+			dup[f] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+var (
+	reNoTable    = regexp.MustCompile(`^no such table: (.+)$`)
+	reNoColumn   = regexp.MustCompile(`^no such column: (.+?)( - should this be a string literal in single-quotes\?)?$`)
+	reAmbiguous  = regexp.MustCompile(`^ambiguous column name: (.+)$`)
+	reNoFunction = regexp.MustCompile(`^no such function: (.+)$`)
+	reNear       = regexp.MustCompile(`^near "(.*)": syntax error$`)
+	reUnsafe     = regexp.MustCompile(`^unsafe use of (.+)$`)
+)
+
+// compileError turns a failed compile into the contract's error types.
+// offset is SQLite's byte offset of the problem in query, or -1.
+func (d *DB) compileError(ctx context.Context, query, text string, base, offset int, denied string, err error) *engine.Error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return engine.AsError(err)
+	}
+	if denied != "" {
+		return refused(query, base, denied)
+	}
+	msg := sqliteMessage(err)
+	code := 0
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		code = se.Code() & 0xff
+	}
+	if code == lib.SQLITE_TOOBIG || isLimitMessage(msg) {
+		return queryError(engine.CodeTooBig, query, offset, "%s: the query goes past one of the guard's limits", msg).WithHint(
+			"simplify the query: fewer nested expressions, fewer UNION terms, shorter patterns and values under 10 MB")
+	}
+	if code == lib.SQLITE_CORRUPT || code == lib.SQLITE_NOTADB {
+		return dbError(d.name, "the file is damaged: %s", msg).WithErr(err).WithHint(
+			"open a backup copy, or rescue what is readable with the sqlite3 shell's .recover")
+	}
+	idx, _ := d.nameIndexLocked(ctx)
+	if idx == nil {
+		idx = &nameIndex{}
+	}
+	if m := reNoTable.FindStringSubmatch(msg); m != nil {
+		return unknownTable(query, text, base, m[1], idx)
+	}
+	if m := reNoColumn.FindStringSubmatch(msg); m != nil {
+		return unknownColumn(query, text, base, offset, m[1], m[2] != "", idx)
+	}
+	if m := reAmbiguous.FindStringSubmatch(msg); m != nil {
+		var owners []string
+		tables, _ := queryTables(text, idx)
+		for _, t := range tables {
+			if tn := idx.table(t); tn != nil && containsFold(tn.columns, m[1]) {
+				owners = append(owners, tn.name+"."+m[1])
+			}
+		}
+		hint := "qualify the column with its table or alias, e.g. t." + m[1]
+		if len(owners) > 0 {
+			hint = "qualify the column with its table or alias: " + strings.Join(owners, " or ")
+		}
+		return queryError(engine.CodeSyntax, query, firstPos(offset, text, base, m[1]),
+			"ambiguous column name %s: more than one table in the query has it", m[1]).WithHint("%s", hint)
+	}
+	if m := reNoFunction.FindStringSubmatch(msg); m != nil {
+		return unknownFunction(query, text, base, offset, m[1])
+	}
+	if m := reUnsafe.FindStringSubmatch(msg); m != nil {
+		return queryError(engine.CodeRefused, query, offset,
+			"%s is called from this file's own schema (a view, a generated column or a default), which Querent does not trust", m[1]).WithHint(
+			"query the underlying tables directly instead of that view or column")
+	}
+	if m := reNear.FindStringSubmatch(msg); m != nil {
+		pos := offset
+		if pos < 0 {
+			pos = firstPos(-1, text, base, m[1])
+		}
+		where := ""
+		if pos >= 0 {
+			line, col := lineCol(query, pos)
+			where = fmt.Sprintf(" at line %d, column %d", line, col)
+		}
+		e := queryError(engine.CodeSyntax, query, pos, "syntax error near %q%s", m[1], where)
+		if pos >= 0 {
+			return e.WithHint("check the SQL just before %q: a missing or extra comma, parenthesis, quote or keyword (%s)", m[1], marked(query, pos))
+		}
+		return e.WithHint("check the SQL around %q: a missing or extra comma, parenthesis, quote or keyword", m[1])
+	}
+	if msg == "incomplete input" {
+		return queryError(engine.CodeSyntax, query, base+len(text), "the statement ends too early (incomplete input)").WithHint(
+			"a closing parenthesis or quote, or the rest of a clause, is missing at the end")
+	}
+	if strings.HasPrefix(msg, "unrecognized token:") {
+		return queryError(engine.CodeSyntax, query, offset, "%s", msg).WithHint(
+			"close every quote ('text', \"column\"), and use only characters SQL understands outside quotes")
+	}
+	e := queryError(engine.CodeSyntax, query, offset, "%s", msg)
+	switch {
+	case strings.Contains(msg, "wrong number of arguments"):
+		e.Hint = "check how many arguments the function takes in SQLite"
+	case strings.Contains(msg, "aggregate"):
+		e.Hint = "aggregates (count, sum, avg…) belong in the SELECT list or HAVING, with GROUP BY for the other columns; to filter rows before grouping use WHERE"
+	case strings.Contains(msg, "do not have the same number of result columns"):
+		e.Hint = "every SELECT joined by UNION/INTERSECT/EXCEPT must return the same number of columns"
+	case strings.Contains(msg, "ORDER BY term out of range"), strings.Contains(msg, "GROUP BY term out of range"):
+		e.Hint = "a number in ORDER BY or GROUP BY refers to a result column by position; use a position that exists, or the column's name"
+	default:
+		e.Hint = "fix the SQL and try again"
+	}
+	return e
+}
+
+func isLimitMessage(msg string) bool {
+	for _, s := range []string{"too large", "too many", "too big", "too long", "too complex", "parser stack overflow"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownTable builds the unknown_table error with the closest names.
+func unknownTable(query, text string, base int, name string, idx *nameIndex) *engine.Error {
+	bare := name
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		bare = name[i+1:]
+	}
+	tables := idx.tableList()
+	e := queryError(engine.CodeUnknownTable, query, firstPos(-1, text, base, bare), "no such table: %s", name)
+	var hint []string
+	if s := closest(bare, tables, 3); len(s) > 0 {
+		hint = append(hint, "did you mean "+orList(s)+"?")
+	}
+	if len(tables) == 0 {
+		hint = append(hint, "this database has no tables")
+	} else {
+		hint = append(hint, "the tables and views are: "+nameList(tables, 40))
+	}
+	return e.WithHint("%s", strings.Join(hint, " "))
+}
+
+// unknownColumn builds the unknown_column error: the closest columns of the
+// tables the query reads, or the table that has the column when the query
+// does not read it.
+func unknownColumn(query, text string, base, offset int, raw string, dqs bool, idx *nameIndex) *engine.Error {
+	name := raw
+	if dqs {
+		name = strings.Trim(raw, `"`)
+	}
+	qualifier := ""
+	if i := strings.LastIndexByte(name, '.'); i >= 0 && !dqs {
+		qualifier, name = name[:i], name[i+1:]
+	}
+	pos := offset
+	if pos < 0 {
+		pos = firstPos(-1, text, base, name)
+	}
+	tables, aliases := queryTables(text, idx)
+	if qualifier != "" {
+		if t, ok := aliases[strings.ToLower(qualifier)]; ok {
+			tables = []string{t}
+		} else if tn := idx.table(qualifier); tn != nil {
+			tables = []string{tn.name}
+		}
+	}
+	var cands []string
+	owner := map[string]string{}
+	for _, t := range tables {
+		if tn := idx.table(t); tn != nil {
+			for _, c := range tn.columns {
+				cands = append(cands, c)
+				if _, ok := owner[c]; !ok {
+					owner[c] = tn.name
+				}
+			}
+		}
+	}
+	shown := raw
+	if dqs {
+		shown = `"` + name + `"`
+	}
+	e := queryError(engine.CodeUnknownColumn, query, pos, "no such column: %s", shown)
+	var hint []string
+	if dqs {
+		hint = append(hint, fmt.Sprintf("in SQL, text goes in single quotes ('%s'); double quotes name a column.", strings.ReplaceAll(name, "'", "''")))
+	}
+	qualify := func(c string) string {
+		if len(tables) > 1 {
+			return owner[c] + "." + c
+		}
+		return c
+	}
+	if s := closest(name, cands, 3); len(s) > 0 {
+		for i := range s {
+			s[i] = qualify(s[i])
+		}
+		hint = append(hint, "did you mean "+orList(s)+"?")
+	} else {
+		// Perhaps the column is in a table the query does not read yet.
+		var elsewhere []string
+		for _, tn := range idx.tables {
+			if tn.internal || containsFold(tables, tn.name) {
+				continue
+			}
+			for _, c := range closest(name, tn.columns, 1) {
+				elsewhere = append(elsewhere, tn.name+"."+c)
+			}
+		}
+		if len(elsewhere) > 0 {
+			hint = append(hint, fmt.Sprintf("%s is in a table this query does not read yet; join it.", orList(elsewhere[:min(3, len(elsewhere))])))
+		}
+	}
+	for _, t := range tables {
+		if tn := idx.table(t); tn != nil && len(tn.columns) > 0 {
+			hint = append(hint, fmt.Sprintf("%s has: %s.", tn.name, nameList(tn.columns, 40)))
+		}
+	}
+	if len(hint) == 0 {
+		hint = append(hint, "check the column's name in the schema (querent schema)")
+	}
+	return e.WithHint("%s", strings.Join(hint, " "))
+}
+
+// sqliteEquivalents tells a model how to write, in SQLite, functions it
+// knows from other databases.
+var sqliteEquivalents = map[string]string{
+	"year":              "use strftime('%Y', col) for the year as text, or CAST(strftime('%Y', col) AS INTEGER) for a number",
+	"month":             "use strftime('%m', col) for the month as text ('01'…'12')",
+	"day":               "use strftime('%d', col) for the day of the month",
+	"now":               "use datetime('now') for the current UTC date and time",
+	"getdate":           "use datetime('now') for the current UTC date and time",
+	"curdate":           "use date('now') for today's date",
+	"date_format":       "use strftime(format, col), e.g. strftime('%Y-%m', col)",
+	"to_char":           "use strftime(format, col), e.g. strftime('%Y-%m', col)",
+	"date_trunc":        "use strftime('%Y-%m-01', col) for the month, strftime('%Y-01-01', col) for the year",
+	"datediff":          "use julianday(a) - julianday(b) for the difference in days",
+	"date_part":         "use strftime('%Y', col) and its other formats",
+	"extract":           "use strftime('%Y', col) and its other formats",
+	"len":               "use length(text)",
+	"char_length":       "use length(text)",
+	"character_length":  "use length(text)",
+	"left":              "use substr(text, 1, n)",
+	"right":             "use substr(text, -n)",
+	"isnull":            "use ifnull(x, y) or coalesce(x, y)",
+	"nvl":               "use ifnull(x, y) or coalesce(x, y)",
+	"ucase":             "use upper(text)",
+	"lcase":             "use lower(text)",
+	"to_date":           "use date(text) for 'YYYY-MM-DD' text",
+	"listagg":           "use group_concat(x, ', ')",
+	"array_agg":         "use json_group_array(x)",
+	"stddev":            "use sqrt(avg(x*x) - avg(x)*avg(x)) for the population standard deviation",
+	"median":            "sort with ORDER BY and take the middle row with LIMIT 1 OFFSET (SELECT count(*) FROM t) / 2",
+	"regexp_like":       "use LIKE or GLOB patterns",
+	"position":          "use instr(text, part)",
+	"locate":            "use instr(text, part)",
+	"split_part":        "use substr() with instr()",
+	"greatest":          "use max(a, b, …) with several arguments",
+	"least":             "use min(a, b, …) with several arguments",
+	"rand":              "use random()",
+	"current_timestamp": "write CURRENT_TIMESTAMP without parentheses",
+}
+
+func unknownFunction(query, text string, base, offset int, name string) *engine.Error {
+	e := queryError(engine.CodeSyntax, query, firstPos(offset, text, base, name), "no such function: %s (SQLite does not have it)", name)
+	if eq, ok := sqliteEquivalents[strings.ToLower(name)]; ok {
+		return e.WithHint("%s", eq)
+	}
+	var names []string
+	for f := range allowedFunctions {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	if s := closest(name, names, 3); len(s) > 0 {
+		return e.WithHint("did you mean %s?", orList(s))
+	}
+	return e.WithHint("use SQLite's built-in functions: core (abs, coalesce, length, lower, substr, replace, round…), aggregate (count, sum, avg, min, max, group_concat), date (date, time, datetime, julianday, strftime), JSON (json_extract…) and window functions")
+}
+
+// firstPos returns offset when known, else the byte offset in the query of
+// the first token naming name (case-insensitively), else -1.
+func firstPos(offset int, text string, base int, name string) int {
+	if offset >= 0 {
+		return offset
+	}
+	for _, t := range lex(text) {
+		if (t.kind == tokWord || t.kind == tokQuoted || t.kind == tokString) && strings.EqualFold(identText(text, t), name) {
+			return base + t.start
+		}
+	}
+	return -1
+}
+
+// queryTables finds the tables of the schema that the statement names, and
+// the aliases given to them (FROM Invoice i, JOIN Customer AS c).
+func queryTables(text string, idx *nameIndex) (tables []string, aliases map[string]string) {
+	aliases = map[string]string{}
+	var sig []token
+	for _, t := range lex(text) {
+		if t.kind != tokSpace && t.kind != tokComment {
+			sig = append(sig, t)
+		}
+	}
+	seen := map[string]bool{}
+	for i, t := range sig {
+		if t.kind != tokWord && t.kind != tokQuoted {
+			continue
+		}
+		tn := idx.table(identText(text, t))
+		if tn == nil {
+			continue
+		}
+		if !seen[strings.ToLower(tn.name)] {
+			seen[strings.ToLower(tn.name)] = true
+			tables = append(tables, tn.name)
+		}
+		aliases[strings.ToLower(tn.name)] = tn.name
+		j := i + 1
+		if j < len(sig) && strings.EqualFold(text[sig[j].start:sig[j].end], "AS") {
+			j++
+		}
+		if j < len(sig) && (sig[j].kind == tokWord || sig[j].kind == tokQuoted) {
+			a := identText(text, sig[j])
+			if sig[j].kind == tokQuoted || !sqlKeywords[strings.ToUpper(a)] {
+				aliases[strings.ToLower(a)] = tn.name
+			}
+		}
+	}
+	return tables, aliases
+}
+
+var sqlKeywords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range strings.Fields(`ALL AND AS ASC BETWEEN BY CASE CROSS DESC DISTINCT ELSE END EXCEPT EXISTS
+		FROM FULL GLOB GROUP HAVING IN INDEXED INNER INTERSECT IS JOIN LEFT LIKE LIMIT MATCH NATURAL NOT
+		NOTNULL NULL OFFSET ON OR ORDER OUTER REGEXP RIGHT SELECT THEN UNION USING VALUES WHEN WHERE
+		WINDOW WITH`) {
+		m[k] = true
+	}
+	return m
+}()
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func orList(s []string) string {
+	switch len(s) {
+	case 0:
+		return ""
+	case 1:
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+func nameList(s []string, max int) string {
+	if len(s) <= max {
+		return strings.Join(s, ", ")
+	}
+	return strings.Join(s[:max], ", ") + fmt.Sprintf(" and %d more", len(s)-max)
+}
+
+// excerpt shortens s to about n characters on one line.
+func excerpt(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// marked shows the text around pos with a marker where the problem is.
+func marked(query string, pos int) string {
+	start := max(0, pos-30)
+	end := min(len(query), pos+30)
+	for start > 0 && start < len(query) && query[start]&0xC0 == 0x80 {
+		start--
+	}
+	for end < len(query) && query[end]&0xC0 == 0x80 {
+		end++
+	}
+	before := strings.Join(strings.Fields(query[start:pos]), " ")
+	after := strings.Join(strings.Fields(query[pos:end]), " ")
+	if start > 0 {
+		before = "…" + before
+	}
+	if end < len(query) {
+		after += "…"
+	}
+	return before + " ⟶" + after
+}

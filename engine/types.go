@@ -1,0 +1,350 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"math"
+	"strconv"
+	"time"
+)
+
+// Column is one result column: a unique name (a repeated name gets a suffix
+// _2, _3…) and its type — the declared type from the schema where the column
+// comes straight from a table, otherwise the storage class of its values.
+type Column struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	// DeclType is the declared type from the schema ("" for expressions).
+	DeclType string `json:"-"`
+}
+
+// Value is one cell as SQLite stored it: int64, float64, string, []byte or nil.
+// Text (dates included) is never reparsed.
+type Value = any
+
+// Result is the answer to one statement.
+type Result struct {
+	// Query is the SQL as written by the user or the model.
+	Query string
+	// ExecutedSQL is the exact text sent to SQLite, the guard's wrapper included.
+	ExecutedSQL string
+	Columns     []Column
+	// Rows holds at most the row cap; each row has len(Columns) values.
+	Rows [][]Value
+	// Truncated is true when the statement had more rows than the cap.
+	Truncated bool
+	// Elapsed is the time spent running the statement (not validating it).
+	Elapsed time.Duration
+	// TablesUsed lists the tables and views the statement reads, in order of
+	// first use.
+	TablesUsed []string
+}
+
+// RowCount is the number of rows in the result (at most the cap).
+func (r *Result) RowCount() int { return len(r.Rows) }
+
+// Validation is what the guard learnt by compiling a statement without
+// running it.
+type Validation struct {
+	// SQL is the single statement, without a trailing semicolon.
+	SQL string
+	// Columns are the result columns, names made unique.
+	Columns []Column
+	// Tables lists the tables and views read, in order of first use.
+	Tables []string
+	// ColumnsRead lists "table.column" for every column read.
+	ColumnsRead []string
+	// Functions lists the SQL functions the statement calls.
+	Functions []string
+}
+
+// RunOptions bound one run.
+type RunOptions struct {
+	// MaxRows caps the rows returned; more rows set Result.Truncated.
+	MaxRows int
+	// Timeout bounds running the statement.
+	Timeout time.Duration
+}
+
+// Default bounds of the contract.
+const (
+	DefaultMaxRows = 1000
+	DefaultTimeout = 30 * time.Second
+)
+
+// Database is the engine's database port: everything the faces and the ask
+// loop need from a database, with nothing SQLite-specific in its shape, so
+// that a second backend (PostgreSQL through a SELECT-only role) can implement
+// it too. Every method is safe for use by several goroutines; calls are
+// serialised on the one guarded connection.
+type Database interface {
+	// Dialect names the SQL dialect ("sqlite").
+	Dialect() string
+	// Name is the database as shown to the user: the file's path, or the demo's name.
+	Name() string
+	// Warnings are things the user should know about this file (a WAL file
+	// read from a snapshot, a skipped integrity check…).
+	Warnings() []string
+	// Schema describes the tables and views.
+	Schema(ctx context.Context) (*Schema, error)
+	// Validate compiles sql without running it and applies the guard's policy.
+	Validate(ctx context.Context, sql string) (*Validation, error)
+	// Run validates and runs sql under the guard, with a row cap and a timeout.
+	Run(ctx context.Context, sql string, opts RunOptions) (*Result, error)
+	// Explain returns query-plan hints for sql: what would make it faster.
+	Explain(ctx context.Context, sql string) ([]string, error)
+	// Close releases the database.
+	Close() error
+}
+
+// Schema describes a database: the JSON of `querent schema --format json`.
+type Schema struct {
+	Database string   `json:"database"`
+	Tables   []*Table `json:"tables"`
+}
+
+// Table is one table or view.
+type Table struct {
+	Name              string         `json:"name"`
+	Kind              string         `json:"kind"` // "table" or "view"
+	RowCount          int64          `json:"row_count"`
+	RowCountEstimated bool           `json:"row_count_estimated"`
+	Internal          bool           `json:"internal"`
+	Columns           []*TableColumn `json:"columns"`
+	PrimaryKey        []string       `json:"primary_key"`
+	ForeignKeys       []ForeignKey   `json:"foreign_keys"`
+	Indexes           []Index        `json:"indexes"`
+	Samples           Rows           `json:"samples"`
+	DistinctValues    DistinctValues `json:"distinct_values"`
+	// DistinctValuesSampled is true when the distinct values were taken from
+	// the first rows of a large table rather than the whole table.
+	DistinctValuesSampled bool `json:"distinct_values_sampled,omitempty"`
+	// SQL is the CREATE statement, for prompts and the schema view.
+	SQL string `json:"sql,omitempty"`
+	// Note says what could not be read (a slow view, a damaged table).
+	Note string `json:"note,omitempty"`
+}
+
+// Column returns the column named name (case-insensitively), or nil.
+func (t *Table) Column(name string) *TableColumn {
+	for _, c := range t.Columns {
+		if equalFold(c.Name, name) {
+			return c
+		}
+	}
+	return nil
+}
+
+// Table returns the table or view named name (case-insensitively), or nil.
+func (s *Schema) Table(name string) *Table {
+	for _, t := range s.Tables {
+		if equalFold(t.Name, name) {
+			return t
+		}
+	}
+	return nil
+}
+
+func equalFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// TableColumn is one column of a table or view.
+type TableColumn struct {
+	Name     string  `json:"name"`
+	Type     string  `json:"type"`     // declared type, as written
+	Affinity string  `json:"affinity"` // INTEGER, REAL, NUMERIC, TEXT or BLOB
+	Nullable bool    `json:"nullable"`
+	Default  *string `json:"default"` // the default expression, as written
+	PK       int     `json:"pk"`      // position in the primary key, 0 if not part of it
+	// OriginalName is the name in the imported source file, when it differs
+	// or is known; nil otherwise.
+	OriginalName *string `json:"original_name"`
+	// Generated is "virtual" or "stored" for generated columns, "hidden" for
+	// hidden columns of virtual tables.
+	Generated string `json:"generated,omitempty"`
+}
+
+// ForeignKey is one foreign-key column.
+type ForeignKey struct {
+	Column     string `json:"column"`
+	References string `json:"references"` // "Table(column)"
+}
+
+// Index is one index of a table.
+type Index struct {
+	Name    string   `json:"name"`
+	Columns []string `json:"columns"`
+	Unique  bool     `json:"unique"`
+}
+
+// Rows is a list of rows with their column names, marshalled as JSON objects
+// whose keys keep the columns' order.
+type Rows struct {
+	Columns []string
+	Values  [][]Value
+}
+
+// MarshalJSON writes [{col: value, …}, …] in column order.
+func (r Rows) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, row := range r.Values {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := writeObject(&b, r.Columns, row); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte(']')
+	return b.Bytes(), nil
+}
+
+// DistinctValues maps column names to their distinct values, keeping the
+// columns' order in JSON.
+type DistinctValues struct {
+	Columns []string
+	Values  [][]Value
+}
+
+// Add records the distinct values of one column.
+func (d *DistinctValues) Add(col string, values []Value) {
+	d.Columns = append(d.Columns, col)
+	d.Values = append(d.Values, values)
+}
+
+// Get returns the distinct values recorded for col, or nil.
+func (d DistinctValues) Get(col string) []Value {
+	for i, c := range d.Columns {
+		if c == col {
+			return d.Values[i]
+		}
+	}
+	return nil
+}
+
+// MarshalJSON writes {col: [values…], …} in column order.
+func (d DistinctValues) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, c := range d.Columns {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeString(&b, c)
+		b.WriteByte(':')
+		b.WriteByte('[')
+		for j, v := range d.Values[i] {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			if err := WriteValue(&b, v); err != nil {
+				return nil, err
+			}
+		}
+		b.WriteByte(']')
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func writeObject(b *bytes.Buffer, cols []string, row []Value) error {
+	b.WriteByte('{')
+	for j, c := range cols {
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		writeString(b, c)
+		b.WriteByte(':')
+		var v Value
+		if j < len(row) {
+			v = row[j]
+		}
+		if err := WriteValue(b, v); err != nil {
+			return err
+		}
+	}
+	b.WriteByte('}')
+	return nil
+}
+
+// RowsJSON writes rows as [{col: value, …}, …] with keys in column order.
+func RowsJSON(cols []Column, rows [][]Value) ([]byte, error) {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name
+	}
+	return Rows{Columns: names, Values: rows}.MarshalJSON()
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	enc, _ := json.Marshal(s) // a string always marshals
+	b.Write(enc)
+}
+
+// WriteValue writes one cell as JSON: integers and floats as numbers, text as
+// a string exactly as stored, blobs as base64, NULL as null. JSON has no
+// infinities: ±Inf are written as the strings "Infinity" and "-Infinity".
+func WriteValue(b *bytes.Buffer, v Value) error {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case int64:
+		b.WriteString(strconv.FormatInt(x, 10))
+	case float64:
+		switch {
+		case math.IsInf(x, 1):
+			b.WriteString(`"Infinity"`)
+		case math.IsInf(x, -1):
+			b.WriteString(`"-Infinity"`)
+		case math.IsNaN(x):
+			b.WriteString("null")
+		default:
+			b.WriteString(FormatFloat(x))
+		}
+	case string:
+		writeString(b, x)
+	case []byte:
+		b.WriteByte('"')
+		b.WriteString(base64.StdEncoding.EncodeToString(x))
+		b.WriteByte('"')
+	default:
+		enc, err := json.Marshal(x)
+		if err != nil {
+			return err
+		}
+		b.Write(enc)
+	}
+	return nil
+}
+
+// FormatFloat formats a float the shortest way that reads back the same,
+// always with a decimal point or exponent so that it stays a float.
+func FormatFloat(x float64) string {
+	s := strconv.FormatFloat(x, 'g', -1, 64)
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '.', 'e', 'E', 'n', 'I': // has a point or exponent, or NaN/Inf
+			return s
+		}
+	}
+	return s + ".0"
+}
