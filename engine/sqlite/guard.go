@@ -232,7 +232,7 @@ var allowedFunctions = func() map[string]bool {
 		sinh snippet soundex sqlite_compileoption_get sqlite_compileoption_used sqlite_source_id
 		sqlite_version sqrt strftime string_agg substr substring subtype sum tan tanh time timediff
 		total total_changes trim trunc typeof unhex unicode unistr unistr_quote unixepoch unlikely
-		upper zeroblob json_each json_tree percentile median percentile_cont percentile_disc`) {
+		upper zeroblob json_each json_tree`) {
 		if !deniedFunctions[f] {
 			m[f] = true
 		}

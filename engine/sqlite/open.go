@@ -476,7 +476,14 @@ func openError(shown string, err error) *engine.Error {
 		case lib.SQLITE_NOTADB:
 			return dbError(shown, "this is not a SQLite database, or it is encrypted").WithErr(err).WithHint(
 				"Querent cannot open encrypted files: open it in the program that made it and export an unencrypted copy")
-		case lib.SQLITE_CORRUPT:
+		case lib.SQLITE_CORRUPT, lib.SQLITE_ERROR:
+			if m := sqliteMessage(err); strings.Contains(m, "unsafe use of") {
+				return dbError(shown, "the file's schema calls a function that Querent will not run from a file (%s)", m).WithErr(err).WithHint(
+					"a file whose tables or views call such functions may be built to attack whoever opens it; if you trust it, open it with the program that made it")
+			}
+			if se.Code()&0xff == lib.SQLITE_ERROR && !strings.Contains(sqliteMessage(err), "malformed") {
+				break
+			}
 			return dbError(shown, "the file is damaged: %s", sqliteMessage(err)).WithErr(err).WithHint(
 				"open a backup copy, or rescue what is readable with the sqlite3 shell: sqlite3 %s .recover > rescued.sql", quoteShell(filepath.Base(shown)))
 		case lib.SQLITE_CANTOPEN:

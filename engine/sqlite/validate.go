@@ -58,6 +58,13 @@ func precheck(query string) (statement, *engine.Error) {
 			"run the statements one at a time, or combine them into one query with a CTE (WITH …), a join or UNION ALL")
 	}
 	s := stmts[0]
+	for _, t := range s.toks {
+		if t.kind == tokParam {
+			return statement{}, queryError(engine.CodeSyntax, query, t.start,
+				"the query has a parameter (%s) but no value is bound to it", query[t.start:t.end]).WithHint(
+				"write the value into the SQL itself: 'text' in single quotes, numbers as they are")
+		}
+	}
 	if s.firstWord(query) == "EXPLAIN" {
 		return statement{}, queryError(engine.CodeRefused, query, s.start, "EXPLAIN is not a query that returns data").WithHint(
 			"run the query itself; Querent adds query-plan hints (optimization_hints) to every answer")
@@ -315,7 +322,7 @@ func (d *DB) compileError(ctx context.Context, query, text string, base, offset 
 }
 
 func isLimitMessage(msg string) bool {
-	for _, s := range []string{"too large", "too many", "too big", "too long", "too complex", "parser stack overflow"} {
+	for _, s := range []string{"too large", "too many", "too big", "too long", "too complex", "parser stack overflow", "Recursion limit"} {
 		if strings.Contains(msg, s) {
 			return true
 		}
