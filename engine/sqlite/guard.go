@@ -151,10 +151,16 @@ func describeAction(action sqlite.AuthorizerActionCode, arg1, arg2 string) strin
 	case sqlite.AuthAnalyze:
 		return "ANALYZE would write statistics into the database"
 	case sqlite.AuthPragma:
-		if arg2 != "" {
+		name := strings.ToLower(arg1)
+		switch {
+		case allowedPragmas[name] && arg2 != "":
+			return fmt.Sprintf("a PRAGMA statement is not a query; read it with SELECT * FROM pragma_%s(%s)", name, quoteString(arg2))
+		case allowedPragmas[name]:
+			return fmt.Sprintf("a PRAGMA statement is not a query; read it with SELECT * FROM pragma_%s", name)
+		case arg2 != "":
 			return fmt.Sprintf("PRAGMA %s = %s would change a setting", arg1, arg2)
 		}
-		return fmt.Sprintf("a PRAGMA statement is not a query; to read it, use SELECT * FROM pragma_%s(…) where allowed (%s)", strings.ToLower(arg1), pragmaList)
+		return fmt.Sprintf("PRAGMA %s is not a query; the pragmas a query may read are %s", arg1, pragmaList)
 	case sqlite.AuthFunction:
 		return fmt.Sprintf("the function %s() is not allowed", arg2)
 	case sqlite.AuthRead:

@@ -147,6 +147,14 @@ func closest(target string, candidates []string, n int) []string {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score < out[j].score })
+	// The same name spelt another way leaves no doubt: suggest only it.
+	if len(out) > 0 && out[0].score == 0 {
+		k := 1
+		for k < len(out) && out[k].score == 0 {
+			k++
+		}
+		out = out[:k]
+	}
 	var names []string
 	for i := 0; i < len(out) && i < n; i++ {
 		names = append(names, out[i].name)

@@ -128,7 +128,12 @@ func (d *DB) runLocked(ctx context.Context, query string, v *engine.Validation, 
 // normalize returns a scanned value as one of the engine's value types.
 func normalize(x any) engine.Value {
 	switch v := x.(type) {
-	case nil, int64, float64, string, []byte:
+	case []byte:
+		if v == nil {
+			return []byte{} // an empty blob, not NULL
+		}
+		return v
+	case nil, int64, float64, string:
 		return v
 	case time.Time:
 		// Not expected: the wrapper's unary + keeps the driver from parsing

@@ -102,6 +102,7 @@ func (d *DB) validateLocked(ctx context.Context, query string) (*engine.Validati
 	}
 	v := &engine.Validation{SQL: text, Columns: uniqueColumns(cols)}
 	v.Tables, v.ColumnsRead = summarizeReads(reads)
+	v.Tables = byFirstMention(text, v.Tables)
 	v.Functions = calledFunctions(text, funcs)
 	return v, nil
 }
@@ -171,6 +172,33 @@ func summarizeReads(reads []read) (tables, columns []string) {
 		}
 	}
 	return tables, columns
+}
+
+// byFirstMention orders tables by where the statement first names them;
+// tables it reads only through a view come after, in the order read.
+func byFirstMention(text string, tables []string) []string {
+	pos := map[string]int{}
+	for _, t := range lex(text) {
+		if t.kind == tokWord || t.kind == tokQuoted {
+			name := strings.ToLower(identText(text, t))
+			if _, ok := pos[name]; !ok {
+				pos[name] = t.start
+			}
+		}
+	}
+	out := append([]string(nil), tables...)
+	sort.SliceStable(out, func(i, j int) bool {
+		pi, iok := pos[strings.ToLower(out[i])]
+		pj, jok := pos[strings.ToLower(out[j])]
+		switch {
+		case iok && jok:
+			return pi < pj
+		case iok != jok:
+			return iok
+		}
+		return false
+	})
+	return out
 }
 
 // isCTEName is true when name is never read as a table itself, which is how

@@ -1,0 +1,171 @@
+package sqlite
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"querent/engine"
+)
+
+func TestValidateErrors(t *testing.T) {
+	db := openT(t, copyChinook(t), Options{})
+	tests := []struct {
+		sql, code, msg, hint string
+		pos                  int // -2: do not check
+	}{
+		{"SELECT Titel FROM Album", engine.CodeUnknownColumn, "no such column: Titel", "did you mean Title?", 7},
+		{"SELECT * FROM Albums", engine.CodeUnknownTable, "no such table: Albums", "did you mean Album?", 14},
+		{"SELECT * FROM invoice_line", engine.CodeUnknownTable, "invoice_line", "did you mean InvoiceLine?", 14},
+		{"SELECT InvoiceDat FROM Invoice i JOIN Customer c USING (CustomerId)", engine.CodeUnknownColumn, "InvoiceDat", "did you mean Invoice.InvoiceDate", 7},
+		{"SELECT i.Totl FROM Invoice i", engine.CodeUnknownColumn, "i.Totl", "did you mean Total?", 7},
+		{"SELECT Country FROM Invoice", engine.CodeUnknownColumn, "Country", "BillingCountry", 7},
+		{"SELECT Milliseconds FROM Album", engine.CodeUnknownColumn, "Milliseconds", "Track.Milliseconds is in a table this query does not read yet; join it", 7},
+		{`SELECT * FROM Customer WHERE Country = "Brazil"`, engine.CodeUnknownColumn, `"Brazil"`, "single quotes ('Brazil')", 39},
+		{"SELECT YEAR(InvoiceDate) FROM Invoice", engine.CodeSyntax, "no such function: YEAR", "strftime('%Y', col)", 7},
+		{"SELECT lenght(Name) FROM Artist", engine.CodeSyntax, "no such function: lenght", "did you mean length?", 7},
+		{"SELECT CustomerId FROM Invoice, Customer", engine.CodeSyntax, "ambiguous column name CustomerId", "Invoice.CustomerId or Customer.CustomerId", 7},
+		{"SELECT Name FROM Artist WHERE", engine.CodeSyntax, "ends too early", "missing", 29},
+		{"SELECT Name, FROM Artist", engine.CodeSyntax, `near "FROM" at line 1, column 14`, "just before \"FROM\"", 13},
+		{"SELECT Name\nFROM Artist\nWHER Name = 'x'", engine.CodeSyntax, "at line 3, column 6", "", 29},
+		{"SELECT 'abc FROM Artist", engine.CodeSyntax, "unrecognized token", "close every quote", -2},
+		{"DELETE FROM Album", engine.CodeRefused, "DELETE from Album would write to the database", "SELECT", 0},
+		{"  SELECT 1; SELECT 2", engine.CodeRefused, "holds 2 (the second starts at line 1, column 13: SELECT 2)", "one at a time", 12},
+		{"EXPLAIN SELECT 1", engine.CodeRefused, "EXPLAIN", "optimization_hints", 0},
+		{"", engine.CodeSyntax, "no SQL statement", "SELECT", -1},
+		{"SELECT load_extension('x')", engine.CodeRefused, "load_extension() is not allowed", "SELECT", 0},
+		{"PRAGMA table_info(Album)", engine.CodeRefused, "pragma_table_info", "SELECT", 0},
+		{"SELECT * FROM Album WHERE AlbumId = :id", engine.CodeSyntax, "parameter (:id)", "write the value", 36},
+		{"SELECT count(*) FROM Track GROUP BY count(*)", engine.CodeSyntax, "aggregate", "GROUP BY", -2},
+		{"SELECT 1 UNION SELECT 1, 2", engine.CodeSyntax, "same number of result columns", "same number of columns", -2},
+	}
+	for _, tt := range tests {
+		_, err := db.Validate(context.Background(), tt.sql)
+		e := engine.AsError(err)
+		if e == nil {
+			t.Errorf("%q: validated", tt.sql)
+			continue
+		}
+		if e.Code != tt.code || !strings.Contains(e.Message, tt.msg) || !strings.Contains(e.Hint, tt.hint) {
+			t.Errorf("%q:\n got %s %q\n  hint %q\nwant %s %q, hint with %q", tt.sql, e.Code, e.Message, e.Hint, tt.code, tt.msg, tt.hint)
+		}
+		if tt.pos != -2 && e.Position != tt.pos {
+			t.Errorf("%q: position %d, want %d", tt.sql, e.Position, tt.pos)
+		}
+		if e.Query != tt.sql {
+			t.Errorf("%q: the error's query is %q", tt.sql, e.Query)
+		}
+	}
+}
+
+func TestValidateReports(t *testing.T) {
+	dir := t.TempDir()
+	path := makeDB(t, dir, "v.db",
+		"CREATE TABLE a(id INTEGER PRIMARY KEY, name TEXT, made TEXT DEFAULT CURRENT_TIMESTAMP, tag TEXT DEFAULT (hex(randomblob(4))))",
+		"CREATE TABLE b(id INTEGER PRIMARY KEY, a_id INTEGER, amount REAL)",
+		"CREATE VIEW totals AS SELECT a_id, sum(amount) AS total FROM b GROUP BY a_id",
+		"INSERT INTO a(id, name) VALUES (1, 'x')")
+	db := openT(t, path, Options{})
+	v, err := db.Validate(context.Background(),
+		"SELECT a.name, t.total, count(*) AS n, upper(a.name), a.name FROM a JOIN totals t ON t.a_id = a.id GROUP BY 1, 2;")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{}
+	for _, c := range v.Columns {
+		names = append(names, c.Name+":"+c.Type)
+	}
+	if want := []string{"name:TEXT", "total:", "n:", "upper(a.name):", "name_2:TEXT"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("columns %v, want %v", names, want)
+	}
+	if want := []string{"a", "totals", "b"}; !reflect.DeepEqual(v.Tables, want) {
+		t.Errorf("tables %v, want %v", v.Tables, want)
+	}
+	if want := []string{"count", "upper"}; !reflect.DeepEqual(v.Functions, want) {
+		t.Errorf("functions %v, want %v (not the sum() inside the view, not the defaults)", v.Functions, want)
+	}
+	if !strings.HasSuffix(v.SQL, "GROUP BY 1, 2") {
+		t.Errorf("SQL %q keeps its semicolon", v.SQL)
+	}
+	for _, c := range []string{"a.name", "b.amount"} {
+		found := false
+		for _, r := range v.ColumnsRead {
+			found = found || r == c
+		}
+		if !found {
+			t.Errorf("columns read %v lack %s", v.ColumnsRead, c)
+		}
+	}
+	// Reading the columns with function defaults is not a false positive.
+	v, err = db.Validate(context.Background(), "SELECT * FROM a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Functions) != 0 {
+		t.Errorf("functions %v for SELECT *: defaults reported as calls", v.Functions)
+	}
+}
+
+func TestUniqueColumnNames(t *testing.T) {
+	db := openT(t, copyChinook(t), Options{})
+	v, err := db.Validate(context.Background(), "SELECT Name, Name, Name AS Name_2, name FROM Artist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range v.Columns {
+		got = append(got, c.Name)
+	}
+	if want := []string{"Name", "Name_3", "Name_2", "Name_4"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("names %v, want %v", got, want)
+	}
+}
+
+func TestSplitStatements(t *testing.T) {
+	tests := []struct {
+		sql  string
+		want []string
+	}{
+		{"SELECT 1", []string{"SELECT 1"}},
+		{"SELECT 1;", []string{"SELECT 1"}},
+		{"SELECT 1; -- done\n", []string{"SELECT 1"}},
+		{"/* a */ SELECT 1 /* b */ ; /* c */", []string{"SELECT 1"}},
+		{"SELECT ';'; SELECT 2", []string{"SELECT ';'", "SELECT 2"}},
+		{`SELECT "a;b", [c;d], ` + "`e;f`" + `, 'it''s;'`, []string{`SELECT "a;b", [c;d], ` + "`e;f`" + `, 'it''s;'`}},
+		{"SELECT 1 -- ; x\n; SELECT 2", []string{"SELECT 1", "SELECT 2"}},
+		{"SELECT 'unterminated; SELECT 2", []string{"SELECT 'unterminated; SELECT 2"}},
+		{"SELECT 1 /* unterminated ; SELECT 2", []string{"SELECT 1"}},
+		{" ; ;; ", nil},
+		{"SELECT x'41;42'; VALUES (1)", []string{"SELECT x'41;42'", "VALUES (1)"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, s := range splitStatements(tt.sql) {
+			got = append(got, tt.sql[s.start:s.end])
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: %q, want %q", tt.sql, got, tt.want)
+		}
+	}
+}
+
+func TestClosest(t *testing.T) {
+	cands := []string{"InvoiceDate", "InvoiceId", "BillingCity", "Total", "CustomerId"}
+	tests := []struct {
+		target string
+		want   string
+	}{
+		{"invoice_date", "InvoiceDate"},
+		{"InvoiceDat", "InvoiceDate"},
+		{"totl", "Total"},
+		{"customer", "CustomerId"},
+		{"zzz", ""},
+	}
+	for _, tt := range tests {
+		got := closest(tt.target, cands, 1)
+		if (len(got) == 0 && tt.want != "") || (len(got) > 0 && got[0] != tt.want) {
+			t.Errorf("closest(%q) = %v, want %q", tt.target, got, tt.want)
+		}
+	}
+}
