@@ -123,7 +123,8 @@ func TestHostileFiles(t *testing.T) {
 				if e.Hint == "" {
 					t.Errorf("open error without a hint: %v", err)
 				}
-				report.hostile = append(report.hostile, fmt.Sprintf("%s: refused on open (%s)", h.name, e.Message))
+				msg := strings.ReplaceAll(e.Message, path, filepath.Base(path))
+				report.hostile = append(report.hostile, fmt.Sprintf("%s: refused on open (%s)", h.name, msg))
 				u.check(t, h.name)
 				return
 			}

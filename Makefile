@@ -1,0 +1,71 @@
+# Querent — one Makefile for everything. See README.md.
+SHELL   := /bin/bash
+GO      ?= go
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+REPORTS := $(CURDIR)/dist/reports
+QUERENT := dist/querent
+
+.PHONY: all build run test lint unit fuzz race reports bench clean check-go
+
+all: build
+
+check-go:
+	@command -v $(GO) >/dev/null || { echo "Go is not installed: get Go 1.26 or newer from https://go.dev/dl/ (Debian's golang package is too old), then run make again."; exit 2; }
+
+## build: the console binary, dist/querent (pure Go, no cgo)
+build: check-go
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(QUERENT) ./cmd/querent
+
+## run: build, then a short tour of the bundled demo database
+run: build
+	@echo; echo "== querent schema (the bundled Chinook demo database; first lines) =="
+	@$(QUERENT) schema | head -24
+	@echo; echo "== querent sql: the best-selling genres =="
+	@$(QUERENT) sql "SELECT g.Name AS genre, count(*) AS tracks_sold, round(sum(il.UnitPrice * il.Quantity), 2) AS revenue FROM InvoiceLine il JOIN Track t USING (TrackId) JOIN Genre g USING (GenreId) GROUP BY g.GenreId ORDER BY revenue DESC LIMIT 5"
+	@echo; echo "== querent sql --format json (first lines) =="
+	@$(QUERENT) sql --format json "SELECT strftime('%Y', InvoiceDate) AS year, sum(Total) AS sales FROM Invoice GROUP BY 1" | head -20
+	@echo; echo "== a write is refused by SQLite's own compiler (exit status 1) =="
+	@$(QUERENT) sql "WITH x AS (SELECT 1) DELETE FROM Invoice" || true
+	@echo; echo "== a typo gets the closest names =="
+	@$(QUERENT) sql "SELECT InvoiceDat FROM Invoice" || true
+	@echo; echo "Try it yourself: $(QUERENT) sql \"SELECT * FROM Artist LIMIT 5\"   or   $(QUERENT) sql --db your.sqlite \"…\""
+
+## lint: gofmt, go vet and go mod tidy must leave nothing to change
+lint: check-go
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './frontend/node_modules/*')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) mod tidy -diff
+
+## test: everything CI checks (QUERENT_QUICK=1 skips the slow parts, locally only)
+test: lint unit race fuzz reports
+
+unit: check-go
+	@rm -rf $(REPORTS); mkdir -p $(REPORTS)
+	QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 $(if $(QUERENT_QUICK),-short) ./...
+
+race: check-go
+ifeq ($(QUERENT_QUICK),)
+	CGO_ENABLED=1 $(GO) test -count=1 -race -run 'TestRunConcurrent|TestRunTimeoutAndCancel|TestSQLErrors|TestCancelled' ./engine/sqlite ./app/cli
+endif
+
+fuzz: check-go
+ifeq ($(QUERENT_QUICK),)
+	$(GO) test -run '^$$' -fuzz '^FuzzGuard$$' -fuzztime 20s ./engine/sqlite
+endif
+
+reports:
+	@echo; cat $(REPORTS)/*.txt 2>/dev/null || true
+
+## bench: the benchmarks, with ratios against the bare driver and the sqlite3 shell
+bench: check-go
+	@command -v sqlite3 >/dev/null || echo "note: the sqlite3 shell is not installed; the comparison with it is skipped (apt-get install sqlite3)"
+	@mkdir -p $(REPORTS)
+	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestBenchReport$$' -timeout 60m ./engine/sqlite >/dev/null || \
+	  QUERENT_BENCH=1 $(GO) test -count=1 -run '^TestBenchReport$$' -v -timeout 60m ./engine/sqlite
+	@cat $(REPORTS)/bench.txt
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./engine/sqlite
+
+clean:
+	rm -rf dist
