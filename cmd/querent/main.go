@@ -7,6 +7,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"path/filepath"
 
 	"querent/app/cli"
 	"querent/engine"
@@ -27,10 +28,16 @@ func main() {
 	os.Exit(code)
 }
 
-// openDatabase opens a user's file, or the bundled demo for "".
+// openDatabase opens a user's file, or the bundled demo for "". Files that
+// passed the integrity check are remembered in Querent's data folder, so an
+// unchanged file is not read whole by every command.
 func openDatabase(ctx context.Context, path string) (engine.Database, error) {
 	if path == "" {
 		return sqlite.OpenDemo(ctx, sqlite.Options{})
 	}
-	return sqlite.Open(ctx, path, sqlite.Options{})
+	var opts sqlite.Options
+	if dir, err := engine.DataDir(); err == nil {
+		opts.CheckCache = &sqlite.FileCheckCache{Path: filepath.Join(dir, "checked-files.json")}
+	}
+	return sqlite.Open(ctx, path, opts)
 }

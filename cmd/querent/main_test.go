@@ -47,7 +47,14 @@ func build(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	// Keep the binary's data folder out of the home folder.
+	data, err := os.MkdirTemp("", "querent-data-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("QUERENT_DATA_DIR", data)
 	code := m.Run()
+	os.RemoveAll(data)
 	if buildExe != "" {
 		os.RemoveAll(filepath.Dir(buildExe))
 	}
@@ -82,6 +89,30 @@ func TestBinary(t *testing.T) {
 	}
 	if code, _, errs := run("sql", "--db", "/no/such/file.db", "SELECT 1"); code != 2 || !strings.Contains(errs, "no such file") {
 		t.Errorf("missing: exit %d, %s", code, errs)
+	}
+	// A user's file: checked once, remembered in the data folder, untouched.
+	dir := t.TempDir()
+	src, err := os.ReadFile("../../engine/sqlite/demo/Chinook_Sqlite.sqlite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := filepath.Join(dir, "mine.db")
+	os.WriteFile(mine, src, 0o644)
+	for i := 0; i < 2; i++ {
+		if code, _, errs := run("sql", "--db", mine, "SELECT count(*) FROM Album"); code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+	}
+	cache, err := os.ReadFile(filepath.Join(os.Getenv("QUERENT_DATA_DIR"), "checked-files.json"))
+	if err != nil || !strings.Contains(string(cache), "mine.db") {
+		t.Errorf("the check cache: %v %s", err, cache)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files beside the database: %v", entries)
+	}
+	got, _ := os.ReadFile(mine)
+	if !bytes.Equal(got, src) {
+		t.Error("the database changed")
 	}
 }
 

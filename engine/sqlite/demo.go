@@ -48,7 +48,7 @@ func OpenDemo(ctx context.Context, opts Options) (*DB, error) {
 	q := connParams(true)
 	q.Set("vfs", demoVFSName)
 	u := url.URL{Scheme: "file", Opaque: demoFile, RawQuery: q.Encode()}
-	db, err := openGuarded(ctx, u.String(), "", DemoName, opts)
+	db, err := openGuarded(ctx, u.String(), "", DemoName, "", opts)
 	if err != nil {
 		return nil, err
 	}

@@ -41,12 +41,18 @@ func (n *nameIndex) tableList() []string {
 	return out
 }
 
-// nameIndex loads the names once (the file is immutable while open).
+// nameIndexLocked loads the names once (the file cannot change while open);
+// a failed load, a cancelled one say, is tried again next time.
 func (d *DB) nameIndexLocked(ctx context.Context) (*nameIndex, error) {
-	d.namesOnce.Do(func() {
-		d.names, d.namesErr = d.loadNamesLocked(ctx)
-	})
-	return d.names, d.namesErr
+	if d.names != nil {
+		return d.names, nil
+	}
+	idx, err := d.loadNamesLocked(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d.names = idx
+	return idx, nil
 }
 
 func (d *DB) loadNamesLocked(ctx context.Context) (*nameIndex, error) {

@@ -40,6 +40,9 @@ type Options struct {
 	// SchemaTableBudget bounds the time spent counting, sampling and finding
 	// distinct values of one table during schema introspection (default 250 ms).
 	SchemaTableBudget time.Duration
+	// CheckCache, when set, remembers files that passed the integrity check
+	// so that an unchanged file is not read whole on every open.
+	CheckCache CheckCache
 }
 
 func (o Options) withDefaults() Options {
@@ -72,9 +75,7 @@ type DB struct {
 	warnings []string
 	cleanup  []func()
 
-	namesOnce sync.Once
-	names     *nameIndex
-	namesErr  error
+	names *nameIndex // under lock
 
 	schemaMu sync.Mutex
 	schema   *engine.Schema
@@ -94,7 +95,8 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, dbError(path, "cannot resolve the path: %v", err).WithHint("check the path")
 	}
-	if err := checkFile(abs, path); err != nil {
+	key, err := checkFile(abs, path)
+	if err != nil {
 		return nil, err
 	}
 	openPath := abs
@@ -112,11 +114,14 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 				"Querent is reading a private snapshot that includes them, taken at %s, and has not touched either file",
 			filepath.Base(side), time.Now().Format("15:04:05")))
 	}
+	if len(cleanup) > 0 {
+		key = "" // a snapshot is a new state of the file: check it
+	}
 	dsn := fileDSN(openPath, true)
-	db, err := openGuarded(ctx, dsn, abs, path, opts)
+	db, err := openGuarded(ctx, dsn, abs, path, key, opts)
 	if err != nil && errors.Is(err, errDQS) {
 		// The file's own schema relies on double-quoted string literals.
-		db, err = openGuarded(ctx, fileDSN(openPath, false), abs, path, opts)
+		db, err = openGuarded(ctx, fileDSN(openPath, false), abs, path, key, opts)
 		if err == nil {
 			db.warnings = append(db.warnings, "this file's views use double-quoted text (\"like this\") where SQL expects 'single quotes'; "+
 				"Querent allowed that old SQLite habit for this file, so a misspelt column name in double quotes may read as text instead of failing")
@@ -168,7 +173,8 @@ func connParams(strictQuotes bool) url.Values {
 }
 
 // openGuarded opens dsn on one pinned connection and installs every layer.
-func openGuarded(ctx context.Context, dsn, abs, shown string, opts Options) (*DB, error) {
+// key identifies the file's state for opts.CheckCache ("": always check).
+func openGuarded(ctx context.Context, dsn, abs, shown, key string, opts Options) (*DB, error) {
 	sqldb, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, dbError(shown, "cannot open: %v", err).WithErr(err)
@@ -187,9 +193,15 @@ func openGuarded(ctx context.Context, dsn, abs, shown string, opts Options) (*DB
 		d.Close()
 		return nil, dbError(shown, "cannot set up the guarded connection: %v", err).WithErr(err)
 	}
-	if err := d.quickCheck(ctx, abs, shown); err != nil {
-		d.Close()
-		return nil, err
+	if key == "" || opts.CheckCache == nil || !opts.CheckCache.Passed(key) {
+		passed, err := d.quickCheck(ctx, abs, shown)
+		if err != nil {
+			d.Close()
+			return nil, err
+		}
+		if passed && key != "" && opts.CheckCache != nil {
+			opts.CheckCache.Remember(key)
+		}
 	}
 	if err := d.checkViews(ctx); err != nil {
 		d.Close()
@@ -216,14 +228,15 @@ func (d *DB) install() error {
 
 // quickCheck runs PRAGMA quick_check on its own deadline: corrupt pages are
 // found when the file is opened, not halfway through an answer.
-func (d *DB) quickCheck(ctx context.Context, abs, shown string) error {
+// It reports whether the check ran to the end and found nothing.
+func (d *DB) quickCheck(ctx context.Context, abs, shown string) (passed bool, err error) {
 	if d.opts.QuickCheckTimeout < 0 {
-		return nil
+		return false, nil
 	}
 	cctx, cancel := context.WithTimeout(ctx, d.opts.QuickCheckTimeout)
 	defer cancel()
 	var problems []string
-	err := d.withLock(ctx, func() error {
+	err = d.withLock(ctx, func() error {
 		d.auth.reset(policyInternal)
 		rows, err := d.conn.QueryContext(cctx, "PRAGMA quick_check(20)")
 		if err != nil {
@@ -242,7 +255,7 @@ func (d *DB) quickCheck(ctx context.Context, abs, shown string) error {
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
-		return engine.AsError(ctx.Err())
+		return false, engine.AsError(ctx.Err())
 	case cctx.Err() != nil:
 		size := ""
 		if st, serr := os.Stat(abs); serr == nil {
@@ -250,15 +263,15 @@ func (d *DB) quickCheck(ctx context.Context, abs, shown string) error {
 		}
 		d.warnings = append(d.warnings, fmt.Sprintf("the integrity check stopped after %s%s; "+
 			"if part of the file is damaged, a query that reads it fails with a clear error", d.opts.QuickCheckTimeout, size))
-		return nil
+		return false, nil
 	default:
-		return openError(shown, err)
+		return false, openError(shown, err)
 	}
 	if len(problems) == 1 && problems[0] == "ok" {
-		return nil
+		return true, nil
 	}
 	first := strings.Join(problems[:min(3, len(problems))], "; ")
-	return dbError(shown, "the file is damaged: %s", first).WithHint(
+	return false, dbError(shown, "the file is damaged: %s", first).WithHint(
 		"open a backup copy, or rescue what is readable with the sqlite3 shell: sqlite3 %s .recover > rescued.sql", quoteShell(filepath.Base(shown)))
 }
 
@@ -381,44 +394,44 @@ func (d *DB) Warnings() []string { return append([]string(nil), d.warnings...) }
 
 // checkFile turns every way a path can fail to be a readable SQLite file
 // into a database error that says what to do.
-func checkFile(abs, shown string) error {
+func checkFile(abs, shown string) (key string, err error) {
 	st, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return dbError(shown, "no such file").WithHint("check the path (a relative path starts from %s)", cwd())
+		return "", dbError(shown, "no such file").WithHint("check the path (a relative path starts from %s)", cwd())
 	case errors.Is(err, fs.ErrPermission):
-		return dbError(shown, "permission denied: cannot see this file").WithHint("ask for read access to the file and its folders, or copy it somewhere you can read")
+		return "", dbError(shown, "permission denied: cannot see this file").WithHint("ask for read access to the file and its folders, or copy it somewhere you can read")
 	case err != nil:
-		return dbError(shown, "cannot read: %v", err).WithErr(err).WithHint("check the path and that the disk is available")
+		return "", dbError(shown, "cannot read: %v", err).WithErr(err).WithHint("check the path and that the disk is available")
 	case st.IsDir():
-		return dbError(shown, "this is a folder, not a database file").WithHint("choose a .sqlite or .db file inside it")
+		return "", dbError(shown, "this is a folder, not a database file").WithHint("choose a .sqlite or .db file inside it")
 	case !st.Mode().IsRegular():
-		return dbError(shown, "this is not a regular file").WithHint("choose a .sqlite or .db file")
+		return "", dbError(shown, "this is not a regular file").WithHint("choose a .sqlite or .db file")
 	case st.Size() == 0:
-		return dbError(shown, "the file is empty (0 bytes), so it holds no database").WithHint(
+		return "", dbError(shown, "the file is empty (0 bytes), so it holds no database").WithHint(
 			"choose another file; to build a database from CSV or XLSX files, use: querent import --db new.sqlite data.csv")
 	}
 	f, err := os.Open(abs)
 	if errors.Is(err, fs.ErrPermission) {
-		return dbError(shown, "permission denied: you may not read this file").WithHint("ask for read access, or open a copy you can read")
+		return "", dbError(shown, "permission denied: you may not read this file").WithHint("ask for read access, or open a copy you can read")
 	}
 	if err != nil {
-		return dbError(shown, "cannot read: %v", err).WithErr(err).WithHint("check that the file is not locked by another program")
+		return "", dbError(shown, "cannot read: %v", err).WithErr(err).WithHint("check that the file is not locked by another program")
 	}
 	defer f.Close()
 	head := make([]byte, 512)
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return dbError(shown, "cannot read: %v", err).WithErr(err).WithHint("check the disk and the file's permissions")
+		return "", dbError(shown, "cannot read: %v", err).WithErr(err).WithHint("check the disk and the file's permissions")
 	}
 	head = head[:n]
 	if bytes.HasPrefix(head, []byte("SQLite format 3\x00")) {
 		if n < 100 {
-			return dbError(shown, "the file is cut short: it ends inside the SQLite header").WithHint("the copy is incomplete; copy or download it again")
+			return "", dbError(shown, "the file is cut short: it ends inside the SQLite header").WithHint("the copy is incomplete; copy or download it again")
 		}
-		return nil
+		return checkKey(abs, st, head), nil
 	}
-	return notSQLite(shown, head)
+	return "", notSQLite(shown, head)
 }
 
 // notSQLite explains what a file that is not SQLite seems to be.

@@ -207,3 +207,48 @@ func TestOpenHotJournal(t *testing.T) {
 		t.Error("the journal changed")
 	}
 }
+
+// countingCache is a CheckCache that counts its calls.
+type countingCache struct {
+	passed   map[string]bool
+	remember int
+}
+
+func (c *countingCache) Passed(key string) bool { return c.passed[key] }
+func (c *countingCache) Remember(key string) {
+	c.remember++
+	c.passed[key] = true
+}
+
+func TestCheckCache(t *testing.T) {
+	path := copyChinook(t)
+	cache := &countingCache{passed: map[string]bool{}}
+	for i := 0; i < 3; i++ {
+		db, err := Open(context.Background(), path, Options{CheckCache: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+	}
+	if cache.remember != 1 || len(cache.passed) != 1 {
+		t.Errorf("remembered %d times, %d keys; want the file checked once", cache.remember, len(cache.passed))
+	}
+	// A changed file is a new key: checked again.
+	b, _ := os.ReadFile(path)
+	b[24]++ // SQLite's change counter
+	os.WriteFile(path, b, 0o644)
+	db, err := Open(context.Background(), path, Options{CheckCache: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if cache.remember != 2 {
+		t.Errorf("a changed file was not checked again")
+	}
+	// The file-backed cache survives a new process (a new value).
+	fc := &FileCheckCache{Path: filepath.Join(t.TempDir(), "sub", "checked.json")}
+	fc.Remember("k1")
+	if !(&FileCheckCache{Path: fc.Path}).Passed("k1") || fc.Passed("k2") {
+		t.Error("FileCheckCache does not remember")
+	}
+}

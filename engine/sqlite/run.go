@@ -210,8 +210,10 @@ func (d *DB) runError(ctx, tctx context.Context, query, text string, timeout tim
 				"ask for less: fewer rows, fewer columns, or aggregate first")
 		}
 	}
+	// A denial while running comes from a statement SQLite prepares inside
+	// the query (a pragma function's PRAGMA).
 	base := strings.Index(query, text)
-	return d.compileError(ctx, query, text, max(base, 0), -1, "", err)
+	return d.compileError(ctx, query, text, max(base, 0), -1, d.auth.denied, err)
 }
 
 func isInterrupt(err error) bool {
