@@ -1,0 +1,559 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+
+	"querent/engine"
+)
+
+// ImportOptions control how Import writes tables.
+type ImportOptions struct {
+	// Table names the one table of the import (--table).
+	Table string
+	// Replace replaces a table of the same name; Append adds rows to it.
+	Replace, Append bool
+	// Progress, when set, is told how far the writing has come.
+	Progress func(engine.ImportProgress)
+	// BusyTimeout is how long to wait for another program's lock on an
+	// existing target (default 5 s).
+	BusyTimeout time.Duration
+}
+
+// importBatchRows is the most rows one INSERT statement carries: wide
+// multi-row statements with typed binds are what made modernc as fast as
+// the sqlite3 shell (performance.md).
+const importBatchRows = 100
+
+// maxImportVariables is SQLite's limit on parameters in one statement.
+const maxImportVariables = 32766
+
+var safeTableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// Import writes tables into the SQLite file target, all or nothing:
+//
+//   - target does not exist: the file is built whole under a temporary name
+//     in the same folder and renamed into place at the end;
+//   - it exists: everything happens in one transaction (with the rollback
+//     journal), so on any error or cancellation the file is exactly as it
+//     was; a table that exists already is an error unless opts.Replace or
+//     opts.Append says what to do.
+//
+// The sources are only read. Each table's provenance goes into
+// _querent_imports.
+func Import(ctx context.Context, target string, tables []*engine.ImportTable, opts ImportOptions) (*engine.ImportReport, error) {
+	start := time.Now()
+	if len(tables) == 0 {
+		return nil, engine.Errorf(engine.CodeImport, "there is nothing to import: no table was read").WithHint("check that the files hold data")
+	}
+	if opts.Replace && opts.Append {
+		return nil, engine.Errorf(engine.CodeUsage, "--replace and --append cannot be used together").WithHint("choose one")
+	}
+	if opts.Table != "" {
+		if len(tables) != 1 {
+			return nil, engine.Errorf(engine.CodeUsage, "--table names one table, but this import makes %d", len(tables)).WithHint(
+				"import the files one at a time, or leave out --table to name each table after its file or sheet")
+		}
+		if !safeTableName.MatchString(opts.Table) || isInternalTable(opts.Table) {
+			return nil, engine.Errorf(engine.CodeUsage, "--table %q is not a usable table name", opts.Table).WithHint(
+				"use letters, digits and _ (not starting with a digit, sqlite_ or _querent_)")
+		}
+	}
+	abs, err := filepath.Abs(target)
+	if err != nil {
+		return nil, engine.Errorf(engine.CodeUsage, "cannot resolve the path %s: %v", target, err)
+	}
+	for _, t := range tables {
+		if t.SourcePath != "" && sameFile(t.SourcePath, abs) {
+			return nil, engine.Errorf(engine.CodeUsage, "the target %s is also a source of this import", target).WithHint("write to another file with --db")
+		}
+	}
+	names := plannedNames(tables, opts.Table)
+	st, statErr := os.Stat(abs)
+	var rep *engine.ImportReport
+	switch {
+	case errors.Is(statErr, os.ErrNotExist):
+		if opts.Append || opts.Replace {
+			// Nothing to replace or append to: the table is simply created.
+			opts.Append, opts.Replace = false, false
+		}
+		rep, err = importNew(ctx, abs, tables, names, opts)
+	case statErr != nil:
+		return nil, engine.Errorf(engine.CodeImport, "%s: cannot read the target: %v", target, statErr).WithHint("check the path and its permissions")
+	case st.IsDir():
+		return nil, engine.Errorf(engine.CodeUsage, "%s is a folder", target).WithHint("give --db a file name, such as %s", filepath.Join(target, "data.sqlite"))
+	default:
+		if _, cerr := checkFile(abs, target); cerr != nil {
+			e := engine.AsError(cerr)
+			return nil, engine.Errorf(engine.CodeImport, "the target is not a usable SQLite database: %s", e.Message).WithHint(
+				"Querent writes only into SQLite files; name a new file with --db to create one")
+		}
+		rep, err = importExisting(ctx, abs, tables, names, opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	rep.Database = abs
+	rep.ElapsedS = engine.Seconds(time.Since(start))
+	for _, t := range tables {
+		rep.Warnings = append(rep.Warnings, t.Warnings...)
+	}
+	return rep, nil
+}
+
+// plannedNames gives each table its name: --table, else its own, made
+// unique within this import (two files or sheets with the same name).
+func plannedNames(tables []*engine.ImportTable, override string) []string {
+	names := make([]string, len(tables))
+	used := map[string]bool{}
+	for i, t := range tables {
+		base := t.Name
+		if override != "" {
+			base = override
+		}
+		if base == "" {
+			base = "data"
+		}
+		name := base
+		for n := 2; used[strings.ToLower(name)]; n++ {
+			name = fmt.Sprintf("%s_%d", base, n)
+		}
+		used[strings.ToLower(name)] = true
+		names[i] = name
+	}
+	return names
+}
+
+func sameFile(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	if err1 != nil || err2 != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return os.SameFile(sa, sb)
+}
+
+// importNew builds a new file under a temporary name beside the target and
+// renames it into place; nothing is left behind on failure.
+func importNew(ctx context.Context, abs string, tables []*engine.ImportTable, names []string, opts ImportOptions) (rep *engine.ImportReport, err error) {
+	dir := filepath.Dir(abs)
+	if st, serr := os.Stat(dir); serr != nil || !st.IsDir() {
+		return nil, engine.Errorf(engine.CodeImport, "the folder %s does not exist", dir).WithHint("create it first, or choose another --db path")
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(abs)+".querent-import-*")
+	if err != nil {
+		return nil, engine.Errorf(engine.CodeImport, "cannot create a file in %s: %v", dir, err).WithHint("check that you may write there and that the disk has space")
+	}
+	tmp := f.Name()
+	f.Close()
+	defer func() {
+		if err != nil {
+			removeDB(tmp)
+		}
+	}()
+	c, err := openBulk(tmp)
+	if err != nil {
+		return nil, importErr(abs, err)
+	}
+	defer c.close()
+	// A new file needs no journal: a failure discards the whole file.
+	// Exclusive locking and a large cache make the writing fast.
+	if err := c.exec(`PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+		PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; BEGIN`); err != nil {
+		return nil, importErr(abs, err)
+	}
+	rep = &engine.ImportReport{Warnings: []string{}, Errors: []engine.ErrorDoc{}, Tables: []engine.ImportedTable{}}
+	if err := writeTables(ctx, c, abs, tables, names, map[string]string{}, opts, rep); err != nil {
+		return nil, err
+	}
+	if err := c.exec("COMMIT"); err != nil {
+		return nil, importErr(abs, err)
+	}
+	if err := c.close(); err != nil {
+		return nil, importErr(abs, err)
+	}
+	if err := syncFile(tmp); err != nil {
+		return nil, importErr(abs, err)
+	}
+	if err := renameNoReplace(tmp, abs); err != nil {
+		return nil, err
+	}
+	syncDir(dir)
+	return rep, nil
+}
+
+// importExisting adds to an existing file in one transaction, with the
+// rollback journal: on any error the file is restored byte for byte.
+func importExisting(ctx context.Context, abs string, tables []*engine.ImportTable, names []string, opts ImportOptions) (rep *engine.ImportReport, err error) {
+	c, err := openBulk(abs)
+	if err != nil {
+		return nil, importErr(abs, err)
+	}
+	defer c.close()
+	busy := opts.BusyTimeout
+	if busy <= 0 {
+		busy = 5 * time.Second
+	}
+	c.busyTimeout(int(busy.Milliseconds()))
+	if err := c.exec("PRAGMA cache_size = -65536; BEGIN IMMEDIATE"); err != nil {
+		return nil, importErr(abs, err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			c.exec("ROLLBACK")
+		}
+	}()
+	existing, err := existingTables(c)
+	if err != nil {
+		return nil, importErr(abs, err)
+	}
+	rep = &engine.ImportReport{Warnings: []string{}, Errors: []engine.ErrorDoc{}, Tables: []engine.ImportedTable{}}
+	for i, name := range names {
+		if _, ok := existing[strings.ToLower(name)]; ok && !opts.Replace && !opts.Append {
+			return nil, engine.Errorf(engine.CodeImport, "%s already has a table named %s (from %s)", filepath.Base(abs), name, tables[i].Source).WithHint(
+				"choose what to do: --replace to replace that table, --append to add the rows to it, or --table NAME to import into a new table")
+		}
+	}
+	if err := writeTables(ctx, c, abs, tables, names, existing, opts, rep); err != nil {
+		return nil, err
+	}
+	if err := c.exec("COMMIT"); err != nil {
+		return nil, importErr(abs, err)
+	}
+	committed = true
+	if err := c.close(); err != nil {
+		return nil, importErr(abs, err)
+	}
+	return rep, nil
+}
+
+// existingTables maps lower-cased names of the file's tables and views to
+// their kind.
+func existingTables(c *bulkConn) (map[string]string, error) {
+	rows, err := c.queryStrings("SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view')")
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]string{}
+	for _, r := range rows {
+		m[strings.ToLower(r[0])] = r[1]
+	}
+	return m, nil
+}
+
+// execArgs runs one statement with arguments.
+func execArgs(c *bulkConn, sql string, args ...any) error {
+	st, err := c.prepare(sql)
+	if err != nil {
+		return err
+	}
+	defer st.close()
+	return st.execValues(args)
+}
+
+// writeTables creates (or replaces, or appends to) each table, streams its
+// rows in, and records its provenance.
+func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*engine.ImportTable, names []string,
+	existing map[string]string, opts ImportOptions, rep *engine.ImportReport) error {
+	if err := c.exec(`CREATE TABLE IF NOT EXISTS _querent_imports (
+  table_name TEXT NOT NULL, source_name TEXT, source_sha256 TEXT, sheet TEXT,
+  imported_at TEXT NOT NULL, rows INTEGER, columns_json TEXT)`); err != nil {
+		return importErr(abs, err)
+	}
+	for i, t := range tables {
+		name := names[i]
+		action := "created"
+		into := name
+		kind, exists := existing[strings.ToLower(name)]
+		if exists && kind == "view" {
+			return engine.Errorf(engine.CodeImport, "%s has a view named %s", filepath.Base(abs), name).WithHint("choose another table name with --table")
+		}
+		switch {
+		case exists && opts.Append:
+			action = "appended"
+			if err := checkAppend(c, abs, name, t, rep); err != nil {
+				return err
+			}
+		case exists && opts.Replace:
+			action = "replaced"
+			into = "_querent_new_" + name
+			if err := c.exec("DROP TABLE IF EXISTS " + quoteIdent(into)); err != nil {
+				return importErr(abs, err)
+			}
+			fallthrough
+		default:
+			if err := c.exec(createTableSQL(into, t.Columns)); err != nil {
+				return importErr(abs, err)
+			}
+		}
+		n, err := insertRows(ctx, c, abs, into, t, opts)
+		if err != nil {
+			return err
+		}
+		if into != name {
+			// Replace atomically: the new table takes the old one's place
+			// inside the same transaction.
+			if err := c.exec(fmt.Sprintf("DROP TABLE %s; ALTER TABLE %s RENAME TO %s", quoteIdent(name), quoteIdent(into), quoteIdent(name))); err != nil {
+				return importErr(abs, err)
+			}
+			if err := execArgs(c, "DELETE FROM _querent_imports WHERE table_name = ?", name); err != nil {
+				return importErr(abs, err)
+			}
+		}
+		colsJSON, _ := json.Marshal(t.Columns)
+		var sheet any
+		if t.Sheet != "" {
+			sheet = t.Sheet
+		}
+		if err := execArgs(c, "INSERT INTO _querent_imports VALUES (?, ?, ?, ?, ?, ?, ?)",
+			name, t.Source, t.SourceSHA256, sheet, time.Now().UTC().Format("2006-01-02 15:04:05"), n, string(colsJSON)); err != nil {
+			return importErr(abs, err)
+		}
+		existing[strings.ToLower(name)] = "table"
+		it := engine.ImportedTable{Name: name, Source: t.Source, Rows: n, Action: action, Columns: t.Columns}
+		if t.Sheet != "" {
+			s := t.Sheet
+			it.Sheet = &s
+		}
+		if it.Columns == nil {
+			it.Columns = []engine.ImportColumn{}
+		}
+		rep.Tables = append(rep.Tables, it)
+	}
+	return nil
+}
+
+func createTableSQL(name string, cols []engine.ImportColumn) string {
+	defs := make([]string, len(cols))
+	for i, c := range cols {
+		defs[i] = quoteIdent(c.Name) + " " + c.Type
+	}
+	return fmt.Sprintf("CREATE TABLE %s (\n  %s\n)", quoteIdent(name), strings.Join(defs, ",\n  "))
+}
+
+// checkAppend requires the existing table to have the same columns, in the
+// same order; differing types are allowed, with a warning.
+func checkAppend(c *bulkConn, abs, name string, t *engine.ImportTable, rep *engine.ImportReport) error {
+	have, err := c.queryStrings("SELECT name, type FROM pragma_table_info(?) ORDER BY cid", name)
+	if err != nil {
+		return importErr(abs, err)
+	}
+	var haveNames, wantNames []string
+	for _, r := range have {
+		haveNames = append(haveNames, r[0])
+	}
+	for _, col := range t.Columns {
+		wantNames = append(wantNames, col.Name)
+	}
+	if !strings.EqualFold(strings.Join(haveNames, ","), strings.Join(wantNames, ",")) {
+		return engine.Errorf(engine.CodeImport, "cannot append %s to %s: the columns differ (the table has %s; the file has %s)",
+			t.Source, name, strings.Join(haveNames, ", "), strings.Join(wantNames, ", ")).WithHint(
+			"append only files with the same columns in the same order, or use --replace, or --table NAME for a new table")
+	}
+	for i, r := range have {
+		if !strings.EqualFold(r[1], t.Columns[i].Type) {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: column %s is %s in table %s, but the file's values are %s; they are stored as read",
+				t.Source, r[0], orText(r[1]), name, t.Columns[i].Type))
+		}
+	}
+	return nil
+}
+
+func orText(t string) string {
+	if t == "" {
+		return "untyped"
+	}
+	return t
+}
+
+// insertRows streams a table's rows into the table `into` with wide
+// multi-row INSERTs; reading (parsing, converting) and writing overlap on
+// two goroutines.
+func insertRows(ctx context.Context, c *bulkConn, abs, into string, t *engine.ImportTable, opts ImportOptions) (int64, error) {
+	ncols := len(t.Columns)
+	if ncols == 0 {
+		return 0, nil
+	}
+	per := min(importBatchRows, max(1, maxImportVariables/ncols))
+	stmtFor := func(rows int) (*bulkStmt, error) {
+		one := "(" + strings.TrimSuffix(strings.Repeat("?,", ncols), ",") + ")"
+		return c.prepare(fmt.Sprintf("INSERT INTO %s VALUES %s", quoteIdent(into), strings.TrimSuffix(strings.Repeat(one+",", rows), ",")))
+	}
+	full, err := stmtFor(per)
+	if err != nil {
+		return 0, importErr(abs, err)
+	}
+	defer full.close()
+
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batches := make(chan []any, 4)
+	free := make(chan []any, 6)
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(batches)
+		buf := make([]any, 0, per*ncols)
+		var line int64
+		err := t.Rows(rctx, func(row []engine.Value) error {
+			line++
+			if len(row) != ncols {
+				return engine.Errorf(engine.CodeInternal, "%s: row %d has %d values for %d columns", t.Source, line, len(row), ncols)
+			}
+			buf = append(buf, row...)
+			if len(buf) == per*ncols {
+				select {
+				case batches <- buf:
+				case <-rctx.Done():
+					return rctx.Err()
+				}
+				select {
+				case buf = <-free:
+					buf = buf[:0]
+				default:
+					buf = make([]any, 0, per*ncols)
+				}
+			}
+			return nil
+		})
+		if err == nil && len(buf) > 0 {
+			select {
+			case batches <- buf:
+			case <-rctx.Done():
+				err = rctx.Err()
+			}
+		}
+		readErr <- err
+	}()
+	var n int64
+	var lastReport time.Time
+	var werr error
+	for b := range batches {
+		if werr != nil {
+			continue // drain
+		}
+		if ctx.Err() != nil {
+			werr = ctx.Err()
+			cancel()
+			continue
+		}
+		rows := len(b) / ncols
+		stmt := full
+		if rows != per {
+			s, err := stmtFor(rows)
+			if err != nil {
+				werr = importErr(abs, err)
+				cancel()
+				continue
+			}
+			defer s.close()
+			stmt = s
+		}
+		if err := stmt.execValues(b); err != nil {
+			werr = importErr(abs, err)
+			cancel()
+			continue
+		}
+		n += int64(rows)
+		select {
+		case free <- b:
+		default:
+		}
+		if opts.Progress != nil && time.Since(lastReport) > 100*time.Millisecond {
+			lastReport = time.Now()
+			opts.Progress(engine.ImportProgress{Phase: "writing", Source: t.Source, Rows: n, RowsTotal: t.RowCount})
+		}
+	}
+	rerr := <-readErr
+	switch {
+	case ctx.Err() != nil:
+		return 0, engine.AsError(ctx.Err())
+	case werr != nil:
+		return 0, werr
+	case rerr != nil:
+		return 0, engine.AsError(rerr)
+	}
+	if opts.Progress != nil {
+		opts.Progress(engine.ImportProgress{Phase: "writing", Source: t.Source, Rows: n, RowsTotal: t.RowCount})
+	}
+	return n, nil
+}
+
+// importErr translates a writing error.
+func importErr(abs string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return engine.AsError(err)
+	}
+	var e *engine.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	msg := sqliteMessage(err)
+	var be *bulkError
+	if errors.As(err, &be) {
+		msg = be.msg
+	}
+	hint := "check that the disk has space and that you may write to the file"
+	switch {
+	case strings.Contains(msg, "locked") || strings.Contains(msg, "busy"):
+		hint = "another program is writing to this database; close it and try again"
+	case strings.Contains(msg, "readonly") || strings.Contains(msg, "read-only"):
+		hint = "the file or its folder is read-only; choose a file you may write with --db"
+	case strings.Contains(msg, "full"):
+		hint = "the disk is full; free some space and try again"
+	}
+	return engine.Errorf(engine.CodeImport, "%s: cannot write: %s", filepath.Base(abs), msg).WithErr(err).WithHint("%s", hint)
+}
+
+// removeDB removes a database file and any sidecar SQLite left.
+func removeDB(path string) {
+	for _, s := range []string{"", "-journal", "-wal", "-shm"} {
+		os.Remove(path + s)
+	}
+}
+
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+func syncDir(dir string) {
+	if runtime.GOOS == "windows" {
+		return
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// renameNoReplace moves tmp to dst unless dst appeared meanwhile, which it
+// must never overwrite.
+func renameNoReplace(tmp, dst string) error {
+	if err := os.Link(tmp, dst); err == nil {
+		os.Remove(tmp)
+		return nil
+	} else if errors.Is(err, os.ErrExist) {
+		return engine.Errorf(engine.CodeImport, "%s appeared while importing; it was left alone", filepath.Base(dst)).WithHint("run the import again to add to it, or choose another --db")
+	}
+	// No hard links here (some file systems): check, then rename.
+	if _, err := os.Stat(dst); err == nil {
+		return engine.Errorf(engine.CodeImport, "%s appeared while importing; it was left alone", filepath.Base(dst)).WithHint("run the import again to add to it, or choose another --db")
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		return engine.Errorf(engine.CodeImport, "cannot move the new database into place: %v", err).WithHint("check that you may write to the folder")
+	}
+	return nil
+}
