@@ -1,0 +1,815 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+	"unsafe"
+
+	"querent/engine"
+)
+
+// Options tune how a source is read. The zero value reads with automatic
+// detection and refuses ragged rows.
+type Options struct {
+	// Encoding is "auto" (the default when ""), "utf-8", "utf-16" or
+	// "windows-1252".
+	Encoding string
+	// Delimiter is "auto" (the default when ""), ",", ";", "tab" (or "\t")
+	// or "|".
+	Delimiter string
+	// Ragged is "error" (the default when "") or "pad": pad short rows with
+	// NULL and drop empty extra fields of long rows.
+	Ragged string
+	// Sheets names the XLSX sheets to read (all when empty); CSV ignores it.
+	Sheets []string
+	// Progress, when set, is called during the first pass (phase
+	// "reading"), at most about ten times a second.
+	Progress func(engine.ImportProgress)
+}
+
+// MaxColumns is the most columns an SQLite table holds.
+const MaxColumns = 2000
+
+// readXLSX reads an XLSX workbook; the XLSX reader (xlsx.go) replaces it
+// from an init function.
+var readXLSX = func(ctx context.Context, path string, opts Options) ([]*engine.ImportTable, error) {
+	return nil, engine.Errorf(engine.CodeImport, "%s: XLSX reading is not built yet", filepath.Base(path)).
+		WithHint("save the sheet as CSV and import that file")
+}
+
+func importErr(format string, args ...any) *engine.Error {
+	return engine.Errorf(engine.CodeImport, format, args...)
+}
+
+// Read reads one source file: an XLSX workbook (.xlsx, .xlsm, or any file
+// that starts like a ZIP archive) through the XLSX reader, anything else as
+// CSV. For CSV it runs the first pass over the whole file: encoding,
+// delimiter, header, ragged rows, type inference and the file's sha256. The
+// returned table's Rows runs the second pass, streaming converted rows.
+//
+// Every error is an *engine.Error: code import (naming the file, the line
+// and the column where they apply, with a hint), usage for an unknown
+// option value, cancelled or timeout when ctx ends.
+func Read(ctx context.Context, path string, opts Options) ([]*engine.ImportTable, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, engine.AsError(err)
+	}
+	cfg, err := configure(opts)
+	if err != nil {
+		return nil, err
+	}
+	name := filepath.Base(path)
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, openErr(name, err)
+	}
+	if fi.IsDir() {
+		return nil, importErr("%s is a folder, not a file", name).WithHint("name a CSV or XLSX file")
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".xlsx", ".xlsm":
+		return readXLSX(ctx, path, opts)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, openErr(name, err)
+	}
+	var magic [4]byte
+	n, _ := io.ReadFull(f, magic[:])
+	if n == 4 && string(magic[:]) == "PK\x03\x04" {
+		f.Close()
+		return readXLSX(ctx, path, opts)
+	}
+	defer f.Close()
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, openErr(name, err)
+	}
+	if fi.Size() == 0 {
+		return nil, importErr("%s is empty: no data at all", name).
+			WithHint("choose a file with a header row and data rows")
+	}
+	pl := &csvPlan{path: path, name: name, size: fi.Size(), modTime: fi.ModTime(), cfg: cfg, opts: opts}
+	t, err := pl.firstPass(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	return []*engine.ImportTable{t}, nil
+}
+
+func openErr(name string, err error) *engine.Error {
+	if errors.Is(err, os.ErrNotExist) {
+		return importErr("%s does not exist", name).WithHint("check the path").WithErr(err)
+	}
+	if errors.Is(err, os.ErrPermission) {
+		return importErr("%s cannot be read: permission denied", name).WithHint("check the file's permissions").WithErr(err)
+	}
+	return importErr("cannot open %s: %v", name, err).WithHint("check the path and the file").WithErr(err)
+}
+
+// config is Options checked.
+type config struct {
+	encoding string // normEncoding name
+	delim    byte   // 0: sniff
+	pad      bool
+}
+
+func configure(o Options) (config, error) {
+	var c config
+	c.encoding = normEncoding(o.Encoding)
+	if c.encoding == "" {
+		return c, engine.Errorf(engine.CodeUsage, "unknown encoding %q", o.Encoding).
+			WithHint("use auto, utf-8, utf-16 or windows-1252")
+	}
+	d, ok := normDelimiter(o.Delimiter)
+	if !ok {
+		return c, engine.Errorf(engine.CodeUsage, "unknown delimiter %q", o.Delimiter).
+			WithHint(`use auto, ",", ";", tab or "|"`)
+	}
+	c.delim = d
+	switch strings.ToLower(o.Ragged) {
+	case "", "error":
+	case "pad":
+		c.pad = true
+	default:
+		return c, engine.Errorf(engine.CodeUsage, "unknown ragged-row handling %q", o.Ragged).
+			WithHint("use error or pad")
+	}
+	return c, nil
+}
+
+// hashReader hashes and counts what it reads.
+type hashReader struct {
+	r io.Reader
+	h hash.Hash
+	n int64
+}
+
+func (h *hashReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if n > 0 {
+		h.h.Write(p[:n])
+		h.n += int64(n)
+	}
+	return n, err
+}
+
+// progress throttles Options.Progress.
+type progress struct {
+	fn    func(engine.ImportProgress)
+	src   string
+	total int64
+	last  time.Time
+}
+
+func (p *progress) report(done, rows int64, force bool) {
+	if p.fn == nil {
+		return
+	}
+	now := time.Now()
+	if !force && now.Sub(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = now
+	p.fn(engine.ImportProgress{Phase: "reading", Source: p.src, BytesDone: min(done, p.total), BytesTotal: p.total, Rows: rows})
+}
+
+// checkEvery is how many records pass between checks of ctx (and progress).
+const checkEvery = 4096
+
+// csvPlan is what the first pass learnt, all the second pass needs.
+type csvPlan struct {
+	path, name string
+	size       int64
+	modTime    time.Time
+	cfg        config
+	opts       Options
+
+	enc     encodingChoice
+	delim   byte
+	header  bool
+	ncols   int
+	rows    int64
+	sha     string
+	convs   []*converter
+	colName []string // for messages: the names of the columns
+}
+
+// unsafeString views b as a string without copying; the string is valid
+// only while b is (the Inferrer and the converters do not keep it).
+func unsafeString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// blankRecord reports a record that is skipped as an empty line: no bytes,
+// or only white space in a file of two columns or more (or before the
+// first record, when the number of columns is not known yet).
+func blankRecord(p *csvParser, fields [][]byte, seenFirst bool, ncols int) bool {
+	if p.recBlank {
+		return true
+	}
+	if len(fields) != 1 || p.recQuoted || (seenFirst && ncols < 2) {
+		return false
+	}
+	t := trimSpace(unsafeString(fields[0]))
+	return t == "" || t == "\x1a" // the DOS end-of-file mark
+}
+
+// rowFit is the outcome of fitting a record to the columns.
+type rowFit int
+
+const (
+	fitOK rowFit = iota
+	fitPadded
+	fitTrimmed
+)
+
+// fitRecord pads or trims a record with a different number of fields, or
+// returns the error; fields may be extended with nil entries (padding).
+func (pl *csvPlan) fitRecord(fields [][]byte, line int64) ([][]byte, rowFit, *engine.Error) {
+	n := len(fields)
+	if n == pl.ncols {
+		return fields, fitOK, nil
+	}
+	what := "the header has"
+	if !pl.header {
+		what = "the first row has"
+	}
+	if n < pl.ncols {
+		if !pl.cfg.pad {
+			return nil, 0, importErr("%s: line %d has %d fields, but %s %d", pl.name, line, n, what, pl.ncols).
+				WithHint("fix the row, or use --ragged pad to fill short rows with empty (NULL) values")
+		}
+		for len(fields) < pl.ncols {
+			fields = append(fields, nil)
+		}
+		return fields, fitPadded, nil
+	}
+	for j := pl.ncols; j < n; j++ {
+		if trimSpace(unsafeString(fields[j])) != "" {
+			return nil, 0, importErr("%s: line %d has %d fields, but %s %d, and field %d is not empty (%q)",
+				pl.name, line, n, what, pl.ncols, j+1, shown(unsafeString(fields[j]))).
+				WithHint("fix the row or add the missing header cells; Querent never drops values")
+		}
+	}
+	if !pl.cfg.pad {
+		return nil, 0, importErr("%s: line %d has %d fields, but %s %d (the extra fields are empty)", pl.name, line, n, what, pl.ncols).
+			WithHint("fix the row, or use --ragged pad to drop empty extra fields and fill short rows with NULL")
+	}
+	return fields[:pl.ncols], fitTrimmed, nil
+}
+
+// parseErr turns a parser error into an import error.
+func (pl *csvPlan) parseErr(err error, first []string) *engine.Error {
+	var pe *parseError
+	if !errors.As(err, &pe) {
+		return importErr("cannot read %s: %v", pl.name, err).WithHint("check the file and try again").WithErr(err)
+	}
+	col := func(j int) string {
+		if j >= 1 && j <= len(first) && first[j-1] != "" {
+			return fmt.Sprintf("column %d (%q)", j, shown(first[j-1]))
+		}
+		return fmt.Sprintf("column %d", j)
+	}
+	switch pe.kind {
+	case "unterminated":
+		return importErr("%s: line %d: a quoted field starts here and never ends", pl.name, pe.line).
+			WithHint(`close the quote; a quote inside a quoted field is written twice ("")`)
+	case "field":
+		if pe.quoted {
+			return importErr("%s: line %d, %s: a quoted value runs past 10 MB from here", pl.name, pe.line, col(pe.column)).
+				WithHint("Querent reads values up to 10 MB; if a closing quote is missing, add it, otherwise shorten the value")
+		}
+		return importErr("%s: line %d, %s: a value longer than 10 MB", pl.name, pe.line, col(pe.column)).
+			WithHint("Querent reads values up to 10 MB; shorten the value or leave it out of the file")
+	case "record":
+		return importErr("%s: line %d: a row longer than 64 MB", pl.name, pe.line).
+			WithHint("check the file's quotes and line ends; a row holds at most 64 MB")
+	}
+	return importErr("cannot read %s near line %d: %v", pl.name, pe.line, pe.err).
+		WithHint("check the file and try again").WithErr(pe.err)
+}
+
+func (pl *csvPlan) binaryErr(what string) *engine.Error {
+	e := importErr("%s is not a text file: it looks like %s", pl.name, what)
+	switch {
+	case strings.HasPrefix(what, "an SQLite"):
+		return e.WithHint("open it directly: querent sql --db %s", pl.path)
+	case strings.Contains(what, "compressed"):
+		return e.WithHint("decompress it first, then import the CSV inside")
+	case strings.Contains(what, ".xls"):
+		return e.WithHint("save it as .xlsx or CSV and import that")
+	}
+	return e.WithHint("import a CSV or XLSX file; a UTF-16 file without a byte-order mark needs --encoding utf-16")
+}
+
+// firstPass reads the whole file once: everything but the values.
+func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*engine.ImportTable, error) {
+	hr := &hashReader{r: f, h: sha256.New()}
+	sample := make([]byte, min(pl.size, sampleSize))
+	n, err := io.ReadFull(hr, sample)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return nil, importErr("cannot read %s: %v", pl.name, err).WithHint("check the file and try again").WithErr(err)
+	}
+	sample = sample[:n]
+	whole := int64(n) >= pl.size
+	ch, what := detectEncoding(sample, whole, pl.cfg.encoding)
+	if what != "" {
+		return nil, pl.binaryErr(what)
+	}
+	pl.enc = ch
+	pl.delim = pl.cfg.delim
+	if pl.delim == 0 {
+		pl.delim = sniffDelimiter(decodeAll(sample[ch.skip:], ch.enc), whole)
+	}
+
+	dec := newTextReader(io.MultiReader(bytes.NewReader(sample[ch.skip:]), hr), ch.enc)
+	p := newCSVParser(dec, pl.delim)
+	p.stats = dec.stats()
+	prog := &progress{fn: pl.opts.Progress, src: pl.name, total: pl.size}
+	prog.report(0, 0, true)
+
+	// Parsing and inference overlap: a goroutine parses and checks the
+	// records and hands them over in batches; this one infers the types.
+	batches := make(chan *recBatch, 4)
+	free := make(chan *recBatch, 6)
+	var sc scanOutcome
+	go func() {
+		defer close(batches)
+		sc = pl.scanRecords(ctx, p, hr, batches, free)
+	}()
+	var infs []*Inferrer
+	for b := range batches {
+		if infs == nil {
+			infs = make([]*Inferrer, pl.ncols)
+			for j := range infs {
+				infs[j] = NewInferrer()
+			}
+		}
+		ncols := len(infs)
+		k := 0
+		for range b.n {
+			for j := range ncols {
+				infs[j].Add(b.lines[k], unsafeString(b.data[b.se[2*k]:b.se[2*k+1]]))
+				k++
+			}
+		}
+		prog.report(b.bytes, b.records, false)
+		select {
+		case free <- b:
+		default:
+		}
+	}
+	if sc.err != nil {
+		return nil, sc.err
+	}
+	first, firstLines, records := sc.first, sc.firstLines, sc.records
+	if first == nil {
+		return nil, importErr("%s holds only blank lines or white space: no header and no data", pl.name).
+			WithHint("choose a file with a header row and data rows")
+	}
+	if infs == nil {
+		infs = make([]*Inferrer, pl.ncols)
+		for j := range infs {
+			infs[j] = NewInferrer()
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, engine.AsError(err)
+	}
+
+	pl.header = looksLikeHeader(first, infs, records)
+	var warnings []string
+	warn := func(format string, args ...any) {
+		warnings = append(warnings, pl.name+": "+fmt.Sprintf(format, args...))
+	}
+	if ch.note != "" {
+		warn("%s", ch.note)
+	}
+	if st := dec.stats(); st.invalid > 0 {
+		line := sc.invLine
+		where := ""
+		if line > 0 {
+			where = fmt.Sprintf(" (first on line %d)", line)
+		}
+		switch ch.enc {
+		case encWindows1252:
+			warn("%s undefined in Windows-1252 replaced with U+FFFD%s", countNoun(st.invalid, "byte", "bytes"), where)
+		case encUTF16LE, encUTF16BE:
+			warn("%s not valid %s (unpaired surrogates, an odd last byte) replaced with U+FFFD%s",
+				countNoun(st.invalid, "code unit", "code units"), ch.enc, where)
+		default:
+			warn("%s not valid UTF-8 replaced with U+FFFD%s; if the file is in Windows-1252, import it with --encoding windows-1252",
+				countNoun(st.invalid, "byte", "bytes"), where)
+		}
+	}
+	var names []string
+	rows := records
+	if pl.header {
+		names = ColumnNames(first)
+		pl.warnDuplicates(first, names, warn)
+		if rows == 0 {
+			warn("the file has a header row but no data rows")
+		}
+	} else {
+		for j, s := range first {
+			infs[j].Add(firstLines[j], s)
+		}
+		rows++
+		names = ColumnNames(make([]string, len(first)))
+		warn("no header row: columns are named column_1…column_%d (the first line looks like data)", len(first))
+	}
+	if sc.padded > 0 {
+		warn("%s padded with NULL (first on line %d)", countNoun(sc.padded, "short row", "short rows"), sc.padLine)
+	}
+	if sc.trimmed > 0 {
+		warn("%s had empty fields past the last column, dropped (first on line %d)", countNoun(sc.trimmed, "row", "rows"), sc.trimLine)
+	}
+	if sc.blanks > 0 {
+		warn("%s skipped (first on line %d)", countNoun(sc.blanks, "blank line", "blank lines"), sc.blankLine)
+	}
+
+	pl.rows = rows
+	pl.sha = hex.EncodeToString(hr.h.Sum(nil))
+	if hr.n != pl.size {
+		return nil, pl.changedErr("its size changed while it was read")
+	}
+	cols := make([]engine.ImportColumn, len(first))
+	pl.convs = make([]*converter, len(first))
+	pl.colName = names
+	for j := range first {
+		typ, reason := infs[j].Result()
+		conv, kept := infs[j].Counts()
+		orig := ""
+		if pl.header {
+			orig = first[j]
+		}
+		cols[j] = engine.ImportColumn{Name: names[j], OriginalName: orig, Type: typ, Converted: conv, KeptAsText: kept, Reason: reason}
+		pl.convs[j] = infs[j].converter()
+	}
+	prog.report(pl.size, rows, true)
+	return &engine.ImportTable{
+		Name:         TableName(strings.TrimSuffix(pl.name, filepath.Ext(pl.name))),
+		Source:       pl.name,
+		SourcePath:   pl.path,
+		SourceSHA256: pl.sha,
+		Columns:      cols,
+		RowCount:     rows,
+		Warnings:     warnings,
+		Rows:         pl.secondPass,
+	}, nil
+}
+
+// recBatch is a batch of checked records on their way to inference: field
+// k of the batch is data[se[2k]:se[2k+1]], from line lines[k]; every record
+// has exactly ncols fields (padding is empty).
+type recBatch struct {
+	data    []byte
+	se      []int32 // start and end of each field in data
+	lines   []int64
+	n       int   // records
+	bytes   int64 // source bytes read when the batch was sent
+	records int64 // records so far
+}
+
+// Batches are sent after this many records or bytes of fields.
+const (
+	batchRecords = 4096
+	batchBytes   = 1 << 20
+)
+
+// scanOutcome is what the parsing goroutine of the first pass learnt.
+type scanOutcome struct {
+	err        error
+	first      []string // the first record
+	firstLines []int64
+	records    int64 // records after the first
+	blanks     int64 // blank lines inside the data
+	blankLine  int64
+	padded     int64
+	padLine    int64
+	trimmed    int64
+	trimLine   int64
+	invLine    int64 // line of the first invalid byte
+}
+
+// scanRecords parses every record of the first pass, checks it (blank
+// lines, NUL bytes, the number of fields) and sends the records after the
+// first to batches. It sets pl.ncols before sending the first batch.
+func (pl *csvPlan) scanRecords(ctx context.Context, p *csvParser, hr *hashReader, batches, free chan *recBatch) (out scanOutcome) {
+	var pending, pendLine int64 // blank lines not yet known to be inside the data
+	var b *recBatch
+	send := func() {
+		b.bytes, b.records = hr.n, out.records
+		batches <- b
+		b = nil
+	}
+	defer func() {
+		out.invLine = p.invLine
+	}()
+	for {
+		fields, err := p.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			out.err = pl.parseErr(err, out.first)
+			return out
+		}
+		if p.nulLine > 0 {
+			out.err = importErr("%s: line %d holds a NUL byte: this is not a plain text CSV file", pl.name, p.nulLine).
+				WithHint("export the data as CSV (UTF-8) and import that; a UTF-16 file without a byte-order mark needs --encoding utf-16")
+			return out
+		}
+		if blankRecord(p, fields, out.first != nil, pl.ncols) {
+			if out.first != nil {
+				if pending == 0 {
+					pendLine = p.recLine
+				}
+				pending++
+			}
+			continue
+		}
+		if pending > 0 {
+			if out.blanks == 0 {
+				out.blankLine = pendLine
+			}
+			out.blanks += pending
+			pending = 0
+		}
+		if out.first == nil {
+			if len(fields) > MaxColumns {
+				out.err = importErr("%s has %d columns; an SQLite table holds at most %d", pl.name, len(fields), MaxColumns).
+					WithHint("split the file or keep fewer columns")
+				return out
+			}
+			pl.ncols = len(fields)
+			pl.header = true // for messages until decided
+			out.first = make([]string, len(fields))
+			out.firstLines = make([]int64, len(fields))
+			for j, fb := range fields {
+				out.first[j] = string(fb)
+				out.firstLines[j] = p.lineOf(j)
+			}
+			continue
+		}
+		fields, fit, ferr := pl.fitRecord(fields, p.recLine)
+		if ferr != nil {
+			out.err = ferr
+			return out
+		}
+		switch fit {
+		case fitPadded:
+			if out.padded == 0 {
+				out.padLine = p.recLine
+			}
+			out.padded++
+		case fitTrimmed:
+			if out.trimmed == 0 {
+				out.trimLine = p.recLine
+			}
+			out.trimmed++
+		}
+		if b == nil {
+			select {
+			case b = <-free:
+				b.data, b.se, b.lines, b.n = b.data[:0], b.se[:0], b.lines[:0], 0
+			default:
+				b = &recBatch{}
+			}
+		}
+		// Copy the record's bytes at once; the fields lie inside them.
+		span := p.buf[p.spanS:p.spanE]
+		at := len(b.data)
+		b.data = append(b.data, span...)
+		var s0 uintptr
+		if len(span) > 0 {
+			s0 = uintptr(unsafe.Pointer(unsafe.SliceData(span)))
+		}
+		for j, fb := range fields {
+			st, en := at, at
+			if len(fb) > 0 {
+				st = at + int(uintptr(unsafe.Pointer(unsafe.SliceData(fb)))-s0)
+				en = st + len(fb)
+			}
+			b.se = append(b.se, int32(st), int32(en))
+			b.lines = append(b.lines, p.lineOf(j))
+		}
+		b.n++
+		out.records++
+		if b.n == batchRecords || len(b.data) >= batchBytes {
+			send()
+		}
+		if out.records%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				out.err = engine.AsError(err)
+				return out
+			}
+		}
+	}
+	if b != nil {
+		send()
+	}
+	return out
+}
+
+// warnDuplicates says which headers were renamed because they repeat.
+func (pl *csvPlan) warnDuplicates(header, names []string, warn func(string, ...any)) {
+	groups := map[string][]int{}
+	var order []string
+	for j, h := range header {
+		b := safeName(h)
+		if b == "" {
+			continue
+		}
+		k := strings.ToLower(b)
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], j)
+	}
+	for _, k := range order {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		var hs, ns []string
+		for _, j := range g {
+			hs = append(hs, strconv.Quote(header[j]))
+			ns = append(ns, names[j])
+		}
+		warn("%d headers give the name %s (%s): the columns are named %s", len(g), names[g[0]],
+			strings.Join(hs, ", "), strings.Join(ns, ", "))
+	}
+}
+
+func (pl *csvPlan) changedErr(what string) *engine.Error {
+	return importErr("%s changed while it was being imported: %s", pl.name, what).
+		WithHint("import it again once nothing is writing to it")
+}
+
+// looksLikeHeader decides whether the first record is a header, from its
+// cells and the inferrers of the records after it (rows of them):
+//   - a typed column (numbers, dates, yes/no) whose first cell is not of
+//     its type means a header;
+//   - typed columns whose first cells all fit mean data;
+//   - with no typed column (text only, or no data rows), the first record
+//     is a header when its cells are non-empty and unique, unless (with
+//     no data rows) every cell is a number, date or yes/no value.
+func looksLikeHeader(first []string, infs []*Inferrer, rows int64) bool {
+	typed := false
+	for j, s := range first {
+		typ, _ := infs[j].Result()
+		if typ == engine.TypeText {
+			continue
+		}
+		typed = true
+		if IsMissing(s) {
+			continue
+		}
+		probe := *infs[j]
+		probe.markers = nil
+		probe.date.seen = append([]dateFormat(nil), probe.date.seen...)
+		probe.Add(0, s)
+		if t, _ := probe.Result(); t == engine.TypeText {
+			return true
+		}
+	}
+	if typed {
+		return false
+	}
+	seen := map[string]bool{}
+	allValues := true
+	for _, s := range first {
+		t := trimSpace(s)
+		if t == "" || seen[strings.ToLower(t)] {
+			return false
+		}
+		seen[strings.ToLower(t)] = true
+		probe := NewInferrer()
+		probe.Add(1, s)
+		if typ, _ := probe.Result(); typ == engine.TypeText {
+			allValues = false
+		}
+	}
+	return rows > 0 || !allValues
+}
+
+// secondPass streams the converted rows: the file is parsed again with the
+// same encoding, delimiter and record boundaries, and each value converted
+// to its column's type.
+func (pl *csvPlan) secondPass(ctx context.Context, yield func(row []engine.Value) error) error {
+	if err := ctx.Err(); err != nil {
+		return engine.AsError(err)
+	}
+	f, err := os.Open(pl.path)
+	if err != nil {
+		return openErr(pl.name, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return openErr(pl.name, err)
+	}
+	if fi.Size() != pl.size {
+		return pl.changedErr(fmt.Sprintf("its size went from %d to %d bytes", pl.size, fi.Size()))
+	}
+	if !fi.ModTime().Equal(pl.modTime) {
+		return pl.changedErr("its modification time changed")
+	}
+	hr := &hashReader{r: f, h: sha256.New()}
+	if _, err := io.CopyN(io.Discard, hr, int64(pl.enc.skip)); err != nil {
+		return pl.changedErr("it is shorter")
+	}
+	p := newCSVParser(newTextReader(hr, pl.enc.enc), pl.delim)
+	ncols := pl.ncols
+	// Each run converts with its own caches (runs may overlap), bounded
+	// for the whole table.
+	convs := make([]*converter, ncols)
+	for j, c := range pl.convs {
+		cc := *c
+		cc.cache = valueCache{max: min(cacheMax, cacheTotal/ncols)}
+		convs[j] = &cc
+	}
+	const chunkRows = 256
+	var chunk []engine.Value
+	seenFirst := false
+	var rows int64
+	for {
+		fields, err := p.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *parseError
+			if errors.As(err, &pe) && pe.kind == "read" {
+				return pl.parseErr(err, nil)
+			}
+			return pl.changedErr(pl.parseErr(err, nil).Message)
+		}
+		if blankRecord(p, fields, seenFirst, ncols) {
+			continue
+		}
+		if !seenFirst {
+			seenFirst = true
+			if len(fields) != ncols {
+				return pl.changedErr("its first row is different")
+			}
+			if pl.header {
+				continue
+			}
+		}
+		fields, _, ferr := pl.fitRecord(fields, p.recLine)
+		if ferr != nil {
+			return pl.changedErr(ferr.Message)
+		}
+		rows++
+		if rows > pl.rows {
+			return pl.changedErr("it has more rows")
+		}
+		if len(chunk) < ncols {
+			chunk = make([]engine.Value, chunkRows*ncols)
+		}
+		row := chunk[:ncols:ncols]
+		chunk = chunk[ncols:]
+		for j, fb := range fields {
+			if fb == nil {
+				continue // padding: NULL
+			}
+			v, ok := convs[j].convert(unsafeString(fb))
+			if !ok {
+				return pl.changedErr(fmt.Sprintf("line %d, column %s holds %q, which is not %s like the rest of the column",
+					p.lineOf(j), pl.colName[j], shown(unsafeString(fb)), pl.convs[j].typ))
+			}
+			row[j] = v
+		}
+		if err := yield(row); err != nil {
+			return err
+		}
+		if rows%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return engine.AsError(err)
+			}
+		}
+	}
+	if rows != pl.rows {
+		return pl.changedErr(fmt.Sprintf("it has %d rows instead of %d", rows, pl.rows))
+	}
+	if hr.n != pl.size || hex.EncodeToString(hr.h.Sum(nil)) != pl.sha {
+		return pl.changedErr("its contents differ (sha256)")
+	}
+	return nil
+}

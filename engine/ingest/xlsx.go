@@ -1,0 +1,1453 @@
+package ingest
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf16"
+
+	"github.com/xuri/excelize/v2"
+
+	"querent/engine"
+)
+
+// The XLSX reader.
+//
+// A workbook is read in two passes, and its XML is parsed once:
+//
+//  1. For each sheet, the first xlsxSampleRows non-blank rows are read with
+//     excelize's formatted iterator (what Excel shows), then the whole sheet
+//     is streamed once with the raw iterator (the stored values). The sample
+//     finds the header (title rows and a row of merged group titles above
+//     it are recognised) and which columns hold Excel date cells or
+//     TRUE/FALSE cells: the streaming iterator does not expose cell styles,
+//     but a stored number that Excel shows as the same date is a date cell.
+//     Every data row feeds one Inferrer per column and is written to a spill
+//     file: a buffered, length-prefixed binary file in os.TempDir.
+//  2. The table's Rows replays the spill file through each column's
+//     Converter, so the second pass costs a file read, not an XML parse.
+//
+// Stored values are the raw ones, never the rounded display text: a cell
+// shown as "D +1.3" or "80%" is stored as 1.3245738 or 0.8. Date cells
+// become 'YYYY-MM-DD' (whole days) or 'YYYY-MM-DD HH:MM:SS' (rounded to the
+// second) from their serial number, in the workbook's date system (1900,
+// with Excel's fictitious 1900-02-29, or 1904); TRUE/FALSE cells become
+// true/false.
+//
+// Spill files are removed when Rows returns (it can be called once), and
+// CleanupTemp removes those of tables whose Rows was never called.
+
+func init() { readXLSX = readXLSXFile }
+
+const (
+	// xlsxSampleRows non-blank rows are read with the formatted iterator
+	// to find the header and the date and boolean columns.
+	xlsxSampleRows = 100
+	// xlsxCheckEvery rows, the readers look at ctx and the clock.
+	xlsxCheckEvery = 256
+	// xlsxProgressGap is the least time between two progress reports.
+	xlsxProgressGap = 100 * time.Millisecond
+	// spillPattern names the spill files (os.CreateTemp's pattern).
+	spillPattern = "querent-spill-*.bin"
+	// excelMaxSerial is the serial of 10000-01-01 in the 1900 system:
+	// Excel's dates end the day before.
+	excelMaxSerial = 2958466
+)
+
+// xlSpills holds the spill files not yet removed, for CleanupTemp.
+var xlSpills = struct {
+	sync.Mutex
+	paths map[string]bool
+}{paths: map[string]bool{}}
+
+// CleanupTemp removes the temporary spill files of every XLSX table whose
+// Rows was not called (Rows removes its own when it returns). Call it once
+// the tables Read returned are no longer needed, for example when the
+// command exits; it is safe to call at any time and more than once, but a
+// table's Rows fails after it.
+func CleanupTemp() {
+	xlSpills.Lock()
+	defer xlSpills.Unlock()
+	for p := range xlSpills.paths {
+		_ = os.Remove(p)
+		delete(xlSpills.paths, p)
+	}
+}
+
+func xlImportErr(format string, args ...any) *engine.Error {
+	return engine.Errorf(engine.CodeImport, format, args...)
+}
+
+// readXLSXFile reads every sheet of the workbook at path (or those named in
+// opts.Sheets) into tables.
+func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*engine.ImportTable, err error) {
+	base := filepath.Base(path)
+	sum, err := xlCheckWorkbookFile(path, base)
+	if err != nil {
+		return nil, err
+	}
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		if f != nil {
+			_ = f.Close()
+		}
+		return nil, xlOpenError(base, err)
+	}
+	defer func() { _ = f.Close() }()
+
+	date1904 := false
+	if p, perr := f.GetWorkbookProps(); perr == nil && p.Date1904 != nil {
+		date1904 = *p.Date1904
+	}
+	all := f.GetSheetList()
+	if len(all) == 0 {
+		return nil, xlImportErr("%s holds no sheets", base).
+			WithHint("open it in Excel and save it again as .xlsx")
+	}
+	sheets, err := xlChooseSheets(base, all, opts.Sheets)
+	if err != nil {
+		return nil, err
+	}
+
+	var created []*xlSpillFile
+	defer func() {
+		if err != nil {
+			for _, s := range created {
+				s.remove()
+			}
+			tables = nil
+		}
+	}()
+	var bookWarnings []string // about sheets that gave no table
+	var read []*xlSheetResult
+	for _, sheet := range sheets {
+		if err := ctx.Err(); err != nil {
+			return nil, engine.AsError(err)
+		}
+		sr := &xlSheetReader{
+			ctx: ctx, f: f, file: base, sheet: sheet,
+			date1904: date1904, progress: opts.Progress,
+			prefix: base + ", sheet " + sheet + ": ",
+		}
+		res, rerr := sr.read()
+		if sr.spill != nil {
+			created = append(created, sr.spill)
+		}
+		if rerr != nil {
+			return nil, rerr
+		}
+		if res == nil {
+			bookWarnings = append(bookWarnings, sr.warnings...)
+			continue
+		}
+		read = append(read, res)
+	}
+	if len(read) == 0 {
+		return nil, xlImportErr("%s holds no data: %s", base, xlDescribeEmpty(sheets)).
+			WithHint("check that you chose the right file (and sheets), or add a header row and data in Excel")
+	}
+
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	defaults := 0
+	for _, r := range read {
+		if xlIsDefaultSheetName(r.sheet) {
+			defaults++
+		}
+	}
+	for i, r := range read {
+		t := r.table
+		t.Source, t.SourcePath, t.SourceSHA256, t.Sheet = base, path, sum, r.sheet
+		switch {
+		case !xlIsDefaultSheetName(r.sheet):
+			t.Name = TableName(r.sheet)
+		case defaults == 1:
+			t.Name = TableName(stem)
+		default:
+			t.Name = TableName(stem + "_" + r.sheet)
+		}
+		if i == 0 && len(bookWarnings) > 0 {
+			t.Warnings = append(bookWarnings, t.Warnings...)
+		}
+		tables = append(tables, t)
+	}
+	return tables, nil
+}
+
+func xlDescribeEmpty(sheets []string) string {
+	if len(sheets) == 1 {
+		return fmt.Sprintf("sheet %q is empty", sheets[0])
+	}
+	return fmt.Sprintf("its %d sheets (%s) are empty", len(sheets), xlQuoteList(sheets))
+}
+
+func xlQuoteList(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// xlChooseSheets returns the sheets to read: all of them, or those wanted
+// (matched exactly, else ignoring case), in the order asked.
+func xlChooseSheets(base string, all, want []string) ([]string, error) {
+	if len(want) == 0 {
+		return all, nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range want {
+		name := ""
+		for _, s := range all {
+			if s == w {
+				name = s
+				break
+			}
+		}
+		if name == "" {
+			for _, s := range all {
+				if strings.EqualFold(strings.TrimSpace(s), strings.TrimSpace(w)) {
+					name = s
+					break
+				}
+			}
+		}
+		if name == "" {
+			return nil, xlImportErr("%s has no sheet named %q; its sheets are %s", base, w, xlQuoteList(all)).
+				WithHint("name one of its sheets with --sheet, or leave --sheet out to import every sheet")
+		}
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	return out, nil
+}
+
+// xlDefaultSheetName matches the names Excel gives new sheets, in the
+// languages it is most used in.
+var xlDefaultSheetName = regexp.MustCompile(`(?i)^\s*(sheet|feuil|feuille|tabelle|blatt|hoja|foglio|planilha|plan|folha|blad|ark|arkusz|list|лист|munkalap|taulukko|sayfa|φύλλο|工作表|シート|시트)\s*\d*\s*$`)
+
+func xlIsDefaultSheetName(s string) bool { return xlDefaultSheetName.MatchString(s) }
+
+// File checks before excelize opens the file.
+
+var (
+	xlOleMagic = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
+	xlZipMagic = []byte("PK")
+)
+
+// xlCheckWorkbookFile hashes the file and refuses what is not a readable
+// XLSX: an encrypted workbook, an old .xls file, or not a ZIP archive.
+func xlCheckWorkbookFile(path, base string) (sum string, err error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return "", xlImportErr("cannot open %s: %v", base, xlUnwrapPathError(err)).WithErr(err).
+			WithHint("check the path and that you may read the file")
+	}
+	defer fh.Close()
+	var magic [8]byte
+	n, _ := io.ReadFull(fh, magic[:])
+	switch {
+	case n == 8 && bytes.Equal(magic[:], xlOleMagic):
+		if xlOleHolds(fh, "EncryptionInfo") || xlOleHolds(fh, "EncryptedPackage") {
+			return "", xlPasswordError(base, nil)
+		}
+		if xlOleHolds(fh, "Workbook") || xlOleHolds(fh, "Book") ||
+			strings.EqualFold(filepath.Ext(base), ".xls") {
+			return "", xlImportErr("%s is an old Excel 97–2003 workbook (.xls), which Querent does not read", base).
+				WithHint("open it in Excel and save it as .xlsx (File > Save As > Excel Workbook), then import that copy")
+		}
+		return "", xlImportErr("%s is an Office file that is not an .xlsx workbook (it may be password-protected)", base).
+			WithHint("open it in Excel, remove any password (File > Info > Protect Workbook) and save a copy as .xlsx")
+	case n == 0:
+		return "", xlImportErr("%s is empty (0 bytes)", base).
+			WithHint("copy the file again, or open it in Excel and save it as .xlsx")
+	case n < 2 || !bytes.Equal(magic[:2], xlZipMagic):
+		return "", xlCorruptError(base, nil)
+	}
+	if err := xlCheckZip(fh, base); err != nil {
+		return "", err
+	}
+	if _, err := fh.Seek(0, io.SeekStart); err != nil {
+		return "", xlImportErr("cannot read %s: %v", base, err).WithErr(err)
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, fh); err != nil {
+		return "", xlImportErr("cannot read %s: %v", base, err).WithErr(err).
+			WithHint("check that the file is readable and not being written")
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// xlCheckZip reads the ZIP archive's directory: a damaged or truncated
+// archive, or one that holds no Excel workbook, is refused with words that
+// say which.
+func xlCheckZip(fh *os.File, base string) error {
+	fi, err := fh.Stat()
+	if err != nil {
+		return xlImportErr("cannot read %s: %v", base, err).WithErr(err)
+	}
+	zr, err := zip.NewReader(fh, fi.Size())
+	if err != nil {
+		return xlCorruptError(base, err)
+	}
+	kind := ""
+	for _, e := range zr.File {
+		switch n := strings.ToLower(e.Name); {
+		case n == "xl/workbook.xml" || strings.HasPrefix(n, "xl/") && strings.HasSuffix(n, ".xml") && strings.Contains(n, "workbook"):
+			return nil
+		case n == "xl/workbook.bin":
+			kind = "xlsb"
+		case n == "mimetype" || n == "content.xml":
+			if kind == "" {
+				kind = "ods"
+			}
+		case strings.HasPrefix(n, "word/") || strings.HasPrefix(n, "ppt/"):
+			kind = "office"
+		}
+	}
+	switch kind {
+	case "xlsb":
+		return xlImportErr("%s is an Excel binary workbook (.xlsb), which Querent does not read", base).
+			WithHint("open it in Excel and save it as .xlsx (File > Save As > Excel Workbook), then import that copy")
+	case "ods":
+		return xlImportErr("%s is an OpenDocument file (.ods), not an Excel workbook", base).
+			WithHint("open it in LibreOffice or Excel and save it as .xlsx, then import that copy")
+	case "office":
+		return xlImportErr("%s is a Word or PowerPoint document, not an Excel workbook", base).
+			WithHint("import an .xlsx workbook or a CSV file")
+	}
+	return xlImportErr("%s is a ZIP archive, not an Excel workbook (it holds no xl/workbook.xml)", base).
+		WithHint("if the data is inside the archive, extract it first; otherwise open the file in Excel and save it again as .xlsx")
+}
+
+func xlUnwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func xlPasswordError(base string, cause error) *engine.Error {
+	return xlImportErr("%s is password-protected", base).WithErr(cause).
+		WithHint("open it in Excel, remove the password (File > Info > Protect Workbook) and save a copy")
+}
+
+func xlCorruptError(base string, cause error) *engine.Error {
+	return xlImportErr("%s is not a valid .xlsx workbook: the file is damaged or truncated (it is not a complete ZIP archive)", base).
+		WithErr(cause).
+		WithHint("open it in Excel and save it again as .xlsx, or copy the file again if a download or transfer was interrupted")
+}
+
+// xlOpenError turns excelize.OpenFile's error into an import error.
+func xlOpenError(base string, err error) *engine.Error {
+	switch {
+	case errors.Is(err, excelize.ErrWorkbookFileFormat), errors.Is(err, excelize.ErrWorkbookPassword),
+		errors.Is(err, excelize.ErrUnknownEncryptMechanism), errors.Is(err, excelize.ErrUnsupportedEncryptMechanism):
+		return xlPasswordError(base, err)
+	case errors.Is(err, zip.ErrFormat), errors.Is(err, zip.ErrChecksum), errors.Is(err, zip.ErrAlgorithm),
+		errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return xlCorruptError(base, err)
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "XML syntax") || strings.Contains(msg, "zip:") || strings.Contains(msg, "flate") {
+		return xlCorruptError(base, err)
+	}
+	return xlImportErr("cannot read %s as an .xlsx workbook: %v", base, err).WithErr(err).
+		WithHint("open it in Excel and save it again as .xlsx")
+}
+
+// xlOleHolds reports whether the OLE compound file's directory holds an
+// entry named name. It walks the directory's sector chain through the FAT
+// sectors the header lists (enough for any workbook's directory).
+func xlOleHolds(r io.ReaderAt, name string) bool {
+	var hdr [512]byte
+	if _, err := r.ReadAt(hdr[:], 0); err != nil {
+		return false
+	}
+	shift := binary.LittleEndian.Uint16(hdr[0x1E:])
+	if shift != 9 && shift != 12 {
+		return false
+	}
+	ss := int64(1) << shift
+	per := ss / 4 // FAT entries per sector
+	var difat []uint32
+	for i := 0; i < 109; i++ {
+		difat = append(difat, binary.LittleEndian.Uint32(hdr[0x4C+4*i:]))
+	}
+	next := func(sect uint32) uint32 {
+		k := int64(sect) / per
+		if k >= int64(len(difat)) || difat[k] >= 0xFFFFFFFA {
+			return 0xFFFFFFFE
+		}
+		var b [4]byte
+		if _, err := r.ReadAt(b[:], (int64(difat[k])+1)*ss+(int64(sect)%per)*4); err != nil {
+			return 0xFFFFFFFE
+		}
+		return binary.LittleEndian.Uint32(b[:])
+	}
+	buf := make([]byte, ss)
+	sect := binary.LittleEndian.Uint32(hdr[0x30:])
+	for steps := 0; sect < 0xFFFFFFFA && steps < 256; steps++ {
+		if _, err := r.ReadAt(buf, (int64(sect)+1)*ss); err != nil {
+			return false
+		}
+		for off := int64(0); off+128 <= ss; off += 128 {
+			e := buf[off : off+128]
+			n := int(binary.LittleEndian.Uint16(e[0x40:]))
+			if n < 2 || n > 64 {
+				continue
+			}
+			u := make([]uint16, n/2-1)
+			for i := range u {
+				u[i] = binary.LittleEndian.Uint16(e[2*i:])
+			}
+			if string(utf16.Decode(u)) == name {
+				return true
+			}
+		}
+		sect = next(sect)
+	}
+	return false
+}
+
+// One sheet.
+
+type xlSheetReader struct {
+	ctx      context.Context
+	f        *excelize.File
+	file     string // base name
+	sheet    string
+	date1904 bool
+	progress func(engine.ImportProgress)
+	prefix   string // "book.xlsx, sheet Results: "
+
+	warnings []string
+	spill    *xlSpillFile
+
+	cols      []*xlsxColumn
+	kinds     []xlColumnKind // from the sample, per column
+	headered  bool           // the sheet has a header row
+	rows      int64          // data rows
+	widened   int            // rows with cells beyond the header
+	firstWide int            // the first of them
+	wideFrom  int            // the header's width
+
+	lastReport time.Time
+}
+
+type xlSheetResult struct {
+	sheet string
+	table *engine.ImportTable
+}
+
+// xlColumnKind is what the sample found a column's numbers to be.
+type xlColumnKind struct {
+	date     bool   // Excel date cells
+	boolean  bool   // TRUE/FALSE cells
+	showTime bool   // some date cell shows a time of day
+	showDate bool   // some date cell shows a date
+	example  string // a date cell as Excel shows it
+}
+
+type xlsxColumn struct {
+	kind     xlColumnKind
+	inf      *Inferrer
+	nonEmpty int64
+	header   string // the header text (the name row), "" for none
+	original string // the header as the source shows it (with its group)
+	nameText string // the text ColumnNames makes the name from
+}
+
+type xlHeadRow struct {
+	num int
+	raw []string
+	fmt []string // the formatted cells, nil when not sampled
+}
+
+func (s *xlSheetReader) warn(format string, args ...any) {
+	s.warnings = append(s.warnings, s.prefix+fmt.Sprintf(format, args...))
+}
+
+func (s *xlSheetReader) errorf(format string, args ...any) *engine.Error {
+	return xlImportErr(s.file+", sheet "+strconv.Quote(s.sheet)+": "+format, args...)
+}
+
+func (s *xlSheetReader) report(force bool) {
+	if s.progress == nil {
+		return
+	}
+	now := time.Now()
+	if !force && now.Sub(s.lastReport) < xlsxProgressGap {
+		return
+	}
+	s.lastReport = now
+	s.progress(engine.ImportProgress{Phase: "reading", Source: s.file + ": " + s.sheet, Rows: s.rows})
+}
+
+func xlIsBlank(cells []string) bool {
+	for _, c := range cells {
+		if strings.TrimSpace(c) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+func xlNonEmptyCount(cells []string) int {
+	n := 0
+	for _, c := range cells {
+		if strings.TrimSpace(c) != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// sample reads the first xlsxSampleRows non-blank rows as Excel shows them.
+func (s *xlSheetReader) sample() (map[int][]string, int, error) {
+	rows, err := s.f.Rows(s.sheet)
+	if err != nil {
+		return nil, 0, s.errorf("cannot read the sheet: %v", err).WithErr(err).
+			WithHint("open the file in Excel and save it again as .xlsx")
+	}
+	defer func() { _ = rows.Close() }()
+	out := map[int][]string{}
+	num, last := 0, 0
+	for rows.Next() {
+		num++
+		if num%xlsxCheckEvery == 0 {
+			if err := s.ctx.Err(); err != nil {
+				return nil, 0, engine.AsError(err)
+			}
+		}
+		cells, err := rows.Columns()
+		if err != nil {
+			return nil, 0, s.errorf("row %d cannot be read: %v", num, err).WithErr(err).
+				WithHint("open the file in Excel and save it again as .xlsx")
+		}
+		if xlIsBlank(cells) {
+			continue
+		}
+		out[num] = cells
+		last = num
+		if len(out) >= xlsxSampleRows {
+			break
+		}
+	}
+	if err := rows.Error(); err != nil {
+		return nil, 0, s.rowsError(num, err)
+	}
+	return out, last, nil
+}
+
+func (s *xlSheetReader) rowsError(num int, err error) *engine.Error {
+	if errors.Is(err, excelize.ErrMaxRows) {
+		return s.errorf("row %d is past Excel's last row (1,048,576)", num+1).WithErr(err).
+			WithHint("open the file in Excel and save it again as .xlsx")
+	}
+	return s.errorf("row %d cannot be read: %v", num+1, err).WithErr(err).
+		WithHint("open the file in Excel and save it again as .xlsx")
+}
+
+// read reads the sheet; it returns nil (and a warning) for an empty sheet.
+func (s *xlSheetReader) read() (*xlSheetResult, error) {
+	formatted, lastSampled, err := s.sample()
+	if err != nil {
+		return nil, err
+	}
+	if len(formatted) == 0 {
+		s.warn("the sheet is empty; it was skipped")
+		return nil, nil
+	}
+	rows, err := s.f.Rows(s.sheet)
+	if err != nil {
+		return nil, s.errorf("cannot read the sheet: %v", err).WithErr(err)
+	}
+	defer func() { _ = rows.Close() }()
+
+	var head []xlHeadRow
+	analysed := false
+	num := 0
+	s.report(true)
+	for rows.Next() {
+		num++
+		if num%xlsxCheckEvery == 0 {
+			if err := s.ctx.Err(); err != nil {
+				return nil, engine.AsError(err)
+			}
+			s.report(false)
+		}
+		cells, err := rows.Columns(excelize.Options{RawCellValue: true})
+		if err != nil {
+			return nil, s.errorf("row %d cannot be read: %v", num, err).WithErr(err).
+				WithHint("open the file in Excel and save it again as .xlsx")
+		}
+		if xlIsBlank(cells) {
+			continue
+		}
+		if len(cells) > MaxColumns {
+			return nil, s.errorf("row %d has %d columns; Querent imports at most %s", num, len(cells), formatCount(MaxColumns)).
+				WithHint("delete the columns you do not need (or split the sheet) in Excel, save a copy and import that")
+		}
+		if !analysed {
+			if num <= lastSampled {
+				head = append(head, xlHeadRow{num: num, raw: cells, fmt: formatted[num]})
+				continue
+			}
+			if err := s.analyse(head); err != nil {
+				return nil, err
+			}
+			head, analysed = nil, true
+		}
+		if err := s.addRow(num, cells); err != nil {
+			return nil, err
+		}
+	}
+	if err := rows.Error(); err != nil {
+		return nil, s.rowsError(num, err)
+	}
+	if !analysed {
+		if err := s.analyse(head); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.ctx.Err(); err != nil {
+		return nil, engine.AsError(err)
+	}
+	if err := s.spill.finish(); err != nil {
+		return nil, s.spillError(err)
+	}
+	s.report(true)
+	return s.finish(), nil
+}
+
+// analyse finds the header in the first rows, and the date and boolean
+// columns, then adds the first rows' data.
+func (s *xlSheetReader) analyse(head []xlHeadRow) error {
+	text := func(r xlHeadRow, c int) string {
+		if c < len(r.fmt) && r.fmt != nil {
+			return r.fmt[c]
+		}
+		if c < len(r.raw) {
+			return r.raw[c]
+		}
+		return ""
+	}
+	i := 0
+	// Title rows: rows of one cell above the first row of several.
+	for j := 0; j < len(head) && j <= 10; j++ {
+		if xlNonEmptyCount(head[j].raw) >= 2 {
+			if j > 0 {
+				var titles []string
+				for _, t := range head[:j] {
+					for c := range t.raw {
+						if strings.TrimSpace(t.raw[c]) != "" {
+							titles = append(titles, fmt.Sprintf("row %d %q", t.num, strings.TrimSpace(text(t, c))))
+						}
+					}
+				}
+				s.warn("%s above the header %s skipped as a title: %s", xlPlural(j, "row", "rows"),
+					map[bool]string{true: "was", false: "were"}[j == 1], strings.Join(titles, ", "))
+			}
+			i = j
+			break
+		}
+	}
+	// A row of group titles (merged cells over several columns) above the
+	// row of names: text over text, at most half as many cells, most of
+	// them followed by an empty cell over a name (the merge's span).
+	var group []string
+	if i+1 < len(head) && head[i+1].num == head[i].num+1 &&
+		xlIsTextRow(head[i].raw) && xlIsTextRow(head[i+1].raw) {
+		gr, nr := head[i].raw, head[i+1].raw
+		g, h := xlNonEmptyCount(gr), xlNonEmptyCount(nr)
+		spans, last := 0, 0
+		for c := range gr {
+			if strings.TrimSpace(gr[c]) == "" || c+1 >= len(nr) || strings.TrimSpace(nr[c+1]) == "" {
+				continue
+			}
+			switch {
+			case c+1 < len(gr) && strings.TrimSpace(gr[c+1]) == "":
+				spans++
+			case c+1 >= len(gr):
+				last++ // the last title, over the row's last names
+			}
+		}
+		if g >= 2 && 2*g <= h && spans >= 1 && 2*(spans+last) >= g {
+			group = make([]string, len(head[i].raw))
+			for c := range group {
+				group[c] = strings.TrimSpace(text(head[i], c))
+			}
+			i++
+		}
+	}
+
+	var header []string
+	if i < len(head) && !xlIsNumberRow(head[i].raw) {
+		r := head[i]
+		header = make([]string, len(r.raw))
+		for c := range header {
+			header[c] = text(r, c)
+		}
+		s.headered = true
+		i++
+	} else if i < len(head) {
+		s.warn("row %d holds only numbers, so it was read as data: the sheet has no header and its columns are named column_1, column_2…", head[i].num)
+	}
+
+	// Column names, with their group titles.
+	width := len(header)
+	if !s.headered {
+		for _, r := range head[i:] {
+			width = max(width, len(r.raw))
+		}
+	}
+	groups := make([]string, width)
+	for c := 0; c < len(group) && c < width; c++ {
+		g := group[c]
+		if g == "" {
+			continue
+		}
+		if strings.TrimSpace(header[c]) == "" {
+			header[c] = g // a name merged over both header rows
+			continue
+		}
+		for k := c; k < width && strings.TrimSpace(header[k]) != "" && (k == c || k >= len(group) || group[k] == ""); k++ {
+			groups[k] = g
+		}
+	}
+
+	// Date and boolean columns, from the sampled data rows.
+	kindWidth := width
+	for _, r := range head[i:] {
+		kindWidth = max(kindWidth, len(r.raw))
+	}
+	s.kinds = xlDetectKinds(head[i:], kindWidth, s.date1904)
+
+	s.cols = make([]*xlsxColumn, width)
+	for c := range s.cols {
+		h := ""
+		if c < len(header) {
+			h = header[c]
+		}
+		col := s.newColumn(c)
+		col.header, col.original = h, h
+		if groups[c] != "" {
+			col.original = groups[c] + " / " + h
+		}
+		s.cols[c] = col
+	}
+	s.nameColumns(groups)
+	s.wideFrom = width
+
+	sp, err := xlNewSpillFile()
+	if err != nil {
+		return s.spillError(err)
+	}
+	s.spill = sp
+	for _, r := range head[i:] {
+		if err := s.addRow(r.num, r.raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nameColumns sets each column's name text: its header, with its group
+// title in front when the header alone repeats another's.
+func (s *xlSheetReader) nameColumns(groups []string) {
+	base := make([]string, len(s.cols))
+	count := map[string]int{}
+	for c, col := range s.cols {
+		if strings.TrimSpace(col.header) == "" {
+			continue
+		}
+		base[c] = strings.ToLower(ColumnNames([]string{col.header})[0])
+		count[base[c]]++
+	}
+	for c, col := range s.cols {
+		col.nameText = col.header
+		if c < len(groups) && groups[c] != "" && base[c] != "" && count[base[c]] > 1 {
+			col.nameText = groups[c] + " " + col.header
+		}
+	}
+}
+
+func xlPlural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+func xlIsNumber(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+// xlIsTextRow: every non-empty cell is text, none a number.
+func xlIsTextRow(cells []string) bool {
+	for _, c := range cells {
+		if strings.TrimSpace(c) != "" && xlIsNumber(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// xlIsNumberRow: every non-empty cell is a number.
+func xlIsNumberRow(cells []string) bool {
+	n := 0
+	for _, c := range cells {
+		if strings.TrimSpace(c) == "" {
+			continue
+		}
+		if !xlIsNumber(c) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+func (s *xlSheetReader) newColumn(c int) *xlsxColumn {
+	col := &xlsxColumn{inf: NewInferrer()}
+	if c < len(s.kinds) {
+		col.kind = s.kinds[c]
+	}
+	return col
+}
+
+// addRow feeds one data row to the columns and the spill file.
+func (s *xlSheetReader) addRow(num int, cells []string) error {
+	if len(cells) > len(s.cols) {
+		if s.widened == 0 {
+			s.firstWide = num
+		}
+		s.widened++
+		for c := len(s.cols); c < len(cells); c++ {
+			s.cols = append(s.cols, s.newColumn(c))
+		}
+	}
+	line := int64(num)
+	for c, col := range s.cols {
+		v := ""
+		if c < len(cells) {
+			v = cells[c]
+			if v != "" {
+				v = col.kind.prepare(v, s.date1904)
+				cells[c] = v
+				if strings.TrimSpace(v) != "" {
+					col.nonEmpty++
+				}
+			}
+		}
+		col.inf.Add(line, v)
+	}
+	if err := s.spill.writeRow(cells); err != nil {
+		return s.spillError(err)
+	}
+	s.rows++
+	return nil
+}
+
+func (s *xlSheetReader) spillError(err error) *engine.Error {
+	return xlImportErr("%scannot write a temporary file in %s: %v", s.prefix, os.TempDir(), err).WithErr(err).
+		WithHint("free some disk space there, or point TMPDIR at a folder with room")
+}
+
+// finish builds the table from what the first pass learnt.
+func (s *xlSheetReader) finish() *xlSheetResult {
+	if s.widened > 0 {
+		names := make([]string, 0, len(s.cols)-s.wideFrom)
+		for c := s.wideFrom; c < len(s.cols); c++ {
+			names = append(names, "column_"+strconv.Itoa(c+1))
+		}
+		what := "the header"
+		if !s.headered {
+			what = "the first rows"
+		}
+		more := ""
+		if s.widened > 1 {
+			more = fmt.Sprintf(" (and %s more)", xlPlural(s.widened-1, "row", "rows"))
+		}
+		s.warn("row %d%s has values beyond the %d columns of %s; they were kept in new %s %s",
+			s.firstWide, more, s.wideFrom, what,
+			map[bool]string{true: "column", false: "columns"}[len(names) == 1], strings.Join(names, ", "))
+	}
+	texts := make([]string, len(s.cols))
+	for c, col := range s.cols {
+		texts[c] = col.nameText
+	}
+	names := ColumnNames(texts)
+	var keep []int
+	var dropped, unnamed []string
+	for c, col := range s.cols {
+		letter, _ := excelize.ColumnNumberToName(c + 1)
+		if strings.TrimSpace(col.header) == "" {
+			if col.nonEmpty == 0 {
+				dropped = append(dropped, letter)
+				continue
+			}
+			if c < s.wideFrom && s.headered {
+				unnamed = append(unnamed, fmt.Sprintf("%s (named %s)", letter, names[c]))
+			}
+		}
+		keep = append(keep, c)
+	}
+	if len(dropped) > 0 {
+		s.warn("%s with neither a header nor values %s left out: %s", xlPlural(len(dropped), "empty column", "empty columns"),
+			map[bool]string{true: "was", false: "were"}[len(dropped) == 1], strings.Join(dropped, ", "))
+	}
+	if len(unnamed) > 0 {
+		s.warn("%s no header: %s", map[bool]string{true: "column has", false: "columns have"}[len(unnamed) == 1],
+			strings.Join(unnamed, ", "))
+	}
+	if s.rows == 0 {
+		s.warn("the sheet has a header but no data rows; the table is empty")
+	}
+	t := &engine.ImportTable{RowCount: s.rows}
+	convs := make([]func(string) engine.Value, len(keep))
+	for k, c := range keep {
+		col := s.cols[c]
+		typ, reason := col.inf.Result()
+		reason = xlRowsNotLines(reason)
+		conv, kept := col.inf.Counts()
+		if col.nonEmpty > 0 {
+			reason = col.kind.reason(typ, reason)
+		}
+		t.Columns = append(t.Columns, engine.ImportColumn{
+			Name: names[c], OriginalName: col.original, Type: typ,
+			Converted: conv, KeptAsText: kept, Reason: reason,
+		})
+		convs[k] = col.inf.Converter()
+	}
+	t.Warnings = s.warnings
+	sp, rows := s.spill, s.rows
+	t.Rows = func(ctx context.Context, yield func(row []engine.Value) error) error {
+		return sp.replay(ctx, rows, keep, convs, yield)
+	}
+	return &xlSheetResult{sheet: s.sheet, table: t}
+}
+
+// reason words the reason of a column of Excel date or TRUE/FALSE cells:
+// the Inferrer read the ISO text and true/false words they became, which
+// its reason would describe as if the sheet held them.
+func (k xlColumnKind) reason(typ, reason string) string {
+	rest := "" // the Inferrer's note on missing values
+	if i := strings.LastIndex(reason, "; "); i >= 0 && strings.HasSuffix(reason, "stored as NULL") {
+		rest = reason[i:]
+	}
+	like := ""
+	if k.example != "" {
+		like = fmt.Sprintf(" (shown like %q)", k.example)
+	}
+	switch {
+	case k.date && typ == engine.TypeDate:
+		return "Excel date cells" + like + ", stored as YYYY-MM-DD from their serial numbers" + rest
+	case k.date && typ == engine.TypeDateTime:
+		return "Excel date-time cells" + like + ", stored as YYYY-MM-DD HH:MM:SS from their serial numbers (rounded to the second)" + rest
+	case k.date:
+		return reason + "; its Excel date cells" + like + " are stored as YYYY-MM-DD (HH:MM:SS) text"
+	case k.boolean && typ == engine.TypeBoolean:
+		return "Excel TRUE/FALSE cells, stored as 1/0" + rest
+	case k.boolean:
+		return reason + "; its Excel TRUE/FALSE cells are stored as the text true/false"
+	}
+	return reason
+}
+
+// xlRowsNotLines words the Inferrer's reasons for a sheet: "line 57"
+// becomes "row 57" (the sheet's row number), outside quoted values.
+func xlRowsNotLines(reason string) string {
+	if !strings.Contains(reason, "line ") {
+		return reason
+	}
+	var b strings.Builder
+	quoted := false
+	for i := 0; i < len(reason); i++ {
+		c := reason[i]
+		switch {
+		case c == '\\' && quoted && i+1 < len(reason):
+			b.WriteByte(c)
+			i++
+			b.WriteByte(reason[i])
+			continue
+		case c == '"':
+			quoted = !quoted
+		case !quoted && strings.HasPrefix(reason[i:], "line ") && i+5 < len(reason) &&
+			reason[i+5] >= '0' && reason[i+5] <= '9' && (i == 0 || !unicode.IsLetter(rune(reason[i-1]))):
+			b.WriteString("row ")
+			i += 4
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// Date and boolean cells.
+
+// xlDetectKinds compares the raw and formatted values of the sampled data
+// rows: a column whose numbers Excel all shows as the same dates (or times)
+// holds date cells; one whose 1s and 0s it shows as TRUE and FALSE holds
+// booleans.
+func xlDetectKinds(rows []xlHeadRow, width int, date1904 bool) []xlColumnKind {
+	kinds := make([]xlColumnKind, width)
+	for c := range kinds {
+		dates, bools, others := 0, 0, 0
+		var k xlColumnKind
+		for _, r := range rows {
+			if c >= len(r.raw) || r.fmt == nil || c >= len(r.fmt) {
+				continue
+			}
+			raw, shown := strings.TrimSpace(r.raw[c]), strings.TrimSpace(r.fmt[c])
+			if raw == "" || !xlIsNumber(raw) {
+				continue
+			}
+			if shown == raw || xlIsNumber(shown) {
+				others++ // shown as a number
+				continue
+			}
+			if (raw == "1" && shown == "TRUE") || (raw == "0" && shown == "FALSE") {
+				bools++
+				continue
+			}
+			v, _ := strconv.ParseFloat(raw, 64)
+			if v == 0 {
+				continue // the zero serial shows oddly ("1/0/1900"): no evidence either way
+			}
+			if ok, hasDate, hasTime := xlLooksLikeDate(v, shown, date1904); ok {
+				dates++
+				if k.example == "" {
+					k.example = shown
+				}
+				k.showDate = k.showDate || hasDate
+				k.showTime = k.showTime || hasTime
+				continue
+			}
+			others++
+		}
+		switch {
+		case dates > 0 && bools == 0 && others == 0:
+			k.date = true
+			kinds[c] = k
+		case bools > 0 && dates == 0 && others == 0:
+			kinds[c] = xlColumnKind{boolean: true}
+		}
+	}
+	return kinds
+}
+
+// prepare turns a raw cell of a date or boolean column into the text the
+// Inferrer reads; other cells pass unchanged.
+func (k xlColumnKind) prepare(v string, date1904 bool) string {
+	switch {
+	case k.boolean:
+		switch v {
+		case "1":
+			return "true"
+		case "0":
+			return "false"
+		}
+	case k.date:
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			if s, ok := xlSerialText(f, date1904, k.showTime, k.showDate); ok {
+				return s
+			}
+		}
+	}
+	return v
+}
+
+// xlSerialParts splits an Excel serial into its date and its time of day,
+// rounded to the second. ok is false outside Excel's dates (negative, or
+// from the year 10000 on).
+func xlSerialParts(serial float64, date1904 bool) (day time.Time, secs int64, ok bool) {
+	if math.IsNaN(serial) || serial < 0 || serial >= excelMaxSerial {
+		return time.Time{}, 0, false
+	}
+	total := int64(math.Round(serial * 86400))
+	days, secs := total/86400, total%86400
+	switch {
+	case date1904:
+		day = time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, int(days))
+	case days >= 61:
+		// Excel counts 1900-02-29, which did not exist: serials from
+		// 1900-03-01 on are one day ahead.
+		day = time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC).AddDate(0, 0, int(days))
+	case days == 60:
+		// The fictitious 1900-02-29: the nearest real day.
+		day = time.Date(1900, 2, 28, 0, 0, 0, 0, time.UTC)
+	default:
+		// 1 is 1900-01-01; 0 (Excel's "1900-01-00") holds a time of day.
+		day = time.Date(1899, 12, 31, 0, 0, 0, 0, time.UTC).AddDate(0, 0, int(days))
+	}
+	return day, secs, true
+}
+
+// xlSerialText writes an Excel serial as 'YYYY-MM-DD' (a whole day in a
+// column that shows no times), 'YYYY-MM-DD HH:MM:SS', or 'HH:MM:SS' (a time
+// of day alone, in a column that shows no dates).
+func xlSerialText(serial float64, date1904, showTime, showDate bool) (string, bool) {
+	day, secs, ok := xlSerialParts(serial, date1904)
+	if !ok {
+		return "", false
+	}
+	clock := fmt.Sprintf("%02d:%02d:%02d", secs/3600, secs/60%60, secs%60)
+	if !showDate && serial < 1 {
+		return clock, true
+	}
+	date := day.Format("2006-01-02")
+	if showTime || secs != 0 {
+		return date + " " + clock, true
+	}
+	return date, true
+}
+
+var xlsxMonthNames = []string{"january", "february", "march", "april", "may", "june", "july",
+	"august", "september", "october", "november", "december"}
+
+var xlsxWeekdayNames = []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"}
+
+// xlLooksLikeDate reports whether shown, the text Excel shows for the number
+// serial, is that serial as a date, a time or both: every number in it must
+// be the serial's year, month, day, hour, minute or second, and its words
+// month or weekday names or AM/PM. A number shown in another format ("80%",
+// "D +1.3", "1,234.50") is not.
+func xlLooksLikeDate(serial float64, shown string, date1904 bool) (ok, hasDate, hasTime bool) {
+	day, secs, valid := xlSerialParts(serial, date1904)
+	if !valid || shown == "" {
+		return false, false, false
+	}
+	type token struct {
+		num    int
+		digits int
+		word   string
+		sep    byte // the character after the token
+	}
+	var toks []token
+	for i := 0; i < len(shown); {
+		c := shown[i]
+		switch {
+		case c >= '0' && c <= '9':
+			j := i
+			n := 0
+			for j < len(shown) && shown[j] >= '0' && shown[j] <= '9' {
+				if j-i < 9 {
+					n = n*10 + int(shown[j]-'0')
+				}
+				j++
+			}
+			t := token{num: n, digits: j - i}
+			if j < len(shown) {
+				t.sep = shown[j]
+			}
+			toks = append(toks, t)
+			i = j
+		case c < 0x80 && unicode.IsLetter(rune(c)):
+			j := i
+			for j < len(shown) && shown[j] < 0x80 && unicode.IsLetter(rune(shown[j])) {
+				j++
+			}
+			t := token{word: strings.ToLower(shown[i:j]), num: -1}
+			if j < len(shown) {
+				t.sep = shown[j]
+			}
+			toks = append(toks, t)
+			i = j
+		case c == ' ' || c == '/' || c == '-' || c == '.' || c == ',' || c == ':':
+			i++
+		default:
+			return false, false, false // %, currency signs, +, ( …
+		}
+	}
+	pm, am := false, false
+	for _, t := range toks {
+		switch t.word {
+		case "pm", "p":
+			pm = true
+		case "am", "a":
+			am = true
+		}
+	}
+	// The time: h:mm, h:mm:ss, with fractions of a second.
+	timeAt := -1
+	for k := 0; k+1 < len(toks); k++ {
+		if toks[k].word == "" && toks[k].sep == ':' && toks[k+1].word == "" {
+			timeAt = k
+			break
+		}
+	}
+	used := make([]bool, len(toks))
+	if timeAt >= 0 {
+		h, m := toks[timeAt].num, toks[timeAt+1].num
+		if m > 59 || h > 23 || ((am || pm) && (h < 1 || h > 12)) {
+			return false, false, false
+		}
+		if pm && h != 12 {
+			h += 12
+		} else if am && h == 12 {
+			h = 0
+		}
+		want := int(secs / 60)
+		diff := (h*60 + m - want + 1440) % 1440
+		if diff > 1 && diff < 1439 {
+			return false, false, false
+		}
+		used[timeAt], used[timeAt+1] = true, true
+		k := timeAt + 2
+		if toks[timeAt+1].sep == ':' && k < len(toks) && toks[k].word == "" && toks[k].num <= 59 {
+			used[k] = true // seconds
+			if toks[k].sep == '.' && k+1 < len(toks) && toks[k+1].word == "" {
+				used[k+1] = true // fractions of a second
+			}
+		}
+		hasTime = true
+	}
+	// Each other token must be the year, the month or the day; a date
+	// needs two of them (a month and a year or a day).
+	const (
+		roleY = 1 << iota
+		roleM
+		roleD
+	)
+	var roles []int
+	for k, t := range toks {
+		if used[k] {
+			continue
+		}
+		if t.word != "" {
+			switch {
+			case t.word == "am" || t.word == "pm" || t.word == "a" || t.word == "p":
+			case len(t.word) >= 3 && strings.HasPrefix(xlsxMonthNames[day.Month()-1], t.word):
+				roles = append(roles, roleM)
+			case len(t.word) >= 3 && xlIsPrefixOfAny(xlsxWeekdayNames, t.word):
+			default:
+				return false, false, false
+			}
+			continue
+		}
+		r := 0
+		if t.digits == 4 && t.num == day.Year() || t.digits == 2 && t.num == day.Year()%100 {
+			r |= roleY
+		}
+		if t.digits <= 2 && t.num == int(day.Month()) {
+			r |= roleM
+		}
+		if t.digits <= 2 && t.num == day.Day() {
+			r |= roleD
+		}
+		if r == 0 {
+			return false, false, false
+		}
+		roles = append(roles, r)
+	}
+	for i, ri := range roles {
+		for j, rj := range roles {
+			if i != j && ri&roleM != 0 && rj&(roleY|roleD) != 0 {
+				hasDate = true
+			}
+		}
+	}
+	if !hasDate && len(roles) > 0 {
+		return false, false, false // a lone number that happens to fit
+	}
+	return hasDate || hasTime, hasDate, hasTime
+}
+
+func xlIsPrefixOfAny(list []string, w string) bool {
+	for _, s := range list {
+		if strings.HasPrefix(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Spill files: per row, a uvarint cell count, then per cell a uvarint
+// length and the cell's bytes.
+
+type xlSpillFile struct {
+	path string
+	fh   *os.File
+	w    *bufio.Writer
+	buf  []byte
+
+	mu      sync.Mutex
+	claimed bool
+}
+
+func xlNewSpillFile() (*xlSpillFile, error) {
+	fh, err := os.CreateTemp("", spillPattern)
+	if err != nil {
+		return nil, err
+	}
+	s := &xlSpillFile{path: fh.Name(), fh: fh, w: bufio.NewWriterSize(fh, 256<<10)}
+	xlSpills.Lock()
+	xlSpills.paths[s.path] = true
+	xlSpills.Unlock()
+	return s, nil
+}
+
+func (s *xlSpillFile) writeRow(cells []string) error {
+	b := binary.AppendUvarint(s.buf[:0], uint64(len(cells)))
+	for _, c := range cells {
+		b = binary.AppendUvarint(b, uint64(len(c)))
+		if len(b) > 4096 {
+			if _, err := s.w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+		if len(c) > 256 {
+			if _, err := s.w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+			if _, err := s.w.WriteString(c); err != nil {
+				return err
+			}
+			continue
+		}
+		b = append(b, c...)
+	}
+	s.buf = b
+	_, err := s.w.Write(b)
+	return err
+}
+
+// finish flushes and closes the file after the first pass.
+func (s *xlSpillFile) finish() error {
+	if s == nil || s.fh == nil {
+		return nil
+	}
+	err := s.w.Flush()
+	if cerr := s.fh.Close(); err == nil {
+		err = cerr
+	}
+	s.fh, s.w = nil, nil
+	return err
+}
+
+// remove deletes the file (once), whatever its state.
+func (s *xlSpillFile) remove() {
+	if s == nil {
+		return
+	}
+	if s.fh != nil {
+		_ = s.fh.Close()
+		s.fh, s.w = nil, nil
+	}
+	xlSpills.Lock()
+	delete(xlSpills.paths, s.path)
+	xlSpills.Unlock()
+	_ = os.Remove(s.path)
+}
+
+// replay streams the rows written in the first pass, converted; it
+// removes the file when it returns.
+func (s *xlSpillFile) replay(ctx context.Context, n int64, keep []int,
+	convs []func(string) engine.Value, yield func(row []engine.Value) error) error {
+	if s == nil {
+		if n == 0 {
+			return nil
+		}
+		return engine.Errorf(engine.CodeInternal, "the rows of this sheet were not kept")
+	}
+	s.mu.Lock()
+	claimed := s.claimed
+	s.claimed = true
+	s.mu.Unlock()
+	if claimed {
+		return engine.Errorf(engine.CodeInternal, "the rows of this sheet were already read (Rows can be called once)")
+	}
+	defer s.remove()
+	fh, err := os.Open(s.path)
+	if err != nil {
+		return xlImportErr("cannot read a temporary file: %v", err).WithErr(err).
+			WithHint("import the file again; do not clean the temporary folder while Querent runs")
+	}
+	defer fh.Close()
+	r := bufio.NewReaderSize(fh, 256<<10)
+	var cells []string
+	var b []byte
+	var chunk []engine.Value // rows are cut from chunks of 256
+	last := -1
+	for _, c := range keep {
+		last = max(last, c)
+	}
+	corrupt := func(err error) error {
+		return xlImportErr("a temporary file of the import was damaged: %v", err).WithErr(err).
+			WithHint("import the file again")
+	}
+	for i := int64(0); i < n; i++ {
+		if i%xlsxCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return engine.AsError(err)
+			}
+		}
+		count, err := binary.ReadUvarint(r)
+		if err != nil {
+			return corrupt(err)
+		}
+		cells = cells[:0]
+		for c := uint64(0); c < count; c++ {
+			l, err := binary.ReadUvarint(r)
+			if err != nil {
+				return corrupt(err)
+			}
+			if int(c) > last {
+				if _, err := r.Discard(int(l)); err != nil {
+					return corrupt(err)
+				}
+				continue
+			}
+			if uint64(cap(b)) < l {
+				b = make([]byte, l)
+			}
+			b = b[:l]
+			if _, err := io.ReadFull(r, b); err != nil {
+				return corrupt(err)
+			}
+			cells = append(cells, string(b))
+		}
+		if len(chunk) < len(keep) {
+			chunk = make([]engine.Value, 256*len(keep))
+		}
+		row := chunk[:len(keep):len(keep)]
+		chunk = chunk[len(keep):]
+		for k, c := range keep {
+			if c < len(cells) {
+				row[k] = convs[k](cells[c])
+			}
+		}
+		if err := yield(row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
