@@ -47,12 +47,14 @@ unit: check-go
 
 race: check-go
 ifeq ($(QUERENT_QUICK),)
-	CGO_ENABLED=1 $(GO) test -count=1 -race -run 'TestRunConcurrent|TestRunTimeoutAndCancel|TestSQLErrors|TestCancelled' ./engine/sqlite ./app/cli
+	CGO_ENABLED=1 $(GO) test -count=1 -race -run 'TestRunConcurrent|TestRunTimeoutAndCancel|TestSQLErrors|TestCancelled|TestImport' ./engine/sqlite ./app/cli
+	CGO_ENABLED=1 $(GO) test -count=1 -race -short ./engine/ingest
 endif
 
 fuzz: check-go
 ifeq ($(QUERENT_QUICK),)
 	$(GO) test -run '^$$' -fuzz '^FuzzGuard$$' -fuzztime 20s ./engine/sqlite
+	$(GO) test -run '^$$' -fuzz '^FuzzParser$$' -fuzztime 10s ./engine/ingest
 endif
 
 reports:
@@ -64,8 +66,10 @@ bench: check-go
 	@mkdir -p $(REPORTS)
 	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestBenchReport$$' -timeout 60m ./engine/sqlite >/dev/null || \
 	  QUERENT_BENCH=1 $(GO) test -count=1 -run '^TestBenchReport$$' -v -timeout 60m ./engine/sqlite
-	@cat $(REPORTS)/bench.txt
-	$(GO) test -run '^$$' -bench . -benchtime 2s ./engine/sqlite
+	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestImportBenchReport$$' -timeout 60m ./cmd/querent >/dev/null || \
+	  QUERENT_BENCH=1 $(GO) test -count=1 -run '^TestImportBenchReport$$' -v -timeout 60m ./cmd/querent
+	@cat $(REPORTS)/bench.txt $(REPORTS)/bench-import.txt
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./engine/sqlite ./engine/ingest
 
 clean:
 	rm -rf dist

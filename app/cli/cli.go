@@ -24,6 +24,7 @@ type Opener func(ctx context.Context, path string) (engine.Database, error)
 // CLI runs the subcommands. Open is wired by cmd/querent.
 type CLI struct {
 	Open    Opener
+	Import  Importer
 	Version string
 }
 
@@ -42,12 +43,12 @@ func commands() []command {
 	return []command{
 		{"sql", "run one read-only SQL query", (*CLI).runSQL},
 		{"schema", "describe the tables, columns, keys and sample values", (*CLI).runSchema},
+		{"import", "import CSV and XLSX files into a SQLite database", (*CLI).runImport},
 	}
 }
 
 // later lists the contract's commands that this build does not have yet.
 var later = map[string]string{
-	"import":  "importing CSV and XLSX files",
 	"export":  "exporting answers to XLSX and CSV",
 	"ask":     "asking questions in plain language",
 	"history": "the history of questions",

@@ -1,6 +1,6 @@
 // Command querent is Querent's console binary: the command line (sql,
-// schema, and the commands of later versions), without cgo or GUI toolkit,
-// so it builds and runs anywhere Go does.
+// schema, import, and the commands of later versions), without cgo or GUI
+// toolkit, so it builds and runs anywhere Go does.
 package main
 
 import (
@@ -11,6 +11,7 @@ import (
 
 	"querent/app/cli"
 	"querent/engine"
+	"querent/engine/ingest"
 	"querent/engine/sqlite"
 )
 
@@ -19,12 +20,13 @@ var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	c := &cli.CLI{Open: openDatabase, Version: version}
+	c := &cli.CLI{Open: openDatabase, Import: importFiles, Version: version}
 	code := c.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if ctx.Err() != nil && code != 0 {
 		code = 130
 	}
 	stop()
+	ingest.CleanupTemp()
 	os.Exit(code)
 }
 
@@ -40,4 +42,22 @@ func openDatabase(ctx context.Context, path string) (engine.Database, error) {
 		opts.CheckCache = &sqlite.FileCheckCache{Path: filepath.Join(dir, "checked-files.json")}
 	}
 	return sqlite.Open(ctx, path, opts)
+}
+
+// importFiles reads every input first (each file's first pass: types), so
+// that a bad file stops the import before anything is written, then writes
+// all the tables in one all-or-nothing step.
+func importFiles(ctx context.Context, req cli.ImportRequest) (*engine.ImportReport, error) {
+	defer ingest.CleanupTemp()
+	var tables []*engine.ImportTable
+	for _, in := range req.Inputs {
+		ts, err := ingest.Read(ctx, in, ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter,
+			Ragged: req.Ragged, Sheets: req.Sheets, Progress: req.Progress})
+		if err != nil {
+			return nil, err
+		}
+		tables = append(tables, ts...)
+	}
+	return sqlite.Import(ctx, req.Target, tables, sqlite.ImportOptions{Table: req.Table, Replace: req.Replace,
+		Append: req.Append, Progress: req.Progress})
 }

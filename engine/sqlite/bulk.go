@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"strings"
@@ -20,9 +21,22 @@ import (
 type bulkConn struct {
 	tls *libc.TLS
 	db  uintptr
-	// out receives pointers from SQLite (the handle, a statement). It lives
-	// in this heap object, which Go never moves, unlike a stack variable.
-	out uintptr
+}
+
+// outPtr calls f with a pointer-sized cell of C memory (on the TLS stack)
+// for SQLite to write a pointer into (a handle, a statement), and returns
+// what it wrote. Go memory cannot be used: the race detector's pointer
+// checks refuse C code writing into the Go heap.
+func (c *bulkConn) outPtr(f func(cell uintptr) int32) (uintptr, int32) {
+	size := int(unsafe.Sizeof(uintptr(0)))
+	cell := c.tls.Alloc(size)
+	defer c.tls.Free(size)
+	rc := f(cell)
+	b := libc.GoBytes(cell, size)
+	if size == 8 {
+		return uintptr(binary.NativeEndian.Uint64(b)), rc
+	}
+	return uintptr(binary.NativeEndian.Uint32(b)), rc
 }
 
 // bulkError is a SQLite error of the bulk connection.
@@ -41,9 +55,10 @@ func openBulk(path string) (*bulkConn, error) {
 		return nil, err
 	}
 	defer libc.Xfree(c.tls, name)
-	rc := lib.Xsqlite3_open_v2(c.tls, name, uintptr(unsafe.Pointer(&c.out)),
-		lib.SQLITE_OPEN_READWRITE|lib.SQLITE_OPEN_CREATE|lib.SQLITE_OPEN_NOMUTEX, 0)
-	c.db = c.out
+	db, rc := c.outPtr(func(cell uintptr) int32 {
+		return lib.Xsqlite3_open_v2(c.tls, name, cell, lib.SQLITE_OPEN_READWRITE|lib.SQLITE_OPEN_CREATE|lib.SQLITE_OPEN_NOMUTEX, 0)
+	})
+	c.db = db
 	if rc != lib.SQLITE_OK {
 		err := c.err(rc)
 		c.close()
@@ -105,11 +120,13 @@ func (c *bulkConn) prepare(sql string) (*bulkStmt, error) {
 		return nil, err
 	}
 	defer libc.Xfree(c.tls, z)
-	c.out = 0
-	if rc := lib.Xsqlite3_prepare_v2(c.tls, c.db, z, -1, uintptr(unsafe.Pointer(&c.out)), 0); rc != lib.SQLITE_OK {
+	p, rc := c.outPtr(func(cell uintptr) int32 {
+		return lib.Xsqlite3_prepare_v2(c.tls, c.db, z, -1, cell, 0)
+	})
+	if rc != lib.SQLITE_OK {
 		return nil, c.err(rc)
 	}
-	return &bulkStmt{c: c, p: c.out, nArgs: strings.Count(sql, "?")}, nil
+	return &bulkStmt{c: c, p: p, nArgs: strings.Count(sql, "?")}, nil
 }
 
 func (s *bulkStmt) close() {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/ingest"
 )
 
 // fakeTable is an ImportTable whose rows come from a function.
@@ -277,5 +278,30 @@ func TestImportLockedTarget(t *testing.T) {
 	}
 	if time.Since(start) > 10*time.Second {
 		t.Error("waited too long")
+	}
+}
+
+// TestReservedWordsNeedQuotes checks ingest's list of reserved words against
+// SQLite itself: every keyword that cannot name a column unquoted is in it.
+func TestReservedWordsNeedQuotes(t *testing.T) {
+	db := writable(t, filepath.Join(t.TempDir(), "kw.db"))
+	for _, k := range strings.Fields(`ABORT ACTION ADD AFTER ALL ALTER ALWAYS ANALYZE AND AS ASC ATTACH AUTOINCREMENT BEFORE
+		BEGIN BETWEEN BY CASCADE CASE CAST CHECK COLLATE COLUMN COMMIT CONFLICT CONSTRAINT CREATE CROSS CURRENT
+		CURRENT_DATE CURRENT_TIME CURRENT_TIMESTAMP DATABASE DEFAULT DEFERRABLE DEFERRED DELETE DESC DETACH DISTINCT DO
+		DROP EACH ELSE END ESCAPE EXCEPT EXCLUDE EXCLUSIVE EXISTS EXPLAIN FAIL FILTER FIRST FOLLOWING FOR FOREIGN FROM
+		FULL GENERATED GLOB GROUP GROUPS HAVING IF IGNORE IMMEDIATE IN INDEX INDEXED INITIALLY INNER INSERT INSTEAD
+		INTERSECT INTO IS ISNULL JOIN KEY LAST LEFT LIKE LIMIT MATCH MATERIALIZED NATURAL NO NOT NOTHING NOTNULL NULL
+		NULLS OF OFFSET ON OR ORDER OTHERS OUTER OVER PARTITION PLAN PRAGMA PRECEDING PRIMARY QUERY RAISE RANGE
+		RECURSIVE REFERENCES REGEXP REINDEX RELEASE RENAME REPLACE RESTRICT RETURNING RIGHT ROLLBACK ROW ROWS SAVEPOINT
+		SELECT SET TABLE TEMP TEMPORARY THEN TIES TO TRANSACTION TRIGGER UNBOUNDED UNION UNIQUE UPDATE USING VACUUM
+		VALUES VIEW VIRTUAL WHEN WHERE WINDOW WITH WITHOUT`) {
+		k = strings.ToLower(k)
+		tbl := "t_" + k
+		_, err1 := db.Exec(fmt.Sprintf("CREATE TABLE %s (%s INTEGER); SELECT %s, %s.%s FROM %s WHERE %s > 0 GROUP BY %s ORDER BY %s", tbl, k, k, tbl, k, tbl, k, k, k))
+		_, err2 := db.Exec(fmt.Sprintf("CREATE TABLE %s (x INTEGER); SELECT x FROM %s", k, k))
+		needsQuotes := err1 != nil || err2 != nil || strings.HasPrefix(k, "current_")
+		if needsQuotes != ingest.ReservedWord(k) {
+			t.Errorf("%s: needs quotes %v, ingest.ReservedWord says %v", k, needsQuotes, ingest.ReservedWord(k))
+		}
 	}
 }
