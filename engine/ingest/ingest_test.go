@@ -581,15 +581,22 @@ func TestNoHeader(t *testing.T) {
 
 func TestTooManyColumns(t *testing.T) {
 	var b strings.Builder
-	for i := range 3000 {
-		if i > 0 {
-			b.WriteByte(',')
+	// The issue's case: 10,000 columns, a header and a row.
+	for row := 0; row < 2; row++ {
+		for i := range 10000 {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if row == 0 {
+				fmt.Fprintf(&b, "c%d", i)
+			} else {
+				fmt.Fprintf(&b, "%d", i)
+			}
 		}
-		fmt.Fprintf(&b, "c%d", i)
+		b.WriteString("\n")
 	}
-	b.WriteString("\n")
 	e := readError(t, writeFile(t, "wide.csv", []byte(b.String())), Options{})
-	wantImportError(t, e, "wide.csv has 3000 columns; an SQLite table holds at most 2000", "split the file or keep fewer columns")
+	wantImportError(t, e, "wide.csv has 10000 columns; an SQLite table holds at most 2000", "split the file or keep fewer columns")
 }
 
 func TestHugeField(t *testing.T) {
@@ -601,7 +608,7 @@ func TestHugeField(t *testing.T) {
 	w := bufio.NewWriter(f)
 	w.WriteString("id,text\n1,short\n2,\"")
 	chunk := strings.Repeat("0123456789abcdef", 4096)
-	for range (12 << 20) / len(chunk) {
+	for range (50 << 20) / len(chunk) { // the issue's case: a 50 MB field
 		w.WriteString(chunk)
 	}
 	w.WriteString("\"\n3,short\n")
@@ -618,7 +625,7 @@ func TestHugeField(t *testing.T) {
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 100<<20 {
 		t.Errorf("reading allocated %d MB, want well under 100 MB", alloc>>20)
 	}
-	t.Logf("allocated %d MB while refusing a 12 MB value", (after.TotalAlloc-before.TotalAlloc)>>20)
+	t.Logf("allocated %d MB while refusing a 50 MB value", (after.TotalAlloc-before.TotalAlloc)>>20)
 	// Unquoted too.
 	data := "id,text\n1," + strings.Repeat("x", 11<<20) + "\n"
 	e = readError(t, writeFile(t, "big2.csv", []byte(data)), Options{})
