@@ -6,7 +6,9 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 REPORTS := $(CURDIR)/dist/reports
 QUERENT := dist/querent
 
-.PHONY: all build run test lint unit fuzz race reports bench clean check-go
+OLLAMA_TINY := ../shared/tools/ollama-tiny/real-ollama.sh
+
+.PHONY: all build run test lint unit fuzz race ollama reports bench clean check-go
 
 all: build
 
@@ -39,7 +41,7 @@ lint: check-go
 	$(GO) mod tidy -diff
 
 ## test: everything CI checks (QUERENT_QUICK=1 skips the slow parts, locally only)
-test: lint unit race fuzz reports
+test: lint unit race fuzz ollama reports
 
 unit: check-go
 	@rm -rf $(REPORTS); mkdir -p $(REPORTS)
@@ -57,6 +59,17 @@ ifeq ($(QUERENT_QUICK),)
 	$(GO) test -run '^$$' -fuzz '^FuzzParser$$' -fuzztime 10s ./engine/ingest
 endif
 
+## ollama: the integration tests against a real Ollama server built from source
+## with a tiny generated model (../shared/tools/ollama-tiny; a cold build takes minutes)
+ollama: check-go
+ifeq ($(QUERENT_QUICK),)
+	@test -f $(OLLAMA_TINY) || { echo "the real-Ollama tests need ../shared/tools/ollama-tiny beside the checkout (QUERENT_QUICK=1 skips them)"; exit 1; }
+	@echo "starting a real Ollama server with the tiny test model (the first build takes a few minutes)…"
+	@host=$$(bash $(OLLAMA_TINY) start) || exit 1; \
+	  trap 'bash $(OLLAMA_TINY) stop' EXIT; \
+	  QUERENT_OLLAMA_HOST=$$host $(GO) test -count=1 -run 'TestRealOllama' -v ./engine/ollama ./app/cli
+endif
+
 reports:
 	@echo; cat $(REPORTS)/*.txt 2>/dev/null || true
 
@@ -68,8 +81,9 @@ bench: check-go
 	  QUERENT_BENCH=1 $(GO) test -count=1 -run '^TestBenchReport$$' -v -timeout 60m ./engine/sqlite
 	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestImportBenchReport$$' -timeout 60m ./cmd/querent >/dev/null || \
 	  QUERENT_BENCH=1 $(GO) test -count=1 -run '^TestImportBenchReport$$' -v -timeout 60m ./cmd/querent
-	@cat $(REPORTS)/bench.txt $(REPORTS)/bench-import.txt
-	$(GO) test -run '^$$' -bench . -benchtime 2s ./engine/sqlite ./engine/ingest
+	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestAskBenchReport$$' ./engine >/dev/null
+	@cat $(REPORTS)/bench.txt $(REPORTS)/bench-import.txt $(REPORTS)/bench-ask.txt
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./engine ./engine/sqlite ./engine/ingest
 
 clean:
 	rm -rf dist

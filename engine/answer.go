@@ -32,6 +32,10 @@ type Answer struct {
 	// snapshot of a WAL file, a skipped integrity check). An addition to the
 	// contract's fields; always present, usually empty.
 	Warnings []string `json:"warnings"`
+	// TablesShown lists the tables the model's prompt showed (all of them,
+	// or those schema pruning chose on a large database); empty for direct
+	// SQL. An addition to the contract's fields.
+	TablesShown []string `json:"tables_shown"`
 }
 
 // Attempt is one try of the ask loop (or the one run of direct SQL).

@@ -99,6 +99,12 @@ type Database interface {
 	Close() error
 }
 
+// Fingerprinter is implemented by databases that are files: the sha256 of
+// the file, for the history and exports' provenance.
+type Fingerprinter interface {
+	SHA256(ctx context.Context) (string, error)
+}
+
 // Schema describes a database: the JSON of `querent schema --format json`.
 type Schema struct {
 	Database string   `json:"database"`

@@ -25,6 +25,8 @@ type Opener func(ctx context.Context, path string) (engine.Database, error)
 type CLI struct {
 	Open    Opener
 	Import  Importer
+	Model   ModelFactory
+	History HistoryOpener
 	Version string
 }
 
@@ -43,18 +45,18 @@ func commands() []command {
 	return []command{
 		{"sql", "run one read-only SQL query", (*CLI).runSQL},
 		{"schema", "describe the tables, columns, keys and sample values", (*CLI).runSchema},
+		{"ask", "ask a question in plain language (a local Ollama model writes the SQL)", (*CLI).runAsk},
 		{"import", "import CSV and XLSX files into a SQLite database", (*CLI).runImport},
+		{"history", "list the questions and queries asked so far", (*CLI).runHistory},
 	}
 }
 
 // later lists the contract's commands that this build does not have yet.
 var later = map[string]string{
-	"export":  "exporting answers to XLSX and CSV",
-	"ask":     "asking questions in plain language",
-	"history": "the history of questions",
-	"eval":    "the evaluation harness",
-	"mcp":     "the MCP server",
-	"serve":   "the browser mode",
+	"export": "exporting answers to XLSX and CSV",
+	"eval":   "the evaluation harness",
+	"mcp":    "the MCP server",
+	"serve":  "the browser mode",
 }
 
 // Run runs one command line (without the program name) and returns the exit

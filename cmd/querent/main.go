@@ -8,10 +8,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"time"
 
 	"querent/app/cli"
 	"querent/engine"
 	"querent/engine/ingest"
+	"querent/engine/ollama"
 	"querent/engine/sqlite"
 )
 
@@ -20,7 +22,7 @@ var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	c := &cli.CLI{Open: openDatabase, Import: importFiles, Version: version}
+	c := &cli.CLI{Open: openDatabase, Import: importFiles, Model: newModel, History: openHistory, Version: version}
 	code := c.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if ctx.Err() != nil && code != 0 {
 		code = 130
@@ -42,6 +44,24 @@ func openDatabase(ctx context.Context, path string) (engine.Database, error) {
 		opts.CheckCache = &sqlite.FileCheckCache{Path: filepath.Join(dir, "checked-files.json")}
 	}
 	return sqlite.Open(ctx, path, opts)
+}
+
+// newModel connects to Ollama.
+func newModel(host string, timeout time.Duration) (engine.Model, error) {
+	return ollama.New(ollama.Config{Host: host, RequestTimeout: timeout})
+}
+
+// openHistory opens the history file in Querent's data folder.
+func openHistory(ctx context.Context) (engine.History, func(), error) {
+	dir, err := engine.DataDir()
+	if err != nil {
+		return nil, nil, engine.Errorf(engine.CodeDatabase, "Querent's data folder is unknown: %v", err).WithHint("set QUERENT_DATA_DIR")
+	}
+	h, err := sqlite.OpenHistory(ctx, filepath.Join(dir, "history.sqlite"))
+	if err != nil {
+		return nil, nil, err
+	}
+	return h, func() { h.Close() }, nil
 }
 
 // importFiles reads every input first (each file's first pass: types), so

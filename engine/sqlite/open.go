@@ -3,7 +3,9 @@ package sqlite
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -81,6 +83,9 @@ type DB struct {
 	schema   *engine.Schema
 
 	rowCounts map[string]rowCount // under lock
+
+	shaMu sync.Mutex
+	sha   string
 }
 
 var _ engine.Database = (*DB)(nil)
@@ -553,4 +558,40 @@ func humanBytes(n int64) string {
 		exp++
 	}
 	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
+}
+
+// SHA256 returns the hex sha256 of the database file (the user's file, not
+// a snapshot; the bundled demo's own bytes for the demo), computed once.
+func (d *DB) SHA256(ctx context.Context) (string, error) {
+	d.shaMu.Lock()
+	defer d.shaMu.Unlock()
+	if d.sha != "" {
+		return d.sha, nil
+	}
+	if d.path == "" {
+		d.sha = DemoSHA256()
+		return d.sha, nil
+	}
+	f, err := os.Open(d.path)
+	if err != nil {
+		return "", dbError(d.name, "cannot read: %v", err).WithErr(err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	buf := make([]byte, 1<<20)
+	for {
+		if err := ctx.Err(); err != nil {
+			return "", engine.AsError(err)
+		}
+		n, rerr := f.Read(buf)
+		h.Write(buf[:n])
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return "", dbError(d.name, "cannot read: %v", rerr).WithErr(rerr)
+		}
+	}
+	d.sha = hex.EncodeToString(h.Sum(nil))
+	return d.sha, nil
 }

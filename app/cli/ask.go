@@ -1,0 +1,511 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+
+	"querent/engine"
+)
+
+// ModelFactory connects to the model server at host ("" → $OLLAMA_HOST or
+// the default), with a deadline for each model request.
+type ModelFactory func(host string, requestTimeout time.Duration) (engine.Model, error)
+
+const askUsage = `Usage: querent ask [--db FILE] [--model NAME] [--ollama HOST] [--session FILE] [--max-rows N]
+                   [--timeout DUR] [--model-timeout DUR] [--format text|json] [--] QUESTION
+       querent ask --input REQUEST.json|-
+
+Asks a question in plain language. A local Ollama model writes the SQL;
+SQLite's own compiler checks it and it runs read-only, with a timeout and a
+row cap; if it fails, the model gets the exact error and repairs it (at most
+3 times). A question that is itself one SQL statement runs as SQL, without
+the model. Without --db, the bundled Chinook demo database is used.
+
+  querent ask "Which artist has the most albums?"
+  querent ask --session s.json "Top 5 countries by sales"
+  querent ask --session s.json "and only for 2012?"
+
+--input reads a JSON request (the sub-agent contract) and always answers with
+the JSON document: {"question": "...", "connection": {"db_type": "sqlite",
+"host": "FILE"}, "max_rows": 1000, "timeout_s": 30, "session_context": {...},
+"model": "..."}.
+`
+
+// askRequest is the sub-agent input schema of --input.
+type askRequest struct {
+	Question   string `json:"question"`
+	Connection struct {
+		DBType string `json:"db_type"`
+		Host   string `json:"host"`
+	} `json:"connection"`
+	ReadOnly       *bool          `json:"read_only"`
+	MaxRows        int            `json:"max_rows"`
+	TimeoutS       float64        `json:"timeout_s"`
+	SessionContext map[string]any `json:"session_context"`
+	ExplainResults *bool          `json:"explain_results"`
+	Model          string         `json:"model"`
+}
+
+func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
+	fs := newFlags("ask", askUsage)
+	dbPath := fs.String("db", "", "the SQLite file to ask (default: the bundled Chinook demo)")
+	model := fs.String("model", "", "the Ollama model to use (default: the best SQL model installed)")
+	host := fs.String("ollama", "", "Ollama's address (default: $OLLAMA_HOST, else 127.0.0.1:11434)")
+	sessionPath := fs.String("session", "", "a file that keeps the conversation, so follow-up questions work")
+	maxRows := fs.Int("max-rows", engine.DefaultMaxRows, "the most rows to return")
+	timeout := engine.DefaultTimeout
+	fs.Var(durationFlag{&timeout}, "timeout", "the longest each query may run (default 30s)")
+	modelTimeout := 120 * time.Second
+	fs.Var(durationFlag{&modelTimeout}, "model-timeout", "the longest each model request may take (default 2m)")
+	format := "text"
+	fs.Var(enumFlag{&format, []string{"text", "json"}}, "format", "output: text (for people) or json")
+	input := fs.String("input", "", "a JSON request file (the sub-agent contract), or - for standard input")
+	pull := fs.Bool("pull", false, "download the model first when it is not installed (with progress)")
+	if ok, code := parseFlags(fs, args, s, askUsage); !ok {
+		return code
+	}
+	var session *engine.Session
+	if *input != "" {
+		format = "json"
+		req, err := readAskRequest(*input, s)
+		if err != nil {
+			return c.fail(s, "ask", format, "", err)
+		}
+		if fs.NArg() > 0 {
+			return c.fail(s, "ask", format, "", engine.Errorf(engine.CodeUsage, "--input takes the question from the request, not from the command line"))
+		}
+		*dbPath, *model = req.Connection.Host, firstNonEmpty(req.Model, *model)
+		if req.MaxRows > 0 {
+			*maxRows = req.MaxRows
+		}
+		if req.TimeoutS > 0 {
+			timeout = time.Duration(req.TimeoutS * float64(time.Second))
+		}
+		session = engine.SessionFromContext(req.SessionContext)
+		return c.ask(ctx, s, askParams{db: *dbPath, question: req.Question, model: *model, host: *host, maxRows: *maxRows,
+			timeout: timeout, modelTimeout: modelTimeout, format: format, session: session,
+			explain: req.ExplainResults == nil || *req.ExplainResults, pull: *pull})
+	}
+	question, err := readText(fs.Args(), s, "question")
+	if err != nil {
+		return c.fail(s, "ask", format, "", err)
+	}
+	if *maxRows < 1 {
+		return c.fail(s, "ask", format, "", engine.Errorf(engine.CodeUsage, "--max-rows must be at least 1"))
+	}
+	if *sessionPath != "" {
+		session, err = loadSession(*sessionPath)
+		if err != nil {
+			return c.fail(s, "ask", format, question, err)
+		}
+	}
+	code := c.ask(ctx, s, askParams{db: *dbPath, question: question, model: *model, host: *host, maxRows: *maxRows,
+		timeout: timeout, modelTimeout: modelTimeout, format: format, session: session, explain: true, pull: *pull})
+	if *sessionPath != "" && session != nil {
+		if err := saveSession(*sessionPath, session); err != nil {
+			printError(s.err, "ask", err)
+			if code == 0 {
+				code = 2
+			}
+		}
+	}
+	return code
+}
+
+type askParams struct {
+	db, question, model, host string
+	maxRows                   int
+	timeout, modelTimeout     time.Duration
+	format                    string
+	session                   *engine.Session
+	explain, pull             bool
+}
+
+func readAskRequest(path string, s *stdio) (*askRequest, error) {
+	var r io.Reader = s.in
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, engine.Errorf(engine.CodeUsage, "cannot read the request %s: %v", path, err)
+		}
+		defer f.Close()
+		r = f
+	}
+	var req askRequest
+	dec := json.NewDecoder(io.LimitReader(r, 16<<20))
+	if err := dec.Decode(&req); err != nil {
+		return nil, engine.Errorf(engine.CodeUsage, "the request is not valid JSON: %v", err).WithHint(
+			`send {"question": "...", "connection": {"db_type": "sqlite", "host": "file.sqlite"}}`)
+	}
+	switch {
+	case strings.TrimSpace(req.Question) == "":
+		return nil, engine.Errorf(engine.CodeUsage, "the request has no question").WithHint(`set "question"`)
+	case req.Connection.DBType != "" && !strings.EqualFold(req.Connection.DBType, "sqlite"):
+		return nil, engine.Errorf(engine.CodeUsage, "db_type %q is not supported", req.Connection.DBType).WithHint(`Querent reads SQLite files: "db_type": "sqlite"`)
+	case req.ReadOnly != nil && !*req.ReadOnly:
+		return nil, engine.Errorf(engine.CodeUsage, "read_only cannot be switched off").WithHint("Querent only ever reads; remove read_only or set it to true")
+	}
+	return &req, nil
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// ask answers one question: as SQL when it is SQL, else through the model.
+func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
+	db, err := c.Open(ctx, p.db)
+	if err != nil {
+		return c.finishAsk(s, p, askAnswer(p, err), err)
+	}
+	defer db.Close()
+	if p.session != nil && p.session.Database != db.Name() {
+		if len(p.session.Turns) > 0 {
+			fmt.Fprintf(s.err, "warning: the session was about %s; it starts anew for %s\n", p.session.Database, db.Name())
+		}
+		*p.session = engine.Session{Database: db.Name()}
+	}
+	if looksLikeSQL(ctx, db, p.question) {
+		return c.askSQL(ctx, s, db, p)
+	}
+	if c.Model == nil {
+		return c.fail(s, "ask", p.format, "", engine.Errorf(engine.CodeInternal, "this build cannot ask models"))
+	}
+	m, err := c.Model(p.host, p.modelTimeout)
+	if err != nil {
+		return c.finishAsk(s, p, askAnswer(p, err), err)
+	}
+	lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	installed, err := m.Models(lctx)
+	cancel()
+	if err != nil {
+		return c.finishAsk(s, p, askAnswer(p, err), err)
+	}
+	name, err := engine.PickModel(installed, p.model)
+	if err != nil && p.pull && engine.ErrorCode(err) == engine.CodeModelMissing {
+		name = p.model
+		if name == "" {
+			name = engine.DefaultPullModel
+		}
+		if err = pullModel(ctx, s, m, name); err == nil {
+			lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+			installed, err = m.Models(lctx)
+			cancel()
+			if err == nil {
+				name, err = engine.PickModel(installed, name)
+			}
+		}
+	}
+	if err != nil {
+		return c.finishAsk(s, p, askAnswer(p, err), err)
+	}
+	asker := &engine.Asker{DB: db, Model: m, ModelName: name, EmbedModel: engine.PickEmbeddingModel(installed)}
+	var warnings []string
+	if c.History != nil {
+		h, closeH, herr := c.History(ctx)
+		if herr != nil {
+			warnings = append(warnings, "the history is not available, so this question is not recorded: "+engine.AsError(herr).Message)
+		} else {
+			defer closeH()
+			asker.History = h
+		}
+	}
+	opts := engine.AskOptions{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli"}
+	var bar *askProgressLine
+	if f, ok := s.err.(*os.File); ok && p.format == "text" && isatty.IsTerminal(f.Fd()) {
+		bar = &askProgressLine{w: s.err, model: name}
+		opts.Progress = bar.update
+	}
+	ans, err := asker.Ask(ctx, p.question, p.session, opts)
+	if bar != nil {
+		bar.clear()
+	}
+	ans.Warnings = append(ans.Warnings, warnings...)
+	if !p.explain {
+		ans.Explanation = ""
+	}
+	return c.finishAsk(s, p, ans, err)
+}
+
+// askAnswer is the answer document of a question that failed before the loop.
+func askAnswer(p askParams, err error) *engine.Answer {
+	ans := engine.NewAnswer("")
+	q := p.question
+	ans.Question = &q
+	if p.session != nil {
+		ans.SessionContext = p.session.Context()
+	}
+	ans.AddError(err)
+	return ans
+}
+
+// looksLikeSQL reports whether the question is itself SQL: it starts like a
+// statement and SQLite compiles it (or the guard refuses it: a write sent
+// as a question must never reach a model that might "answer" it).
+func looksLikeSQL(ctx context.Context, db engine.Database, q string) bool {
+	t := strings.TrimSpace(q)
+	for strings.HasPrefix(t, "--") || strings.HasPrefix(t, "/*") {
+		if strings.HasPrefix(t, "--") {
+			i := strings.IndexByte(t, '\n')
+			if i < 0 {
+				return false
+			}
+			t = strings.TrimSpace(t[i+1:])
+		} else {
+			i := strings.Index(t, "*/")
+			if i < 0 {
+				return false
+			}
+			t = strings.TrimSpace(t[i+2:])
+		}
+	}
+	first := strings.ToUpper(strings.FieldsFunc(t+" ", func(r rune) bool { return r == ' ' || r == '\n' || r == '\t' || r == '(' || r == '\r' })[0])
+	switch first {
+	case "SELECT", "WITH", "VALUES", "INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER", "PRAGMA",
+		"ATTACH", "DETACH", "VACUUM", "REINDEX", "ANALYZE", "BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "EXPLAIN":
+	default:
+		return false
+	}
+	_, err := db.Validate(ctx, q)
+	return err == nil || engine.ErrorCode(err) != engine.CodeSyntax
+}
+
+// askSQL runs a question that is SQL, like querent sql, in the ask document.
+func (c *CLI) askSQL(ctx context.Context, s *stdio, db engine.Database, p askParams) int {
+	ans := engine.NewAnswer(p.question)
+	q := p.question
+	ans.Question = &q
+	ans.Warnings = append(ans.Warnings, db.Warnings()...)
+	res, err := db.Run(ctx, p.question, engine.RunOptions{MaxRows: p.maxRows, Timeout: p.timeout})
+	if err != nil {
+		e := engine.AsError(err)
+		ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: p.question, Error: &engine.AttemptError{Type: e.Code, Message: e.Message}})
+		ans.AddError(err)
+	} else {
+		ans.SetResult(res)
+		ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: p.question})
+		if hints, herr := db.Explain(ctx, p.question); herr == nil && len(hints) > 0 {
+			ans.OptimizationHints = hints
+		}
+		if p.session != nil {
+			cols := make([]string, len(res.Columns))
+			for i, col := range res.Columns {
+				cols[i] = col.Name
+			}
+			p.session.Add(engine.Turn{Question: p.question, SQL: p.question, Columns: cols, RowCount: len(res.Rows), Time: time.Now().UTC()})
+		}
+	}
+	if p.session != nil {
+		ans.SessionContext = p.session.Context()
+	}
+	if c.History != nil {
+		if h, closeH, herr := c.History(ctx); herr == nil {
+			e := engine.HistoryEntry{Time: time.Now(), Database: db.Name(), Question: "", SQL: p.question, Status: "ok",
+				RowCount: ans.RowCount, DurationS: ans.ExecutionTimeS, Client: "cli"}
+			if err != nil {
+				e.Status = engine.ErrorCode(err)
+			}
+			if f, ok := db.(engine.Fingerprinter); ok {
+				e.DatabaseSHA256, _ = f.SHA256(ctx)
+			}
+			_ = h.Record(ctx, e)
+			closeH()
+		}
+	}
+	return c.finishAsk(s, p, ans, err)
+}
+
+// finishAsk prints the answer of a question.
+func (c *CLI) finishAsk(s *stdio, p askParams, ans *engine.Answer, err error) int {
+	code := engine.ExitCode(engine.ErrorCode(err))
+	if p.format == "json" {
+		if werr := writeJSON(s.out, ans); werr != nil {
+			fmt.Fprintf(s.err, "querent ask: cannot write the output: %v\n", werr)
+			return 2
+		}
+		return code
+	}
+	printWarnings(s.err, ans.Warnings)
+	model := "SQL"
+	if ans.Model != nil {
+		model = "SQL by " + *ans.Model
+	}
+	for i, a := range ans.Attempts {
+		if a.Error == nil || i == len(ans.Attempts)-1 && err == nil {
+			continue
+		}
+		if a.SQL != "" {
+			fmt.Fprintf(s.err, "attempt %d: %s\n  → %s: %s\n", i+1, oneLine(a.SQL, 200), a.Error.Type, a.Error.Message)
+		} else {
+			fmt.Fprintf(s.err, "attempt %d: %s: %s\n", i+1, a.Error.Type, a.Error.Message)
+		}
+	}
+	if err != nil {
+		e := engine.AsError(err)
+		switch e.Code {
+		case engine.CodeClarification:
+			fmt.Fprintf(s.out, "The question needs a detail first: %s\n", e.Message)
+			fmt.Fprintf(s.err, "  hint: %s\n", e.Hint)
+		case engine.CodeUnanswerable:
+			fmt.Fprintf(s.out, "This database cannot answer that: %s\n", e.Message)
+			fmt.Fprintf(s.err, "  hint: %s\n", e.Hint)
+		default:
+			printError(s.err, "ask", err)
+		}
+		return code
+	}
+	attempts := ""
+	if n := len(ans.Attempts); n > 1 {
+		attempts = fmt.Sprintf(", after %d attempts", n)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s%s:\n", model, attempts)
+	for _, l := range strings.Split(strings.TrimSpace(ans.Query), "\n") {
+		fmt.Fprintf(&b, "  %s\n", l)
+	}
+	b.WriteString("\n")
+	if _, werr := io.WriteString(s.out, b.String()); werr != nil {
+		return 2
+	}
+	if werr := writeTable(s.out, ans.Columns, ans.Results.Values, tableOptions{maxWidth: 40}); werr != nil {
+		return 2
+	}
+	writeFooter(s.out, ans)
+	if ans.Explanation != "" {
+		fmt.Fprintf(s.out, "\n%s\n", ans.Explanation)
+	}
+	if len(ans.FollowUpQuestions) > 0 {
+		fmt.Fprintf(s.out, "\nYou could ask next:\n")
+		for _, q := range ans.FollowUpQuestions {
+			fmt.Fprintf(s.out, "  - %s\n", q)
+		}
+	}
+	for _, h := range ans.OptimizationHints {
+		fmt.Fprintf(s.err, "hint: %s\n", h)
+	}
+	return code
+}
+
+// askProgressLine shows the loop's stage on one terminal line.
+type askProgressLine struct {
+	w     io.Writer
+	model string
+	shown bool
+}
+
+func (p *askProgressLine) update(pr engine.AskProgress) {
+	if pr.Stage == "done" {
+		p.clear()
+		return
+	}
+	msg := pr.Stage
+	switch pr.Stage {
+	case "writing SQL":
+		msg = fmt.Sprintf("%s is writing the SQL", p.model)
+	case "repairing":
+		msg = fmt.Sprintf("%s is repairing the SQL (%d of %d)", p.model, pr.Attempt-1, pr.Attempts-1)
+	case "checking":
+		msg = "checking and running the query"
+	case "checking values":
+		msg = "no rows: checking the values the query compares with"
+	case "preparing":
+		msg = "reading the schema"
+	}
+	if pr.Tokens > 0 {
+		msg += fmt.Sprintf(" (%d tokens)", pr.Tokens)
+	}
+	fmt.Fprintf(p.w, "\r\033[K%s…  (Ctrl-C cancels)", msg)
+	p.shown = true
+}
+
+func (p *askProgressLine) clear() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
+	}
+}
+
+// loadSession reads a session file; a missing file is a new session.
+func loadSession(path string) (*engine.Session, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return &engine.Session{}, nil
+	}
+	if err != nil {
+		return nil, engine.Errorf(engine.CodeUsage, "cannot read the session %s: %v", path, err)
+	}
+	var s engine.Session
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, engine.Errorf(engine.CodeUsage, "the session file %s is not a Querent session: %v", path, err).WithHint(
+			"use another file name, or delete it to start a new conversation")
+	}
+	return &s, nil
+}
+
+// saveSession writes a session file atomically.
+func saveSession(path string, s *engine.Session) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, ".session-*")
+	if err != nil {
+		return engine.Errorf(engine.CodeUsage, "cannot write the session %s: %v", path, err)
+	}
+	if _, err := f.Write(append(b, '\n')); err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return engine.Errorf(engine.CodeUsage, "cannot write the session %s: %v", path, err)
+	}
+	return nil
+}
+
+// pullModel downloads a model, showing its progress on standard error.
+func pullModel(ctx context.Context, s *stdio, m engine.Model, name string) error {
+	fmt.Fprintf(s.err, "downloading %s from the Ollama library (Ctrl-C cancels)…\n", name)
+	tty := false
+	if f, ok := s.err.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		tty = true
+	}
+	last := time.Time{}
+	err := m.Pull(ctx, name, func(p engine.PullProgress) {
+		if p.Total <= 0 || (!tty && time.Since(last) < 5*time.Second && p.Completed < p.Total) {
+			return
+		}
+		last = time.Now()
+		pct := float64(p.Completed) / float64(p.Total) * 100
+		if tty {
+			fmt.Fprintf(s.err, "\r\033[K%s: %3.0f%% of %s", p.Status, pct, humanSize(p.Total))
+		} else {
+			fmt.Fprintf(s.err, "%s: %.0f%% of %s\n", p.Status, pct, humanSize(p.Total))
+		}
+	})
+	if tty {
+		fmt.Fprint(s.err, "\r\033[K")
+	}
+	if err == nil {
+		fmt.Fprintf(s.err, "%s is installed.\n", name)
+	}
+	return err
+}

@@ -1,0 +1,445 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// AskOptions bound one question.
+type AskOptions struct {
+	// MaxRows and Timeout bound running each query (defaults 1000, 30 s).
+	MaxRows int
+	Timeout time.Duration
+	// MaxRepairs is how many times the model may repair its SQL (default 3).
+	MaxRepairs int
+	// SchemaBudget is the prompt's schema budget in tokens (default 8000).
+	SchemaBudget int
+	// NumPredict caps the model's answer in tokens (default 1024).
+	NumPredict int
+	// Today is the date the prompt gives for "this year" (default: now).
+	Today time.Time
+	// Client names who asks, for the history ("cli", "app", "mcp:…").
+	Client string
+	// Progress, when set, follows the loop.
+	Progress func(AskProgress)
+}
+
+// AskProgress is one step of the ask loop, for progress displays.
+type AskProgress struct {
+	// Stage is "preparing", "writing SQL", "checking", "running",
+	// "repairing", "checking values" or "done".
+	Stage string
+	// Attempt counts from 1; Attempts is the most there can be.
+	Attempt, Attempts int
+	// Tokens is the answer streamed so far (while writing SQL).
+	Tokens int
+}
+
+// Asker answers questions about one database with one model. It keeps what
+// it learns about the database (the value index) between questions.
+type Asker struct {
+	DB        Database
+	Model     Model
+	ModelName string
+	// EmbedModel, when set, re-ranks tables by embeddings when the schema
+	// must be pruned.
+	EmbedModel string
+	// History, when set, records every question and feeds the prompt's
+	// examples with past successful ones.
+	History History
+
+	mu     sync.Mutex
+	values *ValueIndex
+}
+
+func (o AskOptions) withDefaults() AskOptions {
+	if o.MaxRows <= 0 {
+		o.MaxRows = DefaultMaxRows
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxRepairs <= 0 {
+		o.MaxRepairs = 3
+	}
+	if o.SchemaBudget <= 0 {
+		o.SchemaBudget = 8000
+	}
+	if o.NumPredict <= 0 {
+		o.NumPredict = 1024
+	}
+	if o.Today.IsZero() {
+		o.Today = time.Now()
+	}
+	return o
+}
+
+// Ask answers a question: the model writes SQL, the guard checks it, the
+// database runs it; a failure goes back to the model with the precise error,
+// at most MaxRepairs times. The answer always comes back (with its attempts
+// and errors); the error is the final failure, if any. session, when not
+// nil, gives the previous turns and receives this one.
+func (a *Asker) Ask(ctx context.Context, question string, session *Session, opts AskOptions) (*Answer, error) {
+	opts = opts.withDefaults()
+	start := time.Now()
+	q := question
+	ans := NewAnswer("")
+	ans.Question = &q
+	if a.ModelName != "" {
+		m := a.ModelName
+		ans.Model = &m
+	}
+	ans.Warnings = append(ans.Warnings, a.DB.Warnings()...)
+	progress := func(p AskProgress) {
+		if opts.Progress != nil {
+			p.Attempts = 1 + opts.MaxRepairs
+			opts.Progress(p)
+		}
+	}
+	finish := func(err error) (*Answer, error) {
+		if session != nil {
+			ans.SessionContext = session.Context()
+		}
+		a.record(ctx, question, ans, err, time.Since(start), opts)
+		progress(AskProgress{Stage: "done"})
+		return ans, err
+	}
+	if strings.TrimSpace(question) == "" {
+		err := Errorf(CodeUsage, "the question is empty").WithHint("ask a question about the data, for example: which customers spent the most?")
+		ans.AddError(err)
+		return finish(err)
+	}
+	progress(AskProgress{Stage: "preparing"})
+	msgs, shown, err := a.prompt(ctx, question, session, opts)
+	ans.TablesShown = shown
+	if err != nil {
+		ans.AddError(err)
+		return finish(err)
+	}
+	var lastErr error
+	checkedEmpty := false
+	var emptyResult *Result // a run that returned no rows, kept in case nothing better comes
+	var emptyAnswer *ModelAnswer
+	for attempt := 1; attempt <= 1+opts.MaxRepairs; attempt++ {
+		stage := "writing SQL"
+		if attempt > 1 {
+			stage = "repairing"
+		}
+		progress(AskProgress{Stage: stage, Attempt: attempt})
+		tokens := 0
+		resp, err := a.Model.Chat(ctx, ChatRequest{
+			Model: a.ModelName, Messages: msgs, Format: AnswerSchema(), Temperature: 0,
+			NumCtx: numCtx(msgs, opts.NumPredict), NumPredict: opts.NumPredict,
+			OnToken: func(string) {
+				tokens++
+				if tokens%8 == 0 {
+					progress(AskProgress{Stage: stage, Attempt: attempt, Tokens: tokens})
+				}
+			},
+		})
+		if err != nil {
+			e := AsError(err)
+			if e.Code != CodeModelError {
+				// Not running, not installed, too slow, cancelled: a repair
+				// would meet the same fate.
+				ans.AddError(err)
+				return finish(err)
+			}
+			ans.Attempts = append(ans.Attempts, Attempt{Error: &AttemptError{Type: e.Code, Message: e.Message}})
+			lastErr = err
+			msgs = append(msgs, Message{Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": e.Message})})
+			continue
+		}
+		ma, perr := ParseModelAnswer(resp.Content)
+		if perr != nil {
+			e := Errorf(CodeModelError, "the model's answer was unusable: %v", perr).WithHint("try again, or try another model (--model)")
+			ans.Attempts = append(ans.Attempts, Attempt{Error: &AttemptError{Type: e.Code, Message: e.Message}})
+			lastErr = e
+			msgs = append(msgs, Message{Role: "assistant", Content: resp.Content},
+				Message{Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": perr.Error()})})
+			continue
+		}
+		if ma.Clarification != "" || ma.Unanswerable != "" {
+			code, msg, hint := CodeClarification, ma.Clarification, "answer the question by asking again with the missing detail"
+			if ma.Clarification == "" {
+				code, msg, hint = CodeUnanswerable, ma.Unanswerable, "ask about what the tables hold (querent schema lists them)"
+			}
+			e := Errorf(code, "%s", msg).WithHint("%s", hint)
+			ans.Attempts = append(ans.Attempts, Attempt{SQL: ma.SQL, Error: &AttemptError{Type: code, Message: msg}})
+			ans.Explanation = ma.Explanation
+			ans.AddError(e)
+			return finish(e)
+		}
+		ans.Query = ma.SQL
+		progress(AskProgress{Stage: "checking", Attempt: attempt})
+		res, rerr := a.DB.Run(ctx, ma.SQL, RunOptions{MaxRows: opts.MaxRows, Timeout: opts.Timeout})
+		if rerr != nil {
+			e := AsError(rerr)
+			if e.Code == CodeCancelled || e.Code == CodeDatabase || e.Code == CodeInternal {
+				ans.Attempts = append(ans.Attempts, Attempt{SQL: ma.SQL, Error: &AttemptError{Type: e.Code, Message: e.Message}})
+				ans.AddError(rerr)
+				return finish(rerr)
+			}
+			ans.Attempts = append(ans.Attempts, Attempt{SQL: ma.SQL, Error: &AttemptError{Type: e.Code, Message: e.Message}})
+			lastErr = rerr
+			msgs = append(msgs, Message{Role: "assistant", Content: resp.Content},
+				Message{Role: "user", Content: renderPrompt("repair.tmpl", map[string]string{
+					"SQL": ma.SQL, "Type": e.Code, "Message": e.Message, "Hint": e.Hint, "Question": question})})
+			continue
+		}
+		ans.Attempts = append(ans.Attempts, Attempt{SQL: ma.SQL})
+		if len(res.Rows) == 0 && !checkedEmpty && attempt <= opts.MaxRepairs {
+			checkedEmpty = true
+			if checks := a.emptyChecks(ctx, ma.SQL); len(checks) > 0 {
+				progress(AskProgress{Stage: "checking values", Attempt: attempt})
+				emptyResult, emptyAnswer = res, ma
+				msgs = append(msgs, Message{Role: "assistant", Content: resp.Content},
+					Message{Role: "user", Content: renderPrompt("empty.tmpl", map[string]any{"Checks": checks})})
+				continue
+			}
+		}
+		a.success(ctx, ans, res, ma, question, session)
+		return finish(nil)
+	}
+	if emptyResult != nil {
+		// The empty answer stands: the repairs found nothing better.
+		a.success(ctx, ans, emptyResult, emptyAnswer, question, session)
+		return finish(nil)
+	}
+	final := AsError(lastErr)
+	e := &Error{Code: final.Code, Position: final.Position, Query: final.Query, Err: lastErr,
+		Message: fmt.Sprintf("the model did not write a working query in %d attempts; the last one failed: %s", len(ans.Attempts), final.Message),
+		Hint:    "rephrase the question (name the tables or columns you mean), try another model with --model, or write the SQL yourself with querent sql"}
+	ans.AddError(e)
+	return finish(e)
+}
+
+// success fills the answer from a result and adds the turn to the session.
+func (a *Asker) success(ctx context.Context, ans *Answer, res *Result, ma *ModelAnswer, question string, session *Session) {
+	ans.SetResult(res)
+	ans.Explanation = strings.TrimSpace(ma.Explanation + " " + resultSummary(res))
+	if ma.FollowUps != nil {
+		ans.FollowUpQuestions = ma.FollowUps
+	}
+	hctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if hints, err := a.DB.Explain(hctx, res.Query); err == nil && len(hints) > 0 {
+		ans.OptimizationHints = hints
+	}
+	if session != nil {
+		cols := make([]string, len(res.Columns))
+		for i, c := range res.Columns {
+			cols[i] = c.Name
+		}
+		session.Add(Turn{Question: question, SQL: res.Query, Columns: cols, RowCount: len(res.Rows), Time: time.Now().UTC()})
+	}
+}
+
+// resultSummary says in one sentence what came back, from the data itself
+// (the model wrote its explanation before seeing the result).
+func resultSummary(res *Result) string {
+	switch {
+	case len(res.Rows) == 0:
+		return "The query returned no rows."
+	case len(res.Rows) == 1 && len(res.Columns) == 1:
+		return fmt.Sprintf("The answer is %s.", summaryValue(res.Rows[0][0]))
+	case res.Truncated:
+		return fmt.Sprintf("It returned more than %d rows; the first %d are shown.", len(res.Rows), len(res.Rows))
+	case len(res.Rows) == 1:
+		return "It returned one row."
+	}
+	return fmt.Sprintf("It returned %d rows.", len(res.Rows))
+}
+
+func summaryValue(v Value) string {
+	switch x := v.(type) {
+	case nil:
+		return "empty (NULL)"
+	case float64:
+		return FormatFloat(x)
+	case []byte:
+		return fmt.Sprintf("a %d-byte blob", len(x))
+	case string:
+		if len([]rune(x)) > 80 {
+			x = string([]rune(x)[:80]) + "…"
+		}
+		return fmt.Sprintf("%q", x)
+	}
+	return fmt.Sprint(v)
+}
+
+// comparisonRE finds text comparisons: col = 'x', t.col LIKE '%x%', col IN ('a', 'b').
+var comparisonRE = regexp.MustCompile(`(?i)((?:[A-Za-z_][A-Za-z0-9_]*|"[^"]+")(?:\.(?:[A-Za-z_][A-Za-z0-9_]*|"[^"]+"))?)\s*(=|==|<>|!=|\bnot\s+like\b|\blike\b|\bglob\b|\bin\s*\()\s*('(?:[^']|'')*'(?:\s*,\s*'(?:[^']|'')*')*)`)
+
+// emptyChecks looks at what a query that returned nothing compares text
+// columns with: a value that is not stored in that column, but resembles
+// stored values, is the usual reason ('Brasil' for 'Brazil').
+func (a *Asker) emptyChecks(ctx context.Context, sql string) []string {
+	vi := a.valueIndex(ctx)
+	if vi == nil {
+		return nil
+	}
+	var checks []string
+	seen := map[string]bool{}
+	for _, m := range comparisonRE.FindAllStringSubmatch(sql, -1) {
+		col, op := m[1], strings.ToLower(strings.Join(strings.Fields(m[2]), " "))
+		like := strings.Contains(op, "like") || op == "glob"
+		for _, lit := range stringLiterals(m[3]) {
+			bare := lit
+			if like {
+				bare = strings.Trim(lit, "%_*? ")
+			}
+			if bare == "" || len(bare) > 100 || seen[col+"\x00"+lit] {
+				continue
+			}
+			seen[col+"\x00"+lit] = true
+			indexed, present := vi.Stored(col, bare, like)
+			if !indexed || present {
+				continue
+			}
+			var similar []string
+			for _, v := range vi.Similar(col, bare, 3) {
+				similar = append(similar, "'"+strings.ReplaceAll(v, "'", "''")+"'")
+			}
+			msg := fmt.Sprintf("%s %s '%s' matches no stored value of %s", col, strings.ToUpper(op), strings.ReplaceAll(lit, "'", "''"), col)
+			if len(similar) > 0 {
+				msg += "; it has " + strings.Join(similar, ", ")
+			}
+			checks = append(checks, msg)
+		}
+	}
+	return checks
+}
+
+// valueIndex builds (once) the index of stored text values.
+func (a *Asker) valueIndex(ctx context.Context) *ValueIndex {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.values != nil {
+		return a.values
+	}
+	s, err := a.DB.Schema(ctx)
+	if err != nil {
+		return nil
+	}
+	vi, err := BuildValueIndex(ctx, a.DB, s, ValueIndexOptions{})
+	if err != nil {
+		return nil
+	}
+	a.values = vi
+	return vi
+}
+
+// prompt builds the messages of a question: the system prompt with the
+// (pruned) schema, value hints and examples, the session's previous turns,
+// and the question. It also returns the tables the prompt shows.
+func (a *Asker) prompt(ctx context.Context, question string, session *Session, opts AskOptions) ([]Message, []string, error) {
+	s, err := a.DB.Schema(ctx)
+	if err != nil {
+		return nil, []string{}, err
+	}
+	// Follow-ups ("and in 2012?") need the earlier questions to find tables.
+	pruneQuery := question
+	var turns []Turn
+	if session != nil {
+		turns = session.Turns
+		if len(turns) > 3 {
+			turns = turns[len(turns)-3:]
+		}
+		for _, t := range turns {
+			pruneQuery += " " + t.Question
+		}
+	}
+	var rerank Reranker
+	if a.EmbedModel != "" && a.Model != nil {
+		rerank = EmbeddingReranker(a.Model, a.EmbedModel)
+	}
+	// The values the question names point at their tables too ("songs by
+	// acdc" → Artist), which words alone would miss.
+	var hints []ValueHint
+	if vi := a.valueIndex(ctx); vi != nil {
+		hints = vi.Hints(question, 8)
+		for _, h := range hints {
+			pruneQuery += " " + h.Table
+		}
+	}
+	sc := PruneSchema(ctx, s, pruneQuery, opts.SchemaBudget, rerank)
+	total := 0
+	for _, t := range s.Tables {
+		if !t.Internal {
+			total++
+		}
+	}
+	sp := SystemPrompt{Database: displayName(s.Database), Schema: sc.Text, Tables: sc.Tables, TotalTables: total,
+		Pruned: sc.Pruned, Today: opts.Today.Format("2006-01-02")}
+	for _, h := range hints {
+		sp.Hints = append(sp.Hints, h.String())
+	}
+	if a.History != nil {
+		sha := ""
+		if f, ok := a.DB.(Fingerprinter); ok {
+			sha, _ = f.SHA256(ctx)
+		}
+		if past, err := a.History.Successes(ctx, a.DB.Name(), sha, 200); err == nil {
+			sp.Examples = chooseExamples(question, past, 3)
+		}
+	}
+	sp.StyleExamples = len(sp.Examples) < 2
+	msgs := []Message{{Role: "system", Content: sp.Render()}}
+	for _, t := range turns {
+		prev, _ := json.Marshal(map[string]any{"sql": t.SQL, "explanation": fmt.Sprintf("(returned %d rows with columns %s)", t.RowCount, strings.Join(t.Columns, ", ")),
+			"follow_up_questions": []string{}, "clarification_question": "", "unanswerable_reason": ""})
+		msgs = append(msgs, Message{Role: "user", Content: t.Question}, Message{Role: "assistant", Content: string(prev)})
+	}
+	msgs = append(msgs, Message{Role: "user", Content: question})
+	shown := make([]string, len(sc.Tables))
+	for i, t := range sc.Tables {
+		shown[i] = t.Name
+	}
+	return msgs, shown, nil
+}
+
+// displayName shortens a database path to its file name for the prompt.
+func displayName(name string) string {
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// numCtx sizes the context window to the prompt and the answer, in steps of
+// 2,048 tokens (Ollama's default context is small and cuts long prompts).
+func numCtx(msgs []Message, predict int) int {
+	n := predict + 256
+	for _, m := range msgs {
+		n += EstimateTokens(m.Content) + 8
+	}
+	n = (n + 2047) / 2048 * 2048
+	return min(max(n, 4096), 32768)
+}
+
+// record writes the question to the history (if any); a failure to record
+// never fails the answer, but becomes a warning.
+func (a *Asker) record(ctx context.Context, question string, ans *Answer, err error, d time.Duration, opts AskOptions) {
+	if a.History == nil {
+		return
+	}
+	e := HistoryEntry{Time: time.Now(), Database: a.DB.Name(), Question: question, SQL: ans.Query, Status: "ok",
+		RowCount: ans.RowCount, DurationS: Seconds(d), Model: a.ModelName, Client: opts.Client, Attempts: ans.Attempts}
+	if err != nil {
+		e.Status = ErrorCode(err)
+	}
+	if f, ok := a.DB.(Fingerprinter); ok {
+		e.DatabaseSHA256, _ = f.SHA256(ctx)
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if rerr := a.History.Record(rctx, e); rerr != nil {
+		ans.Warnings = append(ans.Warnings, "the question was not saved in the history: "+AsError(rerr).Message)
+	}
+}

@@ -1,0 +1,327 @@
+package engine_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"querent/engine"
+	"querent/engine/ollama"
+	"querent/engine/ollama/ollamatest"
+	"querent/engine/sqlite"
+)
+
+// chinook copies the demo database to a temporary file.
+func chinook(t *testing.T) string {
+	b, err := os.ReadFile("sqlite/demo/Chinook_Sqlite.sqlite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "chinook.db")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func sha(t *testing.T, p string) string {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+type rig struct {
+	fake  *ollamatest.Server
+	asker *engine.Asker
+	path  string
+	hist  *sqlite.HistoryStore
+}
+
+func newRig(t *testing.T, script ...ollamatest.Reply) *rig {
+	ctx := context.Background()
+	path := chinook(t)
+	db, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	fake := ollamatest.New(t, script...)
+	m, err := ollama.New(ollama.Config{Host: fake.URL, RequestTimeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := sqlite.OpenHistory(ctx, filepath.Join(t.TempDir(), "history.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return &rig{fake: fake, path: path, hist: h, asker: &engine.Asker{DB: db, Model: m, ModelName: "qwen2.5-coder:7b", History: h}}
+}
+
+var today = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+
+func (r *rig) ask(t *testing.T, q string, s *engine.Session) (*engine.Answer, error) {
+	return r.asker.Ask(context.Background(), q, s, engine.AskOptions{Today: today, Client: "test"})
+}
+
+func TestAskRepairsAWrongColumn(t *testing.T) {
+	r := newRig(t,
+		ollamatest.Answer("SELECT BillingCountry, sum(Totl) AS total FROM Invoice GROUP BY 1 ORDER BY 2 DESC LIMIT 3", "Sums invoice totals by country."),
+		ollamatest.Answer("SELECT BillingCountry, sum(Total) AS total FROM Invoice GROUP BY 1 ORDER BY 2 DESC LIMIT 3", "Sums invoice totals by country.",
+			"What about 2012?", "Which genre sells best?"))
+	before := sha(t, r.path)
+	ans, err := r.ask(t, "Which three countries bought the most?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Attempts) != 2 || ans.Attempts[0].Error == nil || ans.Attempts[0].Error.Type != engine.CodeUnknownColumn || ans.Attempts[1].Error != nil {
+		t.Fatalf("attempts %+v", ans.Attempts)
+	}
+	// The second request carries SQLite's error and the closest names.
+	second := r.fake.Requests()[1].Messages
+	last := second[len(second)-1].Content
+	for _, want := range []string{"no such column: Totl", "did you mean Total?", "sum(Totl)", "Which three countries bought the most?"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("the repair request lacks %q:\n%s", want, last)
+		}
+	}
+	if second[len(second)-2].Role != "assistant" {
+		t.Errorf("the failed answer is not in the conversation")
+	}
+	if len(ans.TablesShown) != 11 {
+		t.Errorf("tables shown %v", ans.TablesShown)
+	}
+	if ans.RowCount != 3 || ans.Results.Values[0][0] != "USA" || *ans.Question != "Which three countries bought the most?" || *ans.Model != "qwen2.5-coder:7b" {
+		t.Errorf("answer %+v", ans)
+	}
+	if !strings.HasPrefix(ans.Explanation, "Sums invoice totals by country. It returned 3 rows.") || len(ans.FollowUpQuestions) != 2 {
+		t.Errorf("explanation %q follow-ups %v", ans.Explanation, ans.FollowUpQuestions)
+	}
+	// Each request asks for the answer schema, temperature 0, a context size.
+	req := r.fake.Requests()[0]
+	if !strings.Contains(string(req.Format), `"sql"`) || req.Options["temperature"] != 0.0 || req.Options["num_ctx"] == nil || req.Options["num_predict"] == nil {
+		t.Errorf("request format %s options %v", req.Format, req.Options)
+	}
+	if sha(t, r.path) != before {
+		t.Error("the database changed")
+	}
+	hist, _ := r.hist.List(context.Background(), "", 5)
+	if len(hist) != 1 || hist[0].Status != "ok" || hist[0].Client != "test" || len(hist[0].Attempts) != 2 || hist[0].DatabaseSHA256 != before {
+		t.Errorf("history %+v", hist)
+	}
+}
+
+func TestAskRefusesAWrite(t *testing.T) {
+	r := newRig(t,
+		ollamatest.Answer("DELETE FROM Invoice WHERE Total < 1", "Removes small invoices."),
+		ollamatest.Answer("SELECT count(*) AS small FROM Invoice WHERE Total < 1", "Counts small invoices."))
+	before := sha(t, r.path)
+	ans, err := r.ask(t, "Delete the invoices under one dollar", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Attempts[0].Error == nil || ans.Attempts[0].Error.Type != engine.CodeRefused {
+		t.Errorf("attempts %+v", ans.Attempts)
+	}
+	if !strings.Contains(lastMessage(r.fake.Requests()[1]), "would write to the database") {
+		t.Error("the refusal's reason did not reach the model")
+	}
+	if sha(t, r.path) != before {
+		t.Fatal("the database changed")
+	}
+}
+
+func lastMessage(req ollamatest.Request) string { return req.Messages[len(req.Messages)-1].Content }
+
+func TestAskGivesUpCleanly(t *testing.T) {
+	r := newRig(t,
+		ollamatest.Answer("SELECT nope FROM Invoice", "x"), ollamatest.Answer("SELECT nope2 FROM Invoice", "x"),
+		ollamatest.Reply{Content: "Sure! Here is the SQL: SELECT 1"}, ollamatest.Answer("SELECT * FROM Nowhere", "x"))
+	ans, err := r.ask(t, "What is the meaning of the data?", nil)
+	e := engine.AsError(err)
+	if e == nil || e.Code != engine.CodeUnknownTable || !strings.Contains(e.Message, "did not write a working query in 4 attempts") || e.Hint == "" {
+		t.Fatalf("error %v", err)
+	}
+	if len(ans.Attempts) != 4 || len(r.fake.Requests()) != 4 {
+		t.Fatalf("%d attempts, %d requests", len(ans.Attempts), len(r.fake.Requests()))
+	}
+	if ans.Attempts[2].Error.Type != engine.CodeModelError || !strings.Contains(ans.Attempts[2].Error.Message, "not valid JSON") {
+		t.Errorf("the malformed answer: %+v", ans.Attempts[2])
+	}
+	if !strings.Contains(lastMessage(r.fake.Requests()[3]), "was not the JSON object asked for") {
+		t.Errorf("no malformed-answer prompt: %s", lastMessage(r.fake.Requests()[3]))
+	}
+	if len(ans.Errors) != 1 || ans.Errors[0].Type != engine.CodeUnknownTable {
+		t.Errorf("errors %+v", ans.Errors)
+	}
+	hist, _ := r.hist.List(context.Background(), "", 5)
+	if len(hist) != 1 || hist[0].Status != engine.CodeUnknownTable {
+		t.Errorf("history %+v", hist)
+	}
+}
+
+func TestAskModelFailures(t *testing.T) {
+	tests := []struct {
+		name  string
+		reply ollamatest.Reply
+		code  string
+		msg   string
+	}{
+		{"length", ollamatest.Reply{Content: `{"sql": "SELECT`, DoneReason: "length"}, engine.CodeModelError, "cut off"},
+		{"404 model", ollamatest.Reply{Status: 404, Error: "model 'qwen2.5-coder:7b' not found"}, engine.CodeModelMissing, "not installed"},
+		{"slow", ollamatest.Reply{Delay: 5 * time.Second}, engine.CodeLLMUnavailable, "did not answer within"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			script := []ollamatest.Reply{tt.reply}
+			if tt.code == engine.CodeModelError {
+				// A cut-off answer is repaired; script four of them.
+				script = []ollamatest.Reply{tt.reply, tt.reply, tt.reply, tt.reply}
+			}
+			r := newRig(t, script...)
+			start := time.Now()
+			_, err := r.ask(t, "How many tracks?", nil)
+			e := engine.AsError(err)
+			if e == nil || e.Code != tt.code || !strings.Contains(e.Message+" "+e.Hint, tt.msg) {
+				t.Fatalf("got %v, want %s with %q", err, tt.code, tt.msg)
+			}
+			if time.Since(start) > 4*time.Second {
+				t.Errorf("took %s", time.Since(start))
+			}
+		})
+	}
+}
+
+func TestAskAbstains(t *testing.T) {
+	r := newRig(t, ollamatest.Abstain("Do you mean the invoice date or the hire date?", ""))
+	ans, err := r.ask(t, "What happened in 2010?", nil)
+	if engine.ErrorCode(err) != engine.CodeClarification || ans.Errors[0].Message != "Do you mean the invoice date or the hire date?" {
+		t.Fatalf("%v %+v", err, ans.Errors)
+	}
+	r = newRig(t, ollamatest.Abstain("", "The database has no employee salaries."))
+	ans, err = r.ask(t, "What is the average salary?", nil)
+	if engine.ErrorCode(err) != engine.CodeUnanswerable || !strings.Contains(ans.Errors[0].Message, "no employee salaries") || ans.RowCount != 0 {
+		t.Fatalf("%v %+v", err, ans.Errors)
+	}
+}
+
+func TestAskFollowUp(t *testing.T) {
+	first := "SELECT BillingCountry, count(*) AS invoices FROM Invoice GROUP BY 1 ORDER BY 2 DESC LIMIT 5"
+	r := newRig(t, ollamatest.Answer(first, "Counts invoices per country."),
+		ollamatest.Answer("SELECT BillingCountry, count(*) AS invoices FROM Invoice WHERE strftime('%Y', InvoiceDate) = '2012' GROUP BY 1 ORDER BY 2 DESC LIMIT 5", "The same for 2012."))
+	s := &engine.Session{}
+	if _, err := r.ask(t, "Which countries have the most invoices?", s); err != nil {
+		t.Fatal(err)
+	}
+	ans, err := r.ask(t, "same but for 2012", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := r.fake.Requests()[1].Messages
+	// system, previous question, previous answer (with its SQL), this question.
+	if len(msgs) != 4 || msgs[1].Content != "Which countries have the most invoices?" || !strings.Contains(msgs[2].Content, first) || msgs[3].Content != "same but for 2012" {
+		t.Fatalf("follow-up messages %+v", msgs)
+	}
+	if len(s.Turns) != 2 || ans.SessionContext["turns"] == nil {
+		t.Errorf("session %+v, context %v", s, ans.SessionContext)
+	}
+	back := engine.SessionFromContext(ans.SessionContext)
+	if len(back.Turns) != 2 || back.Turns[1].Question != "same but for 2012" {
+		t.Errorf("session round trip %+v", back)
+	}
+}
+
+func TestAskEmptyResultChecksLiterals(t *testing.T) {
+	r := newRig(t,
+		ollamatest.Answer("SELECT FirstName, LastName FROM Customer WHERE Country = 'Brasil'", "Customers in Brazil."),
+		ollamatest.Answer("SELECT FirstName, LastName FROM Customer WHERE Country = 'Brazil'", "Customers in Brazil."))
+	ans, err := r.ask(t, "List the customers from Brasil", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.RowCount != 5 || len(ans.Attempts) != 2 {
+		t.Fatalf("rows %d, attempts %+v", ans.RowCount, ans.Attempts)
+	}
+	if check := lastMessage(r.fake.Requests()[1]); !strings.Contains(check, "Country = 'Brasil' matches no stored value of Country; it has 'Brazil'") {
+		t.Errorf("the empty-result check: %s", check)
+	}
+	// A genuinely empty answer stands after one check.
+	r = newRig(t, ollamatest.Answer("SELECT * FROM Invoice WHERE Total > 1000", "Invoices over 1000."))
+	ans, err = r.ask(t, "Invoices over 1000?", nil)
+	if err != nil || ans.RowCount != 0 || len(r.fake.Requests()) != 1 || !strings.Contains(ans.Explanation, "no rows") {
+		t.Errorf("empty answer: %v, %d rows, %d requests, %q", err, ans.RowCount, len(r.fake.Requests()), ans.Explanation)
+	}
+}
+
+func TestAskValueHintsAndExamples(t *testing.T) {
+	r := newRig(t, ollamatest.Answer("SELECT count(*) FROM Customer WHERE Country = 'Brazil'", "x"),
+		ollamatest.Answer("SELECT count(*) FROM Track t JOIN Album al USING (AlbumId) JOIN Artist ar USING (ArtistId) WHERE ar.Name = 'AC/DC'", "x"))
+	if _, err := r.ask(t, "how many customers in brasil", nil); err != nil {
+		t.Fatal(err)
+	}
+	sys := r.fake.Requests()[0].Messages[0].Content
+	if !strings.Contains(sys, "Customer.Country = 'Brazil'") {
+		t.Errorf("no value hint for brasil in the prompt")
+	}
+	if _, err := r.ask(t, "how many customers in germany", nil); err != nil {
+		t.Fatal(err)
+	}
+	sys = r.fake.Requests()[1].Messages[0].Content
+	if !strings.Contains(sys, "Q: how many customers in brasil") || !strings.Contains(sys, "SELECT count(*) FROM Customer WHERE Country = 'Brazil'") {
+		t.Errorf("the past question is not an example:\n%s", sys[strings.Index(sys, "## Values"):])
+	}
+}
+
+func TestAskCancelled(t *testing.T) {
+	r := newRig(t, ollamatest.Reply{Delay: 5 * time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_, err := r.asker.Ask(ctx, "How many tracks?", nil, engine.AskOptions{Today: today})
+	if c := engine.ErrorCode(err); c != engine.CodeCancelled && c != engine.CodeTimeout {
+		t.Fatalf("got %v", err)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestPromptGolden keeps the prompts of a few Chinook questions in golden
+// files (go test ./engine -run TestPromptGolden -update after a deliberate change).
+func TestPromptGolden(t *testing.T) {
+	for _, q := range []struct{ name, question string }{
+		{"artist-most-albums", "Which artist has the most albums?"},
+		{"sales-by-country-2012", "Total sales per country in 2012"},
+		{"brasil-customers", "List the customers in brasil"},
+		{"acdc-tracks", "How many tracks by acdc are longer than 5 minutes?"},
+	} {
+		r := newRig(t, ollamatest.Answer("SELECT 1", "x"))
+		if _, err := r.ask(t, q.question, nil); err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, m := range r.fake.Requests()[0].Messages {
+			fmt.Fprintf(&b, "=== %s\n%s\n", m.Role, strings.ReplaceAll(m.Content, r.path, "chinook.db"))
+		}
+		golden := filepath.Join("testdata", "prompts", q.name+".golden")
+		if *update {
+			os.MkdirAll(filepath.Dir(golden), 0o755)
+			os.WriteFile(golden, []byte(b.String()), 0o644)
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run with -update)", err)
+		}
+		if b.String() != string(want) {
+			t.Errorf("%s: the prompt differs from %s (run with -update after checking)", q.name, golden)
+		}
+	}
+}

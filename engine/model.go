@@ -1,0 +1,154 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// Message is one message of a chat with a model.
+type Message struct {
+	Role    string `json:"role"` // system, user or assistant
+	Content string `json:"content"`
+}
+
+// ChatRequest is one request to a chat model.
+type ChatRequest struct {
+	Model    string
+	Messages []Message
+	// Format is a JSON schema the answer must follow (grammar-constrained
+	// by Ollama); nil asks for free text.
+	Format json.RawMessage
+	// Temperature is 0 for the ask loop: the same question gets the same SQL.
+	Temperature float64
+	// NumCtx is the context window to request, sized to the prompt.
+	NumCtx int
+	// NumPredict caps the tokens the model may generate.
+	NumPredict int
+	// OnToken, when set, receives the answer as it streams.
+	OnToken func(string)
+}
+
+// ChatResponse is a model's complete answer.
+type ChatResponse struct {
+	Content      string
+	PromptTokens int
+	OutputTokens int
+	Duration     time.Duration
+	// DoneReason is why generation stopped ("stop"); an answer cut short
+	// ("length") is returned as a model_error, never as an answer.
+	DoneReason string
+}
+
+// ModelInfo describes an installed model.
+type ModelInfo struct {
+	Name          string `json:"name"`
+	Family        string `json:"family"`
+	ParameterSize string `json:"parameter_size"`
+	Quantization  string `json:"quantization"`
+	SizeBytes     int64  `json:"size_bytes"`
+}
+
+// PullProgress reports a model download.
+type PullProgress struct {
+	Status    string
+	Completed int64
+	Total     int64
+}
+
+// Model is the engine's model port: a local chat model with structured
+// output, listing, optional embeddings and downloads. engine/ollama
+// implements it over Ollama's API. Every call takes a context with a
+// deadline. Errors are *Error values with codes llm_unavailable (not
+// running, unreachable, too slow), model_missing (not installed) or
+// model_error (an unusable answer).
+type Model interface {
+	Chat(ctx context.Context, req ChatRequest) (*ChatResponse, error)
+	Models(ctx context.Context) ([]ModelInfo, error)
+	Embed(ctx context.Context, model string, inputs []string) ([][]float32, error)
+	Pull(ctx context.Context, model string, progress func(PullProgress)) error
+}
+
+// preferredModels are SQL-capable model families, best first: the default
+// model is the first installed one that matches (by name prefix).
+var preferredModels = []string{
+	"qwen2.5-coder", "qwen3-coder", "sqlcoder", "duckdb-nsql", "deepseek-coder-v2", "qwen3", "qwen2.5",
+	"codellama", "llama3.3", "llama3.2", "llama3.1", "llama3", "mistral-nemo", "mistral", "gemma3", "gemma2", "phi4", "phi3",
+}
+
+// DefaultPullModel is the model to download when the user asks for one
+// without naming it: good at SQL, and small enough for a laptop.
+const DefaultPullModel = "qwen2.5-coder:7b"
+
+// embeddingFamilies name models that only embed (never chat).
+var embeddingFamilies = []string{"nomic-embed", "mxbai-embed", "all-minilm", "bge-", "snowflake-arctic-embed", "embeddinggemma", "granite-embedding"}
+
+// IsEmbeddingModel reports whether a model only makes embeddings.
+func IsEmbeddingModel(name string) bool {
+	n := strings.ToLower(name)
+	for _, f := range embeddingFamilies {
+		if strings.HasPrefix(n, f) || strings.Contains(n, "/"+f) {
+			return true
+		}
+	}
+	return strings.Contains(n, "embed")
+}
+
+// PickModel chooses the chat model to use: want when given (it must be
+// installed), else the first installed model of the preference list, else
+// the first installed chat model. The errors say what to do next.
+func PickModel(installed []ModelInfo, want string) (string, error) {
+	has := func(name string) (string, bool) {
+		for _, m := range installed {
+			if m.Name == name || strings.TrimSuffix(m.Name, ":latest") == name {
+				return m.Name, true
+			}
+		}
+		return "", false
+	}
+	if want != "" {
+		if n, ok := has(want); ok {
+			return n, nil
+		}
+		return "", Errorf(CodeModelMissing, "the model %s is not installed in Ollama", want).WithHint(
+			"download it with: ollama pull %s (or choose an installed one: %s)", want, installedList(installed))
+	}
+	for _, p := range preferredModels {
+		for _, m := range installed {
+			if strings.HasPrefix(strings.ToLower(m.Name), p) && !IsEmbeddingModel(m.Name) {
+				return m.Name, nil
+			}
+		}
+	}
+	for _, m := range installed {
+		if !IsEmbeddingModel(m.Name) {
+			return m.Name, nil
+		}
+	}
+	return "", Errorf(CodeModelMissing, "no chat model is installed in Ollama").WithHint(
+		"download one that writes SQL well, for example: ollama pull qwen2.5-coder:7b (about 4.7 GB), or the smaller qwen2.5-coder:3b")
+}
+
+// PickEmbeddingModel returns the first installed embedding model, or "".
+func PickEmbeddingModel(installed []ModelInfo) string {
+	for _, m := range installed {
+		if IsEmbeddingModel(m.Name) {
+			return m.Name
+		}
+	}
+	return ""
+}
+
+func installedList(ms []ModelInfo) string {
+	var names []string
+	for _, m := range ms {
+		if !IsEmbeddingModel(m.Name) {
+			names = append(names, m.Name)
+		}
+	}
+	if len(names) == 0 {
+		return "none is installed"
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,125 @@
+package ollama
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"querent/engine"
+)
+
+// Version returns the Ollama server's version (GET /api/version), bounded
+// by 10 s. A nil error means Ollama is running at Host: UIs use it for
+// their "Ollama running" indicator.
+func (c *Client) Version(ctx context.Context) (string, error) {
+	callCtx, cancel := withLimit(ctx, c.listTO)
+	defer cancel()
+	v, err := c.api.Version(callCtx)
+	if err != nil {
+		return "", c.fail(ctx, callCtx, call{kind: "version", limit: c.listTO}, err)
+	}
+	return v, nil
+}
+
+// Models lists the installed models (GET /api/tags), bounded by 10 s, in
+// Ollama's order (most recently changed first). Embedding-only models are
+// included: engine.IsEmbeddingModel tells them apart.
+func (c *Client) Models(ctx context.Context) ([]engine.ModelInfo, error) {
+	callCtx, cancel := withLimit(ctx, c.listTO)
+	defer cancel()
+	lr, err := c.api.List(callCtx)
+	if err != nil {
+		return nil, c.fail(ctx, callCtx, call{kind: "list", limit: c.listTO}, err)
+	}
+	out := make([]engine.ModelInfo, 0, len(lr.Models))
+	for _, m := range lr.Models {
+		name := m.Name
+		if name == "" {
+			name = m.Model
+		}
+		out = append(out, engine.ModelInfo{
+			Name:          name,
+			Family:        m.Details.Family,
+			ParameterSize: m.Details.ParameterSize,
+			Quantization:  m.Details.QuantizationLevel,
+			SizeBytes:     m.Size,
+		})
+	}
+	return out, nil
+}
+
+// Embed returns one vector per input (POST /api/embed), in input order,
+// bounded by 60 s. No inputs make no request. A model Ollama cannot embed
+// with gives the error Ollama gives (model_missing or model_error).
+func (c *Client) Embed(ctx context.Context, model string, inputs []string) ([][]float32, error) {
+	if len(inputs) == 0 {
+		return [][]float32{}, nil
+	}
+	if strings.TrimSpace(model) == "" {
+		return nil, engine.Errorf(engine.CodeUsage, "no embedding model was chosen").WithHint(
+			"install one, for example: ollama pull nomic-embed-text")
+	}
+	cl := call{kind: "embed", model: model, limit: c.embedTO}
+	callCtx, cancel := withLimit(ctx, c.embedTO)
+	defer cancel()
+	resp, err := c.api.Embed(callCtx, &api.EmbedRequest{
+		Model:     model,
+		Input:     inputs,
+		KeepAlive: &api.Duration{Duration: keepAlive},
+	})
+	if err != nil {
+		return nil, c.fail(ctx, callCtx, cl, err)
+	}
+	if len(resp.Embeddings) != len(inputs) {
+		return nil, engine.Errorf(engine.CodeModelError, "the model %s returned %d embeddings for %d inputs",
+			model, len(resp.Embeddings), len(inputs)).WithHint("try again, or choose another embedding model")
+	}
+	for i, v := range resp.Embeddings {
+		if len(v) == 0 {
+			return nil, engine.Errorf(engine.CodeModelError, "the model %s returned an empty embedding for input %d", model, i+1).WithHint(
+				"choose an embedding model, for example: ollama pull nomic-embed-text")
+		}
+	}
+	return resp.Embeddings, nil
+}
+
+// Pull downloads a model (POST /api/pull), calling progress, when set,
+// with each progress line Ollama sends ("pulling manifest", per-layer
+// "pulling <digest>" with Completed/Total bytes, "verifying sha256
+// digest", "writing manifest", "success"). It returns once Ollama reports
+// success. There is no overall time limit (a model is gigabytes), but a
+// download that sends no progress for 3 minutes is ended; cancelling ctx
+// ends it at once (Ollama keeps the parts already downloaded and resumes
+// from them next time). Failures are model_missing errors with Ollama's
+// reason.
+func (c *Client) Pull(ctx context.Context, model string, progress func(engine.PullProgress)) error {
+	if strings.TrimSpace(model) == "" {
+		return engine.Errorf(engine.CodeUsage, "no model was named to download").WithHint(
+			"name one, for example qwen2.5-coder:7b")
+	}
+	cl := call{kind: "pull", model: model, limit: c.pullIdle}
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	// The watchdog ends the call when progress stops; each line resets it.
+	idle := time.AfterFunc(c.pullIdle, func() { cancel(errTimedOut) })
+	defer idle.Stop()
+
+	stream := true
+	success := false
+	err := c.api.Pull(callCtx, &api.PullRequest{Model: model, Stream: &stream}, func(p api.ProgressResponse) error {
+		idle.Reset(c.pullIdle)
+		if p.Status == "success" {
+			success = true
+		}
+		if progress != nil {
+			progress(engine.PullProgress{Status: p.Status, Completed: p.Completed, Total: p.Total})
+		}
+		return nil
+	})
+	if err != nil || !success {
+		return c.fail(ctx, callCtx, cl, err)
+	}
+	return nil
+}

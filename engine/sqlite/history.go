@@ -1,0 +1,138 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"querent/engine"
+)
+
+// HistoryStore is the history of questions and queries, kept in its own
+// SQLite file in Querent's data folder (never in the user's database). It
+// is safe for several processes: SQLite locks the file, and writers wait.
+type HistoryStore struct {
+	path string
+	db   *sql.DB
+}
+
+var _ engine.History = (*HistoryStore)(nil)
+
+// OpenHistory opens (creating when needed) the history file at path.
+func OpenHistory(ctx context.Context, path string) (*HistoryStore, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, engine.Errorf(engine.CodeDatabase, "cannot create Querent's data folder %s: %v", filepath.Dir(path), err).WithHint(
+			"set QUERENT_DATA_DIR to a folder you may write")
+	}
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	u := url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}
+	db, err := sql.Open("sqlite", u.String())
+	if err != nil {
+		return nil, historyErr(path, err)
+	}
+	db.SetMaxOpenConns(1)
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS history (
+  id INTEGER PRIMARY KEY,
+  time TEXT NOT NULL,
+  database TEXT NOT NULL,
+  database_sha256 TEXT NOT NULL DEFAULT '',
+  question TEXT NOT NULL DEFAULT '',
+  sql TEXT NOT NULL DEFAULT '',
+  status TEXT NOT NULL,
+  row_count INTEGER NOT NULL DEFAULT 0,
+  duration_s REAL NOT NULL DEFAULT 0,
+  model TEXT NOT NULL DEFAULT '',
+  client TEXT NOT NULL DEFAULT '',
+  attempts_json TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX IF NOT EXISTS history_database ON history(database, id);
+CREATE INDEX IF NOT EXISTS history_sha ON history(database_sha256, id)`); err != nil {
+		db.Close()
+		return nil, historyErr(path, err)
+	}
+	return &HistoryStore{path: path, db: db}, nil
+}
+
+func historyErr(path string, err error) error {
+	return engine.Errorf(engine.CodeDatabase, "Querent's history file %s cannot be used: %s", path, sqliteMessage(err)).WithErr(err).WithHint(
+		"check the disk, or move the file away to start a new history")
+}
+
+// Close closes the history file.
+func (h *HistoryStore) Close() error { return h.db.Close() }
+
+// Record adds one entry.
+func (h *HistoryStore) Record(ctx context.Context, e engine.HistoryEntry) error {
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	att, _ := json.Marshal(e.Attempts)
+	if e.Attempts == nil {
+		att = []byte("[]")
+	}
+	_, err := h.db.ExecContext(ctx, `INSERT INTO history (time, database, database_sha256, question, sql, status, row_count, duration_s, model, client, attempts_json)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.Time.UTC().Format(time.RFC3339Nano), e.Database, e.DatabaseSHA256, e.Question, e.SQL, e.Status, e.RowCount, e.DurationS, e.Model, e.Client, string(att))
+	if err != nil {
+		return historyErr(h.path, err)
+	}
+	return nil
+}
+
+func (h *HistoryStore) query(ctx context.Context, where string, args ...any) ([]engine.HistoryEntry, error) {
+	rows, err := h.db.QueryContext(ctx, `SELECT time, database, database_sha256, question, sql, status, row_count, duration_s, model, client, attempts_json
+FROM history `+where, args...)
+	if err != nil {
+		return nil, historyErr(h.path, err)
+	}
+	defer rows.Close()
+	out := []engine.HistoryEntry{}
+	for rows.Next() {
+		var e engine.HistoryEntry
+		var t, att string
+		if err := rows.Scan(&t, &e.Database, &e.DatabaseSHA256, &e.Question, &e.SQL, &e.Status, &e.RowCount, &e.DurationS, &e.Model, &e.Client, &att); err != nil {
+			return nil, historyErr(h.path, err)
+		}
+		e.Time, _ = time.Parse(time.RFC3339Nano, t)
+		_ = json.Unmarshal([]byte(att), &e.Attempts)
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, historyErr(h.path, err)
+	}
+	return out, nil
+}
+
+// List returns the newest entries first; database "" lists every one.
+func (h *HistoryStore) List(ctx context.Context, database string, limit int) ([]engine.HistoryEntry, error) {
+	if limit <= 0 {
+		limit = 20
+	}
+	if database == "" {
+		return h.query(ctx, "ORDER BY id DESC LIMIT ?", limit)
+	}
+	return h.query(ctx, "WHERE database = ? ORDER BY id DESC LIMIT ?", database, limit)
+}
+
+// Successes returns successful question/SQL pairs of a database (by path
+// or sha256), newest first, one per distinct question.
+func (h *HistoryStore) Successes(ctx context.Context, database, sha string, limit int) ([]engine.HistoryEntry, error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	return h.query(ctx, fmt.Sprintf(`WHERE id IN (SELECT max(id) FROM history WHERE status = 'ok' AND question <> '' AND sql <> ''
+  AND (database = ? OR (database_sha256 <> '' AND database_sha256 = ?)) GROUP BY lower(question)) ORDER BY id DESC LIMIT %d`, limit), database, sha)
+}

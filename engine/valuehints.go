@@ -1,0 +1,793 @@
+package engine
+
+// Value hints: questions name values the way people say them ("brasil",
+// "acdc", "rock"), while the database stores them its own way ('Brazil',
+// 'AC/DC', 'Rock'), in a column the model cannot guess. An index of the
+// stored text values lets the prompt say which stored value, in which
+// column, the question means.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// ValueIndexOptions bound BuildValueIndex. Zero fields take the defaults.
+type ValueIndexOptions struct {
+	// MaxDistinct skips a column with more distinct text values than this
+	// (default 5,000): names of individual things (artists, tracks) are
+	// kept; free text (comments, descriptions) is not.
+	MaxDistinct int
+	// MaxValueLen leaves out values longer than this many characters
+	// (default 100).
+	MaxValueLen int
+	// Budget bounds the time of the whole build (default 2 s). Columns not
+	// read when it runs out are left out of the index (see Skipped); each
+	// column gets at most a quarter of it (at least 50 ms), so that one slow
+	// column does not starve the others.
+	Budget time.Duration
+	// MaxScanRows bounds the rows read per column (default 1,000,000): in
+	// a larger table only the values of the first rows are indexed.
+	MaxScanRows int64
+	// MaxValues bounds the distinct values kept in all (default 100,000),
+	// which bounds the memory: each distinct text is stored once, with its
+	// normalised form when that differs, so at most about 100,000 × (100 + 100
+	// + 64) bytes ≈ 26 MB, and far less in practice (Chinook: about 0.5 MB).
+	MaxValues int
+}
+
+func (o ValueIndexOptions) withDefaults() ValueIndexOptions {
+	if o.MaxDistinct <= 0 {
+		o.MaxDistinct = 5000
+	}
+	if o.MaxValueLen <= 0 {
+		o.MaxValueLen = 100
+	}
+	if o.Budget <= 0 {
+		o.Budget = 2 * time.Second
+	}
+	if o.MaxScanRows <= 0 {
+		o.MaxScanRows = 1_000_000
+	}
+	if o.MaxValues <= 0 {
+		o.MaxValues = 100_000
+	}
+	return o
+}
+
+// ValueIndex holds the distinct short text values of a database's user
+// tables, normalised for matching words of questions. Build it once per
+// database (BuildValueIndex) and reuse it for every question; it is
+// read-only after the build and safe for concurrent use.
+type ValueIndex struct {
+	cols    []vhColumn
+	values  []vhValue
+	byKey   map[string][]int32 // normalised key → values
+	byFirst map[rune][]int32   // first rune of the key → values, for typo matching
+	schema  map[string]bool    // stemmed words of the tables' and columns' names
+	skipped []string
+}
+
+type vhColumn struct {
+	table, column string
+	distinct      int
+	prior         float64 // up to 0.4 for few distinct values (a category)
+	label         bool    // names or unique labels of the table's rows
+	tableWords    []string
+	columnWords   []string
+	listed        map[string]bool // values the schema lists (the prompt shows them)
+}
+
+type vhValue struct {
+	text   string
+	key    string  // lowercase letters and digits, accents removed, words joined
+	keyLen int32   // runes in key
+	cols   []int32 // columns holding it, in schema order
+}
+
+// ValueHint is a stored value that a question mentions.
+type ValueHint struct {
+	Table, Column string
+	// Value is the value exactly as stored.
+	Value string
+	// Matched is the question's words that name it, as typed.
+	Matched string
+	// Exact is true when Matched and Value are the same after normalising
+	// (case, accents, punctuation and spaces ignored); false for a match
+	// that tolerates a typo.
+	Exact bool
+	// AlsoIn lists other columns ("Table.Column") holding the same value.
+	AlsoIn []string
+}
+
+// String describes the hint for a prompt:
+//
+//	Customer.Country = 'Brazil' (the question says "brasil"; also in Invoice.BillingCountry)
+func (h ValueHint) String() string {
+	var b strings.Builder
+	b.WriteString(scIdent(h.Table))
+	b.WriteByte('.')
+	b.WriteString(scIdent(h.Column))
+	b.WriteString(" = ")
+	b.WriteString(scQuote(h.Value, 1<<20))
+	var notes []string
+	if h.Matched != h.Value {
+		notes = append(notes, `the question says "`+scClean(h.Matched)+`"`)
+	}
+	if len(h.AlsoIn) > 0 {
+		notes = append(notes, "also in "+scClean(strings.Join(h.AlsoIn, ", ")))
+	}
+	if len(notes) > 0 {
+		b.WriteString(" (")
+		b.WriteString(strings.Join(notes, "; "))
+		b.WriteByte(')')
+	}
+	return b.String()
+}
+
+// Len is the number of distinct values in the index.
+func (vi *ValueIndex) Len() int {
+	if vi == nil {
+		return 0
+	}
+	return len(vi.values)
+}
+
+// Skipped lists the text columns left out of the index and why
+// ("Track.Composer: more than 5000 distinct values").
+func (vi *ValueIndex) Skipped() []string {
+	if vi == nil {
+		return nil
+	}
+	return vi.skipped
+}
+
+// BuildValueIndex collects the distinct text values of the text columns
+// (TEXT affinity or no declared type) of the user's tables (not views, not
+// internal tables) through db.Run, one guarded statement per column:
+//
+//	SELECT DISTINCT +c FROM (SELECT "col" AS c FROM "t" LIMIT 1000000)
+//	WHERE typeof(c) = 'text' AND length(c) <= 100 LIMIT 5001
+//
+// A column with more than opts.MaxDistinct distinct values is skipped, as is
+// a column whose statement fails or runs out of time; the whole build stops
+// when opts.Budget (default 2 s) is spent. None of these is an error: see
+// Skipped. s is the schema (nil: db.Schema is read). The error is non-nil
+// only when ctx is cancelled or the schema cannot be read.
+func BuildValueIndex(ctx context.Context, db Database, s *Schema, opts ValueIndexOptions) (*ValueIndex, error) {
+	opts = opts.withDefaults()
+	if s == nil {
+		var err error
+		if s, err = db.Schema(ctx); err != nil {
+			return nil, err
+		}
+	}
+	bctx, cancel := context.WithTimeout(ctx, opts.Budget)
+	defer cancel()
+	vi := &ValueIndex{byKey: map[string][]int32{}, byFirst: map[rune][]int32{}, schema: map[string]bool{}}
+	byText := map[string]int32{}
+	perCol := opts.Budget / 4
+	if perCol < 50*time.Millisecond {
+		perCol = 50 * time.Millisecond
+	}
+	full := false
+	for _, t := range s.Tables {
+		if t == nil || t.Internal {
+			continue
+		}
+		for _, w := range scIdentWords(t.Name) {
+			vi.schema[w] = true
+		}
+		for _, c := range t.Columns {
+			for _, w := range scIdentWords(c.Name) {
+				vi.schema[w] = true
+			}
+		}
+		if strings.EqualFold(t.Kind, "view") {
+			continue
+		}
+		for _, c := range t.Columns {
+			if c.Generated == "hidden" || !(strings.EqualFold(c.Affinity, "TEXT") || strings.TrimSpace(c.Type) == "") {
+				continue
+			}
+			name := t.Name + "." + c.Name
+			if err := ctx.Err(); err != nil {
+				return nil, AsError(err)
+			}
+			if full {
+				vi.skipped = append(vi.skipped, name+": the index is full")
+				continue
+			}
+			left := time.Until(deadlineOf(bctx))
+			if bctx.Err() != nil || left <= 0 {
+				vi.skipped = append(vi.skipped, name+": out of time")
+				continue
+			}
+			timeout := min(left, perCol)
+			q := fmt.Sprintf("SELECT DISTINCT +c FROM (SELECT %s AS c FROM %s LIMIT %d) WHERE typeof(c) = 'text' AND length(c) <= %d LIMIT %d",
+				vhQuoteIdent(c.Name), vhQuoteIdent(t.Name), opts.MaxScanRows, opts.MaxValueLen, opts.MaxDistinct+1)
+			res, err := db.Run(bctx, q, RunOptions{MaxRows: opts.MaxDistinct + 1, Timeout: timeout})
+			if err != nil {
+				if cerr := ctx.Err(); cerr != nil {
+					return nil, AsError(cerr)
+				}
+				vi.skipped = append(vi.skipped, name+": "+vhReason(err))
+				continue
+			}
+			if res.Truncated || len(res.Rows) > opts.MaxDistinct {
+				vi.skipped = append(vi.skipped, fmt.Sprintf("%s: more than %d distinct values", name, opts.MaxDistinct))
+				continue
+			}
+			ci := int32(len(vi.cols))
+			col := vhColumn{table: t.Name, column: c.Name, distinct: len(res.Rows),
+				tableWords: scIdentWords(t.Name), columnWords: scIdentWords(c.Name)}
+			col.prior = 0.4 * (1 - math.Log(float64(max(col.distinct, 1)))/math.Log(float64(opts.MaxDistinct+1)))
+			for _, w := range col.columnWords {
+				col.label = col.label || w == "nam" || w == "titl" || w == "label"
+			}
+			if !t.RowCountEstimated && t.RowCount > 0 && col.distinct >= 10 && float64(col.distinct) >= 0.9*float64(t.RowCount) {
+				col.label = true
+			}
+			for _, v := range t.DistinctValues.Get(c.Name) {
+				if sv, ok := v.(string); ok {
+					if col.listed == nil {
+						col.listed = map[string]bool{}
+					}
+					col.listed[sv] = true
+				}
+			}
+			vi.cols = append(vi.cols, col)
+			for _, row := range res.Rows {
+				if len(row) == 0 {
+					continue
+				}
+				text, ok := row[0].(string)
+				if !ok {
+					continue
+				}
+				if id, ok := byText[text]; ok {
+					vv := &vi.values[id]
+					if last := vv.cols[len(vv.cols)-1]; last != ci {
+						vv.cols = append(vv.cols, ci)
+					}
+					continue
+				}
+				key := vhKey(text)
+				if utf8.RuneCountInString(key) < 2 {
+					continue
+				}
+				if len(vi.values) >= opts.MaxValues {
+					full = true
+					vi.skipped = append(vi.skipped, name+": the index is full (some values left out)")
+					break
+				}
+				if key == text {
+					key = text // share the memory
+				}
+				id := int32(len(vi.values))
+				vi.values = append(vi.values, vhValue{text: text, key: key, keyLen: int32(utf8.RuneCountInString(key)), cols: []int32{ci}})
+				byText[text] = id
+				vi.byKey[key] = append(vi.byKey[key], id)
+				r, _ := utf8.DecodeRuneInString(key)
+				vi.byFirst[r] = append(vi.byFirst[r], id)
+			}
+		}
+	}
+	return vi, nil
+}
+
+func deadlineOf(ctx context.Context) time.Time {
+	d, _ := ctx.Deadline()
+	return d
+}
+
+func vhQuoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+func vhReason(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		if e.Code == CodeTimeout {
+			return "out of time"
+		}
+		return e.Message
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "out of time"
+	}
+	return err.Error()
+}
+
+// vhKey normalises a value or a question's words: lowercase, accents
+// removed, everything but letters and digits dropped, words joined ("AC/DC"
+// → "acdc", "São Paulo" → "saopaulo").
+func vhKey(s string) string { return scFold(s) }
+
+// vhStopWords never make a match on their own, nor start or end a match
+// that tolerates typos.
+var vhStopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the of in on at by for from to with without and or not no nor
+		is are was were be been being has have had do does did what which who whom whose where when why how
+		many much most least more less than per each every all any some me my our we you i it its this that these those
+		show list give find get tell display return there their them they he she his her him us
+		top bottom number count average avg sum total highest lowest best worst
+		between during over under into as about also only please if then so can could would should will
+		time date year month week day name names title price length duration size
+		s t`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// vhWord is one word of a question: its normalised form and where it is.
+type vhWord struct {
+	key        string
+	start, end int // bytes in the question
+	stop       bool
+	schema     bool // names a table or column (stemmed)
+	digits     bool
+}
+
+func (vi *ValueIndex) questionWords(q string) []vhWord {
+	var out []vhWord
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		k := vhKey(q[start:end])
+		if k != "" {
+			w := vhWord{key: k, start: start, end: end, stop: vhStopWords[k]}
+			for _, r := range k {
+				if unicode.IsDigit(r) {
+					w.digits = true
+				}
+			}
+			w.schema = vi.schema[scStem(k)]
+			out = append(out, w)
+		}
+		start = -1
+	}
+	for i, r := range q {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		flush(i)
+	}
+	flush(len(q))
+	return out
+}
+
+// vhMatch is one value matched by an n-gram of the question.
+type vhMatch struct {
+	value    int32
+	start, n int // the n-gram: first word, number of words
+	dist     int // 0: exact
+	col      int32
+	score    float64
+}
+
+// vhExactPenalty lowers a typo match of words that also match a value
+// exactly: 'Led Zeppelin I' (the album, with the album named) must not
+// displace 'Led Zeppelin' (the artist) for "albums by Led Zeppelin".
+const vhExactPenalty = 0.25
+
+// vhMinTypoScore is the score a match with a typo needs: the support of a
+// small column or of the question naming the column's table.
+const vhMinTypoScore = 0.7
+
+// Hints returns the stored values the question mentions, best first, at
+// most max (5 when max ≤ 0).
+//
+// Word n-grams of the question (1 to 4 words) are compared with whole
+// normalised values: case, accents, punctuation and spaces are ignored, so
+// "ac dc" and "acdc" find 'AC/DC'. An n-gram may also match with a typo: a
+// Damerau–Levenshtein distance of at most 1 for 4–7 letters, 2 for longer,
+// with the same first letter and no digits. Never matched: an n-gram of stop
+// words only ("the", "in", "of", "by", "what", "how", "many"…), a single
+// word that is a stop word or names a table or column ("invoices", "total"),
+// numbers under three digits, single characters; a typo match never starts
+// or ends with a stop word.
+//
+// Matches are scored: exact 1.0, one typo 0.6, two 0.45, plus 0.1 per extra
+// word, plus 0.5 when the question names the column's table, 0.25 when it
+// names the column, plus up to 0.4 for a column with few distinct values (a
+// category). So exact matches come first unless context says otherwise
+// ("customers in brasil": Customer.Country 'Brazil' before a track named
+// 'Brasil'), and a typo match loses 0.25 when the same words also match a
+// value exactly. A typo match needs a score of 0.7 (a small column or a
+// named table). Each stretch of the question's words yields at most one hint, the
+// best-scored; a value is hinted once.
+//
+// Each hint names one column: a column of names or unique labels first
+// (Artist.Name before Track.Composer for 'AC/DC'), then one whose table or
+// name the question names, then the one with the fewest values; AlsoIn lists
+// the others. A value the question already spells exactly, with the same
+// case, is left out when the schema lists it among its column's distinct
+// values (the model sees it there); otherwise it is kept, since the column
+// is the useful part.
+func (vi *ValueIndex) Hints(question string, max int) []ValueHint {
+	if vi == nil || len(vi.values) == 0 {
+		return nil
+	}
+	if max <= 0 {
+		max = 5
+	}
+	words := vi.questionWords(question)
+	if len(words) == 0 {
+		return nil
+	}
+	qstems := map[string]bool{}
+	for _, w := range scIdentWords(question) {
+		qstems[w] = true
+	}
+	var matches []vhMatch
+	var qr, vr []rune
+	var dl vhScratch
+	add := func(id int32, s, n, dist int, penalty float64) {
+		col := vi.bestColumn(id, qstems)
+		c := &vi.cols[col]
+		score := [...]float64{1, 0.6, 0.45}[dist] + 0.1*float64(n-1) + vi.context(c, qstems) + c.prior - penalty
+		if dist > 0 && score < vhMinTypoScore {
+			return
+		}
+		matches = append(matches, vhMatch{value: id, start: s, n: n, dist: dist, col: col, score: score})
+	}
+	var kb strings.Builder
+	for n := 4; n >= 1; n-- {
+		for s := 0; s+n <= len(words); s++ {
+			kb.Reset()
+			allStop, digits := true, false
+			for i := s; i < s+n; i++ {
+				kb.WriteString(words[i].key)
+				allStop = allStop && words[i].stop
+				digits = digits || words[i].digits
+			}
+			key := kb.String()
+			runes := utf8.RuneCountInString(key)
+			if allStop || runes < 2 || n == 1 && (words[s].schema || runes < 3 && scAllDigits(key)) {
+				continue
+			}
+			exact := vi.byKey[key]
+			for _, id := range exact {
+				add(id, s, n, 0, 0)
+			}
+			if runes < 4 || digits || words[s].stop || words[s+n-1].stop {
+				continue
+			}
+			maxDist := 1
+			if runes >= 8 {
+				maxDist = 2
+			}
+			qr = append(qr[:0], []rune(key)...)
+			best := maxDist
+			var found []int32
+			for _, id := range vi.byFirst[qr[0]] {
+				v := &vi.values[id]
+				if d := int(v.keyLen) - runes; d > best || -d > best || v.key == key {
+					continue
+				}
+				vr = vr[:0]
+				for _, r := range v.key {
+					vr = append(vr, r)
+				}
+				d := dl.distance(qr, vr, best+1)
+				switch {
+				case d > best:
+				case d < best:
+					best, found = d, append(found[:0], id)
+				default:
+					found = append(found, id)
+				}
+			}
+			penalty := 0.0
+			if len(exact) > 0 {
+				penalty = vhExactPenalty // the words are likely typed right
+			}
+			for _, id := range found {
+				add(id, s, n, best, penalty)
+			}
+		}
+	}
+	sort.SliceStable(matches, func(a, b int) bool {
+		x, y := matches[a], matches[b]
+		if x.score != y.score {
+			return x.score > y.score
+		}
+		if x.dist != y.dist {
+			return x.dist < y.dist
+		}
+		if x.start != y.start {
+			return x.start < y.start
+		}
+		return x.value < y.value
+	})
+	used := make([]bool, len(words))
+	seen := map[int32]bool{}
+	var out []ValueHint
+	for _, m := range matches {
+		if len(out) == max {
+			break
+		}
+		free := true
+		for i := m.start; i < m.start+m.n; i++ {
+			free = free && !used[i]
+		}
+		if !free || seen[m.value] {
+			continue
+		}
+		for i := m.start; i < m.start+m.n; i++ {
+			used[i] = true
+		}
+		seen[m.value] = true
+		v := &vi.values[m.value]
+		c := &vi.cols[m.col]
+		if c.listed[v.text] && vhSpells(question, v.text) {
+			continue // the model sees the value, and the schema shows its column
+		}
+		h := ValueHint{Table: c.table, Column: c.column, Value: v.text, Exact: m.dist == 0,
+			Matched: question[words[m.start].start:words[m.start+m.n-1].end]}
+		for _, ci := range v.cols {
+			if ci != m.col {
+				h.AlsoIn = append(h.AlsoIn, vi.cols[ci].table+"."+vi.cols[ci].column)
+			}
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// bestColumn picks the column to name for a value held by several: a column
+// of names or unique labels, then one the question points at, then the one
+// with the fewest values, then the first in schema order.
+func (vi *ValueIndex) bestColumn(id int32, qstems map[string]bool) int32 {
+	cols := vi.values[id].cols
+	best, bestScore := cols[0], -1.0
+	for _, ci := range cols {
+		c := &vi.cols[ci]
+		s := vi.context(c, qstems) + c.prior
+		if c.label {
+			s += 0.6
+		}
+		if s > bestScore {
+			best, bestScore = ci, s
+		}
+	}
+	return best
+}
+
+// context scores how much the question points at a column: 0.5 when it
+// names the column's table, plus 0.25 when it names the column.
+func (vi *ValueIndex) context(c *vhColumn, qstems map[string]bool) float64 {
+	score := 0.0
+	for _, w := range c.tableWords {
+		if qstems[w] {
+			score = 0.5
+			break
+		}
+	}
+	for _, w := range c.columnWords {
+		if qstems[w] && w != "id" && w != "nam" {
+			score += 0.25
+			break
+		}
+	}
+	return score
+}
+
+// vhSpells reports whether question contains value exactly, as whole words.
+func vhSpells(question, value string) bool {
+	for off := 0; off <= len(question); {
+		i := strings.Index(question[off:], value)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(value)
+		before, _ := utf8.DecodeLastRuneInString(question[:i])
+		after, _ := utf8.DecodeRuneInString(question[end:])
+		if (i == 0 || !vhIsWordRune(before)) && (end == len(question) || !vhIsWordRune(after)) {
+			return true
+		}
+		off = i + 1
+	}
+	return false
+}
+
+func vhIsWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// vhScratch holds the rows of vhDistance between calls.
+type vhScratch struct{ prev2, prev, cur []int }
+
+// distance is the optimal-string-alignment (restricted Damerau–Levenshtein)
+// distance between a and b: insertions, deletions, substitutions and
+// transpositions of adjacent letters. It returns limit as soon as the
+// distance is known to be at least limit.
+func (s *vhScratch) distance(a, b []rune, limit int) int {
+	la, lb := len(a), len(b)
+	if d := la - lb; d >= limit || -d >= limit {
+		return limit
+	}
+	if cap(s.prev) < lb+1 {
+		s.prev2, s.prev, s.cur = make([]int, lb+1), make([]int, lb+1), make([]int, lb+1)
+	}
+	prev2, prev, cur := s.prev2[:lb+1], s.prev[:lb+1], s.cur[:lb+1]
+	for j := range prev {
+		prev[j] = j
+	}
+	prevMin := 0
+	for i := 1; i <= la; i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= lb; j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d = min(d, prev2[j-2]+1)
+			}
+			cur[j] = d
+			rowMin = min(rowMin, d)
+		}
+		// A cell is at least the smaller of the previous row's minimum and
+		// the one before's plus one (a transposition), so once both are at
+		// the limit, so is every later row.
+		if rowMin >= limit && prevMin+1 >= limit {
+			return limit
+		}
+		prevMin = rowMin
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return min(prev[lb], limit)
+}
+
+// Stored reports whether a text column named column (a bare name, or
+// table.column, case-insensitive) is in the index, and whether value is
+// stored in it: exactly, or, with like set, as a case-insensitive part of a
+// stored value (for LIKE '%…%' patterns, given without their wildcards).
+// The ask loop uses it to explain a query that returned nothing.
+func (vi *ValueIndex) Stored(column, value string, like bool) (indexed, present bool) {
+	if vi == nil {
+		return false, false
+	}
+	table := ""
+	if i := strings.LastIndexByte(column, '.'); i >= 0 {
+		table, column = column[:i], column[i+1:]
+	}
+	table = strings.Trim(table, `"[]`+"`")
+	column = strings.Trim(column, `"[]`+"`")
+	match := map[int32]bool{}
+	for i, c := range vi.cols {
+		if strings.EqualFold(c.column, column) && (table == "" || strings.EqualFold(c.table, table)) {
+			match[int32(i)] = true
+		}
+	}
+	if len(match) == 0 && table != "" {
+		// table is probably an alias: any column of that name will do.
+		for i, c := range vi.cols {
+			if strings.EqualFold(c.column, column) {
+				match[int32(i)] = true
+			}
+		}
+	}
+	if len(match) == 0 {
+		return false, false
+	}
+	lower := strings.ToLower(value)
+	for _, v := range vi.values {
+		if !(v.text == value || (like && strings.Contains(strings.ToLower(v.text), lower))) {
+			continue
+		}
+		for _, c := range v.cols {
+			if match[c] {
+				return true, true
+			}
+		}
+	}
+	return true, false
+}
+
+// Similar returns up to n stored values of the column (as for Stored) that
+// look like value: the same text in another case or spelling, or a few
+// typos away; closest first.
+func (vi *ValueIndex) Similar(column, value string, n int) []string {
+	if vi == nil || n <= 0 {
+		return nil
+	}
+	table := ""
+	if i := strings.LastIndexByte(column, '.'); i >= 0 {
+		table, column = column[:i], column[i+1:]
+	}
+	table = strings.Trim(table, `"[]`+"`")
+	column = strings.Trim(column, `"[]`+"`")
+	match := map[int32]bool{}
+	for i, c := range vi.cols {
+		if strings.EqualFold(c.column, column) && (table == "" || strings.EqualFold(c.table, table) || !vi.hasTable(table)) {
+			match[int32(i)] = true
+		}
+	}
+	key := []rune(vhKey(value))
+	if len(key) == 0 {
+		return nil
+	}
+	limit := max(1, len(key)/3)
+	type cand struct {
+		text string
+		d    int
+	}
+	var cs []cand
+	for _, v := range vi.values {
+		in := false
+		for _, c := range v.cols {
+			if match[c] {
+				in = true
+				break
+			}
+		}
+		if !in {
+			continue
+		}
+		vk := []rune(v.key)
+		if d := editDistance(key, vk, limit); d <= limit {
+			cs = append(cs, cand{v.text, d})
+		} else if len(key) >= 4 && strings.Contains(v.key, string(key)) {
+			cs = append(cs, cand{v.text, limit + 1})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	var out []string
+	for i := 0; i < len(cs) && i < n; i++ {
+		out = append(out, cs[i].text)
+	}
+	return out
+}
+
+func (vi *ValueIndex) hasTable(name string) bool {
+	for _, c := range vi.cols {
+		if strings.EqualFold(c.table, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// editDistance is the Levenshtein distance of a and b, or limit+1 when it
+// is larger than limit.
+func editDistance(a, b []rune, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		best := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			best = min(best, cur[j])
+		}
+		if best > limit {
+			return limit + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
