@@ -68,6 +68,28 @@ type RunOptions struct {
 	Timeout time.Duration
 }
 
+// StreamOptions bound a streamed run (an export).
+type StreamOptions struct {
+	// MaxRows stops after this many rows (0: no limit) and sets Truncated.
+	MaxRows int64
+	// Timeout bounds the whole run (default 10 minutes).
+	Timeout time.Duration
+}
+
+// StreamInfo says how a streamed run went.
+type StreamInfo struct {
+	Query       string
+	ExecutedSQL string
+	Columns     []Column
+	Rows        int64
+	Truncated   bool
+	Elapsed     time.Duration
+	TablesUsed  []string
+}
+
+// DefaultExportTimeout bounds an export's query (design.md: 10 minutes).
+const DefaultExportTimeout = 10 * time.Minute
+
 // Default bounds of the contract.
 const (
 	DefaultMaxRows = 1000
@@ -95,6 +117,12 @@ type Database interface {
 	Run(ctx context.Context, sql string, opts RunOptions) (*Result, error)
 	// Explain returns query-plan hints for sql: what would make it faster.
 	Explain(ctx context.Context, sql string) ([]string, error)
+	// Stream validates and runs sql under the guard without the display
+	// row cap, for exports: columns is called once with the result's
+	// columns, then row with each row, in order (the row's slice is reused:
+	// copy what must be kept). The context is checked between rows; the
+	// statement's own timeout and row limit come from opts.
+	Stream(ctx context.Context, sql string, opts StreamOptions, columns func([]Column) error, row func([]Value) error) (*StreamInfo, error)
 	// Close releases the database.
 	Close() error
 }

@@ -27,6 +27,7 @@ type CLI struct {
 	Import  Importer
 	Model   ModelFactory
 	History HistoryOpener
+	Export  Exporter
 	Version string
 }
 
@@ -47,6 +48,7 @@ func commands() []command {
 		{"schema", "describe the tables, columns, keys and sample values", (*CLI).runSchema},
 		{"ask", "ask a question in plain language (a local Ollama model writes the SQL)", (*CLI).runAsk},
 		{"import", "import CSV and XLSX files into a SQLite database", (*CLI).runImport},
+		{"export", "export a query's whole result to XLSX or CSV", (*CLI).runExport},
 		{"history", "list the questions and queries asked so far", (*CLI).runHistory},
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"querent/app/cli"
 	"querent/engine"
+	"querent/engine/export"
 	"querent/engine/ingest"
 	"querent/engine/ollama"
 	"querent/engine/sqlite"
@@ -22,7 +23,7 @@ var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	c := &cli.CLI{Open: openDatabase, Import: importFiles, Model: newModel, History: openHistory, Version: version}
+	c := &cli.CLI{Open: openDatabase, Import: importFiles, Model: newModel, History: openHistory, Export: exportQuery, Version: version}
 	code := c.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if ctx.Err() != nil && code != 0 {
 		code = 130
@@ -62,6 +63,22 @@ func openHistory(ctx context.Context) (engine.History, func(), error) {
 		return nil, nil, err
 	}
 	return h, func() { h.Close() }, nil
+}
+
+// exportQuery writes a query's whole result to a file, with provenance.
+func exportQuery(ctx context.Context, db engine.Database, req cli.ExportRequest) (*cli.ExportResult, error) {
+	opts := export.Options{Delimiter: req.Delimiter, BOM: req.BOM, Raw: req.Raw, Chart: req.Chart, Force: req.Force,
+		MaxRows: req.MaxRows, Timeout: req.Timeout,
+		Provenance: export.Provenance{Question: req.Question, Model: req.Model, Version: version}}
+	if req.Progress != nil {
+		opts.Progress = func(p export.Progress) { req.Progress(p.Rows, p.Bytes) }
+	}
+	rep, err := export.Export(ctx, db, req.SQL, req.Out, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &cli.ExportResult{Path: rep.Path, Format: rep.Format, Rows: rep.Rows, Truncated: rep.Truncated,
+		Sheets: rep.Sheets, Warnings: rep.Warnings, Elapsed: rep.Elapsed}, nil
 }
 
 // importFiles reads every input first (each file's first pass: types), so

@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"io/fs"
 	"net/url"
+	"os"
+	"path/filepath"
 	"sync"
 
 	"modernc.org/sqlite/vfs"
@@ -29,10 +31,48 @@ var (
 	demoVFSErr  error
 )
 
-// OpenDemo opens the bundled Chinook database straight from the binary,
-// through a read-only VFS over the embedded file: nothing is written
-// anywhere, and every layer of the guard applies as for a user's file.
+// OpenDemo opens the bundled Chinook database. It is written once to a
+// private copy in Querent's data folder (checked against its sha256 each
+// time) and opened from there with every layer of the guard, as a user's
+// file would be; nothing is ever written to the copy either. A copy is
+// needed because SQLite's temporary files (large sorts and groupings) cannot
+// live on the read-only VFS over the binary's embedded file: only when no
+// copy can be written is the demo opened from the binary itself.
 func OpenDemo(ctx context.Context, opts Options) (*DB, error) {
+	if path, err := demoCopy(); err == nil {
+		db, err := Open(ctx, path, opts)
+		if err == nil {
+			db.name, db.path = DemoName, ""
+			return db, nil
+		}
+	}
+	return openEmbeddedDemo(ctx, opts)
+}
+
+// demoCopy returns the path of the private copy of the demo database,
+// writing it when it is missing or not the same bytes.
+func demoCopy() (string, error) {
+	dir, err := engine.DataDir()
+	if err != nil {
+		return "", err
+	}
+	sum := DemoSHA256()
+	path := filepath.Join(dir, "cache", "chinook-"+sum[:16]+".sqlite")
+	if b, err := os.ReadFile(path); err == nil {
+		h := sha256.Sum256(b)
+		if hex.EncodeToString(h[:]) == sum {
+			return path, nil
+		}
+	}
+	if err := writeFileAtomic(path, DemoBytes()); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// openEmbeddedDemo opens the demo straight from the binary through a
+// read-only VFS over the embedded file.
+func openEmbeddedDemo(ctx context.Context, opts Options) (*DB, error) {
 	demoVFSOnce.Do(func() {
 		sub, err := fs.Sub(demoFS, "demo")
 		if err != nil {

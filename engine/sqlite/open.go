@@ -86,6 +86,12 @@ type DB struct {
 
 	shaMu sync.Mutex
 	sha   string
+
+	// tls and handle are the connection's SQLite handle, for interrupting
+	// a streamed run between rows (sqlite3_interrupt may be called from any
+	// goroutine; the driver does the same).
+	tls    *libc.TLS
+	handle uintptr
 }
 
 var _ engine.Database = (*DB)(nil)
@@ -227,8 +233,16 @@ func (d *DB) install() error {
 		if !ok {
 			return fmt.Errorf("the driver has no authorizer (%T)", dc)
 		}
+		d.tls, d.handle = connHandle(dc)
 		return r.RegisterAuthorizer(d.auth.authorize)
 	})
+}
+
+// interrupt stops the statement running on the connection.
+func (d *DB) interrupt() {
+	if d.tls != nil && d.handle != 0 {
+		lib.Xsqlite3_interrupt(d.tls, d.handle)
+	}
 }
 
 // quickCheck runs PRAGMA quick_check on its own deadline: corrupt pages are
@@ -343,28 +357,33 @@ func (d *DB) columnInfoLocked(query string) (cols []sqlite.ColumnInfo, offset in
 	return cols, offset, err
 }
 
-// errorOffset asks SQLite where in the statement the last error was found
-// (sqlite3_error_offset). The driver does not expose it, so this reads the
-// connection's handle by reflection; if the driver's layout changes it
-// returns -1 and a test fails.
-func errorOffset(dc any) int {
+// connHandle reads the driver connection's libc TLS and sqlite3 handle by
+// reflection (the driver does not expose them); (nil, 0) if its layout
+// changed, which a test notices.
+func connHandle(dc any) (*libc.TLS, uintptr) {
 	v := reflect.ValueOf(dc)
 	if v.Kind() != reflect.Pointer || v.IsNil() {
-		return -1
+		return nil, 0
 	}
 	v = v.Elem()
 	if v.Kind() != reflect.Struct {
-		return -1
+		return nil, 0
 	}
 	tf, df := v.FieldByName("tls"), v.FieldByName("db")
 	if !tf.IsValid() || !df.IsValid() || tf.Kind() != reflect.Pointer || df.Kind() != reflect.Uintptr {
+		return nil, 0
+	}
+	return (*libc.TLS)(tf.UnsafePointer()), uintptr(df.Uint())
+}
+
+// errorOffset asks SQLite where in the statement the last error was found
+// (sqlite3_error_offset), or -1.
+func errorOffset(dc any) int {
+	tls, db := connHandle(dc)
+	if tls == nil || db == 0 {
 		return -1
 	}
-	tls := (*libc.TLS)(tf.UnsafePointer())
-	if tls == nil || df.Uint() == 0 {
-		return -1
-	}
-	return int(lib.Xsqlite3_error_offset(tls, uintptr(df.Uint())))
+	return int(lib.Xsqlite3_error_offset(tls, db))
 }
 
 // Close releases the connection and any private snapshot.
@@ -488,9 +507,8 @@ func looksLikeText(b []byte) bool {
 
 // openError translates an error from opening or first reading a file.
 func openError(shown string, err error) *engine.Error {
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch se.Code() & 0xff {
+	if code, ok := sqliteCode(err); ok {
+		switch code {
 		case lib.SQLITE_NOTADB:
 			return dbError(shown, "this is not a SQLite database, or it is encrypted").WithErr(err).WithHint(
 				"Querent cannot open encrypted files: open it in the program that made it and export an unencrypted copy")
@@ -499,7 +517,7 @@ func openError(shown string, err error) *engine.Error {
 				return dbError(shown, "the file's schema calls a function that Querent will not run from a file (%s)", m).WithErr(err).WithHint(
 					"a file whose tables or views call such functions may be built to attack whoever opens it; if you trust it, open it with the program that made it")
 			}
-			if se.Code()&0xff == lib.SQLITE_ERROR && !strings.Contains(sqliteMessage(err), "malformed") {
+			if code == lib.SQLITE_ERROR && !strings.Contains(sqliteMessage(err), "malformed") {
 				break
 			}
 			return dbError(shown, "the file is damaged: %s", sqliteMessage(err)).WithErr(err).WithHint(

@@ -252,3 +252,35 @@ func TestCheckCache(t *testing.T) {
 		t.Error("FileCheckCache does not remember")
 	}
 }
+
+// TestDemoLargeSort: a sort too big for memory needs SQLite's temporary
+// files, which the demo must support like any file (it once ran from a
+// read-only VFS where they failed with "disk I/O error").
+func TestDemoLargeSort(t *testing.T) {
+	t.Setenv("QUERENT_DATA_DIR", t.TempDir())
+	db, err := OpenDemo(context.Background(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	res, err := db.Run(context.Background(), "SELECT a.Name, count(*) FROM Track a, Genre b, MediaType c GROUP BY a.Name ORDER BY 2 DESC LIMIT 3", engine.RunOptions{})
+	if err != nil || len(res.Rows) != 3 {
+		t.Fatalf("%v %v", res, err)
+	}
+	if db.Name() != DemoName || db.Path() != "" {
+		t.Errorf("name %q path %q", db.Name(), db.Path())
+	}
+	if sha, _ := db.SHA256(context.Background()); sha != DemoSHA256() {
+		t.Errorf("sha %s", sha)
+	}
+	// The embedded fallback still opens (and says what it cannot do).
+	emb, err := openEmbeddedDemo(context.Background(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Close()
+	_, err = emb.Run(context.Background(), "SELECT a.Name, count(*) FROM Track a, Genre b, MediaType c GROUP BY a.Name ORDER BY 2 DESC LIMIT 3", engine.RunOptions{})
+	if err != nil && engine.ErrorCode(err) != engine.CodeDatabase {
+		t.Errorf("embedded demo's large sort: %v", err)
+	}
+}

@@ -163,7 +163,14 @@ func (r *rtReport) String() string {
 }
 
 func TestMain(m *testing.M) {
+	// The demo's private copy goes to a temporary data folder, not $HOME.
+	data, err := os.MkdirTemp("", "querent-test-data-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("QUERENT_DATA_DIR", data)
 	code := m.Run()
+	os.RemoveAll(data)
 	if dir := os.Getenv("QUERENT_REPORT_DIR"); dir != "" && (report.attacks > 0 || report.corrupt.tried > 0 || report.benignN > 0) {
 		if err := os.MkdirAll(dir, 0o755); err == nil {
 			_ = os.WriteFile(filepath.Join(dir, "redteam.txt"), []byte(report.String()), 0o644)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite"
@@ -199,12 +200,13 @@ func (d *DB) runError(ctx, tctx context.Context, query, text string, timeout tim
 		return queryError(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", timeout).WithHint(
 			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time with --timeout")
 	}
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch se.Code() & 0xff {
+	if code, ok := sqliteCode(err); ok {
+		switch code {
 		case lib.SQLITE_TOOBIG:
 			return queryError(engine.CodeTooBig, query, -1, "a value in the result is larger than the %s limit", humanBytes(maxValueBytes)).WithHint(
 				"select length(col) or substr(col, 1, 1000) instead of the whole value")
+		case lib.SQLITE_IOERR, lib.SQLITE_CORRUPT, lib.SQLITE_NOTADB, lib.SQLITE_FULL, lib.SQLITE_CANTOPEN:
+			return openError(d.name, err)
 		case lib.SQLITE_NOMEM:
 			return queryError(engine.CodeTooBig, query, -1, "SQLite ran out of memory running the query").WithHint(
 				"ask for less: fewer rows, fewer columns, or aggregate first")
@@ -217,6 +219,191 @@ func (d *DB) runError(ctx, tctx context.Context, query, text string, timeout tim
 }
 
 func isInterrupt(err error) bool {
-	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code()&0xff == lib.SQLITE_INTERRUPT
+	code, ok := sqliteCode(err)
+	return ok && code == lib.SQLITE_INTERRUPT
 }
+
+// sqliteCode returns the primary SQLite result code of an error from the
+// driver or from a bulk connection.
+func sqliteCode(err error) (int, bool) {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code() & 0xff, true
+	}
+	var be *bulkError
+	if errors.As(err, &be) {
+		return int(be.code) & 0xff, true
+	}
+	return 0, false
+}
+
+// streamWrap is the wrapper of a streamed run: no materialization (the
+// rows flow to the caller as SQLite finds them), the same unary + to keep
+// text as stored, and a LIMIT only when a limit is asked for.
+func streamWrap(sql string, ncols int, limit int64) string {
+	var names, outs strings.Builder
+	for i := 1; i <= ncols; i++ {
+		if i > 1 {
+			names.WriteString(", ")
+			outs.WriteString(", ")
+		}
+		fmt.Fprintf(&names, "c%d", i)
+		fmt.Fprintf(&outs, "+c%d", i)
+	}
+	lim := ""
+	if limit > 0 {
+		lim = fmt.Sprintf(" LIMIT %d", limit)
+	}
+	return fmt.Sprintf("WITH %s(%s) AS NOT MATERIALIZED (SELECT * FROM (\n%s\n))\nSELECT %s FROM %s%s",
+		wrapperName, names.String(), sql, outs.String(), wrapperName, lim)
+}
+
+// Stream validates and runs query under the guard without the display cap,
+// handing each row to row as SQLite produces it (for exports: memory stays
+// bounded however large the result). The timeout covers the whole run: the
+// driver only watches the context while a statement starts, so Stream
+// interrupts SQLite itself when the deadline passes between rows, and it
+// checks ctx between rows.
+func (d *DB) Stream(ctx context.Context, query string, opts engine.StreamOptions, columns func([]engine.Column) error, row func([]engine.Value) error) (*engine.StreamInfo, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = engine.DefaultExportTimeout
+	}
+	var info *engine.StreamInfo
+	err := d.withLock(ctx, func() error {
+		v, err := d.validateLocked(ctx, query)
+		if err != nil {
+			return err
+		}
+		info, err = d.streamLocked(ctx, query, v, opts, columns, row)
+		return err
+	})
+	if err != nil {
+		return info, engine.AsError(err)
+	}
+	return info, nil
+}
+
+func (d *DB) streamLocked(ctx context.Context, query string, v *engine.Validation, opts engine.StreamOptions,
+	columns func([]engine.Column) error, row func([]engine.Value) error) (*engine.StreamInfo, error) {
+	limit := int64(0)
+	if opts.MaxRows > 0 {
+		limit = opts.MaxRows + 1
+	}
+	info := &engine.StreamInfo{Query: query, ExecutedSQL: streamWrap(v.SQL, len(v.Columns), limit),
+		Columns: append([]engine.Column(nil), v.Columns...), TablesUsed: v.Tables}
+	if d.tls == nil || d.handle == 0 {
+		return info, engine.Errorf(engine.CodeInternal, "the connection's handle is not available for streaming")
+	}
+	tctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	// Rows are read through SQLite's C API on the pinned connection (we hold
+	// its lock): database/sql and the driver cost more per value than the
+	// rest of an export. So the deadline is ours to enforce: interrupt
+	// SQLite when it passes, but never after this run ended (the next
+	// statement must not be hit).
+	var imu sync.Mutex
+	active := true
+	stop := context.AfterFunc(tctx, func() {
+		imu.Lock()
+		defer imu.Unlock()
+		if active {
+			d.interrupt()
+		}
+	})
+	defer func() {
+		stop()
+		imu.Lock()
+		active = false
+		imu.Unlock()
+	}()
+	c := &bulkConn{tls: d.tls, db: d.handle}
+	d.auth.reset(policyQuery)
+	start := time.Now()
+	fail := func(err error) (*engine.StreamInfo, error) {
+		if ctx.Err() != nil {
+			return info, engine.AsError(ctx.Err())
+		}
+		if tctx.Err() != nil {
+			return info, queryError(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", opts.Timeout).WithHint(
+				"make it cheaper (filter with WHERE, join on key columns, aggregate before joining) or allow more time with --timeout")
+		}
+		return info, d.runError(ctx, tctx, query, v.SQL, opts.Timeout, err)
+	}
+	st, err := c.prepare(info.ExecutedSQL)
+	if err != nil {
+		return fail(err)
+	}
+	defer st.close()
+	n := len(v.Columns)
+	// Column types need the first non-NULL value of each undeclared column:
+	// look ahead at the first rows before telling the caller.
+	var ahead [][]engine.Value
+	vals := make([]any, n)
+	out := make([]engine.Value, n)
+	emit := func(r []engine.Value) error {
+		if opts.MaxRows > 0 && info.Rows == opts.MaxRows {
+			info.Truncated = true
+			return errStop
+		}
+		info.Rows++
+		return row(r)
+	}
+	sentColumns := false
+	sendColumns := func() error {
+		res := &engine.Result{Columns: info.Columns, Rows: ahead}
+		fillTypes(res)
+		info.Columns = res.Columns
+		sentColumns = true
+		if err := columns(info.Columns); err != nil {
+			return err
+		}
+		for _, r := range ahead {
+			if err := emit(r); err != nil {
+				return err
+			}
+		}
+		ahead = nil
+		return nil
+	}
+	var cbErr error
+	for {
+		if info.Rows%256 == 0 && ctx.Err() != nil {
+			return info, engine.AsError(ctx.Err())
+		}
+		ok, err := st.step()
+		if err != nil {
+			return fail(err)
+		}
+		if !ok {
+			break
+		}
+		st.readRow(vals)
+		if !sentColumns {
+			r := make([]engine.Value, n)
+			copy(r, vals)
+			ahead = append(ahead, r)
+			if len(ahead) < 100 {
+				continue
+			}
+			if cbErr = sendColumns(); cbErr != nil {
+				break
+			}
+			continue
+		}
+		copy(out, vals)
+		if cbErr = emit(out); cbErr != nil {
+			break
+		}
+	}
+	if cbErr == nil && !sentColumns {
+		cbErr = sendColumns()
+	}
+	if cbErr != nil && cbErr != errStop {
+		return info, cbErr
+	}
+	info.Elapsed = time.Since(start)
+	return info, nil
+}
+
+// errStop ends a streamed run early without an error (the row limit).
+var errStop = errors.New("stop")

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -123,6 +124,10 @@ func copyFile(ctx context.Context, src, dst string) error {
 func sqliteMessage(err error) string {
 	if err == nil {
 		return ""
+	}
+	var be *bulkError
+	if errors.As(err, &be) {
+		return be.msg
 	}
 	s := err.Error()
 	if i := strings.LastIndex(s, " ("); i > 0 && strings.HasSuffix(s, ")") {

@@ -263,11 +263,7 @@ func (d *DB) compileError(ctx context.Context, query, text string, base, offset 
 		return refused(query, base, denied)
 	}
 	msg := sqliteMessage(err)
-	code := 0
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		code = se.Code() & 0xff
-	}
+	code, _ := sqliteCode(err)
 	if code == lib.SQLITE_TOOBIG || isLimitMessage(msg) {
 		return queryError(engine.CodeTooBig, query, offset, "%s: the query goes past one of the guard's limits", msg).WithHint(
 			"simplify the query: fewer nested expressions, fewer UNION terms, shorter patterns and values under 10 MB")

@@ -1,0 +1,241 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mattn/go-isatty"
+
+	"querent/engine"
+)
+
+// ExportRequest is one export: the SQL to run in full and the file to write.
+type ExportRequest struct {
+	SQL, Out  string
+	Delimiter rune
+	BOM, Raw  bool
+	Force     bool
+	Chart     string
+	MaxRows   int64
+	Timeout   time.Duration
+	// Question and Model, when the SQL came from a question, go into the
+	// file's provenance.
+	Question, Model string
+	Progress        func(rows, bytes int64)
+}
+
+// ExportResult says what an export wrote.
+type ExportResult struct {
+	Path      string
+	Format    string
+	Rows      int64
+	Truncated bool
+	Sheets    []string
+	Warnings  []string
+	Elapsed   time.Duration
+}
+
+// Exporter writes the result of a query to a file; wired by cmd/querent.
+type Exporter func(ctx context.Context, db engine.Database, req ExportRequest) (*ExportResult, error)
+
+const exportUsage = `Usage: querent export [--db FILE] (--sql SQL | --question Q [--model M] [--ollama HOST]) --out FILE.xlsx|FILE.csv
+                      [--max-rows N] [--timeout DUR] [--force] [--delimiter ,] [--bom] [--raw]
+                      [--chart none|auto|bar|line|pie|scatter|histogram]
+
+Exports the whole result of a query (not only the first rows shown on the
+screen) to an XLSX workbook or a CSV file, streamed so that memory stays
+bounded however large the result. XLSX gets real numbers and dates, a bold
+frozen header with filters, a Provenance sheet (the question, the SQL, the
+database and its sha256, when, how many rows), a Statistics sheet and, with
+--chart, a native Excel chart. CSV text that a spreadsheet would take for a
+formula (=, +, -, @, tab, CR first) is neutralised with a leading ' unless
+--raw. The file appears only when it is complete; an existing file is never
+replaced without --force. The database is only read.
+
+  querent export --sql "SELECT * FROM Invoice" --out invoices.xlsx
+  querent export --question "sales per country" --chart auto --out sales.xlsx
+`
+
+func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
+	fs := newFlags("export", exportUsage)
+	dbPath := fs.String("db", "", "the SQLite file to read (default: the bundled Chinook demo)")
+	sqlText := fs.String("sql", "", "the SQL query whose result to export")
+	question := fs.String("question", "", "a question in plain language; a local Ollama model writes the SQL")
+	model := fs.String("model", "", "the Ollama model for --question")
+	host := fs.String("ollama", "", "Ollama's address for --question")
+	out := fs.String("out", "", "the file to write: .xlsx or .csv")
+	maxRows := fs.Int64("max-rows", 0, "the most rows to export (default: all)")
+	timeout := engine.DefaultExportTimeout
+	fs.Var(durationFlag{&timeout}, "timeout", "the longest the query may run (default 10m)")
+	force := fs.Bool("force", false, "replace the file if it exists")
+	delim := ","
+	fs.Var(enumFlag{&delim, []string{",", ";", "tab", "|"}}, "delimiter", "the CSV field separator")
+	bom := fs.Bool("bom", false, "CSV: start with a UTF-8 byte-order mark (Excel then reads accents right)")
+	raw := fs.Bool("raw", false, "CSV: write text exactly, without neutralising formula-like cells (for programs)")
+	chart := "none"
+	fs.Var(enumFlag{&chart, []string{"none", "auto", "bar", "line", "pie", "scatter", "histogram"}}, "chart", "XLSX: add a native Excel chart")
+	if ok, code := parseFlags(fs, args, s, exportUsage); !ok {
+		return code
+	}
+	fail := func(err error) int {
+		printError(s.err, "export", err)
+		return engine.ExitCode(engine.ErrorCode(err))
+	}
+	switch {
+	case *out == "":
+		return fail(engine.Errorf(engine.CodeUsage, "no file to write: --out is required").WithHint("name the file with --out, ending in .xlsx or .csv"))
+	case (*sqlText == "") == (*question == ""):
+		return fail(engine.Errorf(engine.CodeUsage, "give either --sql or --question").WithHint(
+			`--sql "SELECT …" exports a query; --question "…" lets the model write it`))
+	case fs.NArg() > 0:
+		return fail(engine.Errorf(engine.CodeUsage, "unexpected argument %q", fs.Arg(0)).WithHint("give the SQL with --sql (quoted) or the question with --question"))
+	case *maxRows < 0:
+		return fail(engine.Errorf(engine.CodeUsage, "--max-rows must not be negative"))
+	case c.Export == nil:
+		return fail(engine.Errorf(engine.CodeInternal, "this build cannot export"))
+	}
+	ext := strings.ToLower(filepath.Ext(*out))
+	if ext != ".xlsx" && ext != ".csv" {
+		return fail(engine.Errorf(engine.CodeUsage, "--out %s: the file must end in .xlsx or .csv", *out).WithHint("choose out.xlsx for Excel and LibreOffice, out.csv for other programs"))
+	}
+	if ext == ".csv" && chart != "none" {
+		return fail(engine.Errorf(engine.CodeUsage, "--chart needs an XLSX file; CSV holds no charts").WithHint("export to .xlsx, or leave out --chart"))
+	}
+	if ext == ".xlsx" && (delim != "," || *bom || *raw) {
+		return fail(engine.Errorf(engine.CodeUsage, "--delimiter, --bom and --raw are for CSV files").WithHint("XLSX stores text verbatim as text cells, never as formulas"))
+	}
+	db, err := c.Open(ctx, *dbPath)
+	if err != nil {
+		return fail(err)
+	}
+	defer db.Close()
+	printWarnings(s.err, db.Warnings())
+	req := ExportRequest{SQL: *sqlText, Out: *out, BOM: *bom, Raw: *raw, Force: *force, Chart: chart, MaxRows: *maxRows, Timeout: timeout}
+	if ext == ".csv" {
+		req.Delimiter = delimiterRune(delim)
+	}
+	tty := false
+	if f, ok := s.err.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		tty = true
+	}
+	if *question != "" {
+		sql, name, err := c.questionSQL(ctx, s, db, *question, *model, *host, tty)
+		if err != nil {
+			return fail(err)
+		}
+		req.SQL, req.Question, req.Model = sql, *question, name
+		fmt.Fprintf(s.err, "SQL by %s:\n  %s\n", name, oneLine(sql, 300))
+	}
+	var bar *exportProgress
+	if tty {
+		bar = &exportProgress{w: s.err, out: filepath.Base(*out)}
+		req.Progress = bar.update
+	}
+	res, err := c.Export(ctx, db, req)
+	if bar != nil {
+		bar.clear()
+	}
+	if err != nil {
+		return fail(err)
+	}
+	printWarnings(s.err, res.Warnings)
+	what := plural64(res.Rows, "row")
+	if res.Truncated {
+		what = fmt.Sprintf("the first %s (--max-rows)", what)
+	}
+	sheets := ""
+	if len(res.Sheets) > 0 {
+		sheets = " (sheets " + strings.Join(res.Sheets, ", ") + ")"
+	}
+	fmt.Fprintf(s.out, "Exported %s to %s%s in %s.\n", what, res.Path, sheets, humanSeconds(res.Elapsed.Seconds()))
+	return 0
+}
+
+func delimiterRune(d string) rune {
+	switch d {
+	case "tab":
+		return '\t'
+	case ";":
+		return ';'
+	case "|":
+		return '|'
+	}
+	return ','
+}
+
+// questionSQL asks the model for the SQL of a question (checking it on a
+// few rows), for an export.
+func (c *CLI) questionSQL(ctx context.Context, s *stdio, db engine.Database, question, model, host string, tty bool) (string, string, error) {
+	if c.Model == nil {
+		return "", "", engine.Errorf(engine.CodeInternal, "this build cannot ask models")
+	}
+	m, err := c.Model(host, 120*time.Second)
+	if err != nil {
+		return "", "", err
+	}
+	lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	installed, err := m.Models(lctx)
+	cancel()
+	if err != nil {
+		return "", "", err
+	}
+	name, err := engine.PickModel(installed, model)
+	if err != nil {
+		return "", "", err
+	}
+	asker := &engine.Asker{DB: db, Model: m, ModelName: name, EmbedModel: engine.PickEmbeddingModel(installed)}
+	if c.History != nil {
+		if h, closeH, herr := c.History(ctx); herr == nil {
+			defer closeH()
+			asker.History = h
+		}
+	}
+	opts := engine.AskOptions{MaxRows: 20, Client: "cli export"}
+	var line *askProgressLine
+	if tty {
+		line = &askProgressLine{w: s.err, model: name}
+		opts.Progress = line.update
+	}
+	ans, err := asker.Ask(ctx, question, nil, opts)
+	if line != nil {
+		line.clear()
+	}
+	if err != nil {
+		return "", name, err
+	}
+	return ans.Query, name, nil
+}
+
+// exportProgress shows the rows written on one terminal line.
+type exportProgress struct {
+	w     interface{ Write([]byte) (int, error) }
+	out   string
+	mu    sync.Mutex
+	last  time.Time
+	shown bool
+}
+
+func (p *exportProgress) update(rows, bytes int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	fmt.Fprintf(p.w, "\r\033[Kwriting %s: %s rows, %s  (Ctrl-C cancels)", p.out, groupThousands(rows), humanSize(bytes))
+	p.shown = true
+}
+
+func (p *exportProgress) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
+	}
+}

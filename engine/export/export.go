@@ -1,0 +1,333 @@
+package export
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"querent/engine"
+)
+
+// Formats of an export.
+const (
+	FormatXLSX = "xlsx"
+	FormatCSV  = "csv"
+)
+
+// Chart choices of Options.Chart beside engine's chart kinds (bar, line,
+// pie, scatter, histogram).
+const (
+	ChartNone = "none" // no chart (the default)
+	ChartAuto = "auto" // the chart engine.SuggestChart suggests; a table draws none
+)
+
+// Options tune one export. The zero value exports to the format the file's
+// extension names, with no chart, no row limit and the default timeout.
+type Options struct {
+	// Format is "xlsx" or "csv"; "" takes it from out's extension (.xlsx or
+	// .csv, in any case); any other extension is a usage error.
+	Format string
+	// Delimiter separates CSV fields: ',' (the default), ';', '\t' or '|'.
+	Delimiter rune
+	// BOM starts a CSV file with a UTF-8 byte-order mark, which Excel needs
+	// to read UTF-8.
+	BOM bool
+	// Raw turns off formula neutralising in CSV (for machine consumers).
+	Raw bool
+	// Chart is none (the default, also ""), auto, bar, line, pie, scatter or
+	// histogram; XLSX only (a chart with CSV is a usage error).
+	Chart string
+	// Force replaces an existing file; without it an existing out is an
+	// export error naming --force.
+	Force bool
+	// MaxRows stops the export after this many rows (0: no limit); the
+	// Report and the Provenance sheet say it was capped.
+	MaxRows int64
+	// Timeout bounds running the statement, rows written as they come
+	// included (default engine.DefaultExportTimeout), and, separately, the
+	// second query of a histogram.
+	Timeout time.Duration
+	// Provenance describes where the rows came from, for the Provenance
+	// sheet. The SQL, the row count and whether it was capped come from the
+	// run itself.
+	Provenance Provenance
+	// Progress, when set, is called as the export goes, at most about ten
+	// times a second, and once at the end, on the goroutine that called
+	// Export. It may cancel the export's context.
+	Progress func(Progress)
+}
+
+// Provenance describes where an export's rows came from.
+type Provenance struct {
+	// Question is the user's question, when the SQL answers one.
+	Question string
+	// Model is the model that wrote the SQL, when one did.
+	Model string
+	// Database names the database; shown as its file name. Default: the
+	// database's Name().
+	Database string
+	// DatabaseSHA256 is the database file's sha256. Default: asked of the
+	// database when it implements engine.Fingerprinter.
+	DatabaseSHA256 string
+	// Time is when the export was made (default: now), shown in local time
+	// with its zone.
+	Time time.Time
+	// Version is Querent's version, shown when set.
+	Version string
+}
+
+// Progress is how far an export has come.
+type Progress struct {
+	// Rows is the number of rows read so far (the file's writer follows a
+	// few thousand rows behind at most); in the final call, the rows
+	// written.
+	Rows int64
+	// Bytes is the size of the values read so far (text and blob lengths,
+	// 8 per number), an estimate of the data's volume while it is written;
+	// in the final call it is the file's size.
+	Bytes int64
+}
+
+// Report says how an export went.
+type Report struct {
+	// Path is the absolute path of the file written.
+	Path string
+	// Format is "xlsx" or "csv".
+	Format string
+	// Rows is the number of data rows written.
+	Rows int64
+	// Truncated is true when Options.MaxRows stopped the export early.
+	Truncated bool
+	// Sheets are the workbook's sheets in order (nil for CSV).
+	Sheets []string
+	// Warnings are what the user should know about the file: cut text,
+	// integers written as text, blobs, values left as text in a date
+	// column, a chart that could not be drawn.
+	Warnings []string
+	// Elapsed is the whole export's time.
+	Elapsed time.Duration
+	// Columns are the result's columns.
+	Columns []engine.Column
+}
+
+// Export runs sql through db.Stream and writes the result to out, all or
+// nothing: a temporary file in out's folder, fsync, rename (replacing an
+// existing file only with Force); on any error or cancellation nothing is
+// left behind and an existing file is untouched.
+//
+// Errors are *engine.Error: usage for bad options, export for the file
+// (exists, missing folder, cannot write), cancelled when ctx is cancelled,
+// and the database's own codes for the statement (refused, syntax,
+// timeout…).
+func Export(ctx context.Context, db engine.Database, sql, out string, opts Options) (*Report, error) {
+	start := time.Now()
+	if err := normalize(&opts, out); err != nil {
+		return nil, err
+	}
+	abs, err := checkTarget(out, opts.Force)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, engine.AsError(err)
+	}
+	tmp, err := createTemp(abs)
+	if err != nil {
+		return nil, err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			tmp.discard()
+		}
+	}()
+
+	rep := &Report{Path: abs, Format: opts.Format}
+	prog := newProgress(opts.Progress)
+	switch opts.Format {
+	case FormatCSV:
+		err = writeCSV(ctx, db, sql, tmp.f, opts, rep, prog)
+	default:
+		err = writeXLSX(ctx, db, sql, tmp.f, opts, rep, prog)
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return nil, engine.AsError(err)
+	}
+	size, err := tmp.finish()
+	if err != nil {
+		return nil, err
+	}
+	if err := commit(tmp.path, abs, opts.Force); err != nil {
+		return nil, err
+	}
+	committed = true
+	prog.final(rep.Rows, size)
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+// normalize checks the options and fills in the defaults.
+func normalize(o *Options, out string) error {
+	if out == "" {
+		return engine.Errorf(engine.CodeUsage, "no output file").WithHint("name one with --out FILE.xlsx or --out FILE.csv")
+	}
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(out), "."))
+	o.Format = strings.ToLower(strings.TrimSpace(o.Format))
+	switch {
+	case o.Format == "" && (ext == FormatXLSX || ext == FormatCSV):
+		o.Format = ext
+	case o.Format == "":
+		return engine.Errorf(engine.CodeUsage, "cannot tell the format of %q from its extension", filepath.Base(out)).
+			WithHint("name the file .xlsx or .csv")
+	case o.Format != FormatXLSX && o.Format != FormatCSV:
+		return engine.Errorf(engine.CodeUsage, "unknown export format %q", o.Format).WithHint("use xlsx or csv")
+	}
+	o.Chart = strings.ToLower(strings.TrimSpace(o.Chart))
+	switch o.Chart {
+	case "", ChartNone:
+		o.Chart = ChartNone
+	case ChartAuto, engine.ChartBar, engine.ChartLine, engine.ChartPie, engine.ChartScatter, engine.ChartHistogram:
+		if o.Format == FormatCSV {
+			return engine.Errorf(engine.CodeUsage, "a CSV file cannot hold a chart").
+				WithHint("export to .xlsx for --chart %s, or leave --chart out", o.Chart)
+		}
+	default:
+		return engine.Errorf(engine.CodeUsage, "unknown chart %q", o.Chart).
+			WithHint("use none, auto, bar, line, pie, scatter or histogram")
+	}
+	if o.Format == FormatXLSX {
+		switch {
+		case o.Delimiter != 0:
+			return engine.Errorf(engine.CodeUsage, "--delimiter applies to CSV only").WithHint("leave it out for .xlsx")
+		case o.BOM:
+			return engine.Errorf(engine.CodeUsage, "--bom applies to CSV only").WithHint("leave it out for .xlsx")
+		case o.Raw:
+			return engine.Errorf(engine.CodeUsage, "--raw applies to CSV only (XLSX always stores text as text, never as a formula)").
+				WithHint("leave it out for .xlsx")
+		}
+	}
+	switch o.Delimiter {
+	case 0:
+		o.Delimiter = ','
+	case ',', ';', '\t', '|':
+	default:
+		return engine.Errorf(engine.CodeUsage, "unsupported CSV delimiter %q", o.Delimiter).
+			WithHint("use ',', ';', tab or '|'")
+	}
+	if o.MaxRows < 0 {
+		return engine.Errorf(engine.CodeUsage, "--max-rows must not be negative").WithHint("use 0 for no limit")
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = engine.DefaultExportTimeout
+	}
+	return nil
+}
+
+// checkTarget returns out's absolute path after checking that its folder
+// exists and that out does not (unless force).
+func checkTarget(out string, force bool) (string, error) {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return "", engine.Errorf(engine.CodeExport, "cannot resolve %s: %v", out, err).WithErr(err)
+	}
+	dir := filepath.Dir(abs)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", engine.Errorf(engine.CodeExport, "the folder %s does not exist", dir).
+			WithHint("create it first, or choose another file").WithErr(err)
+	case err != nil:
+		return "", engine.Errorf(engine.CodeExport, "cannot use the folder %s: %v", dir, err).WithErr(err)
+	case !st.IsDir():
+		return "", engine.Errorf(engine.CodeExport, "%s is not a folder", dir).WithHint("choose another file")
+	}
+	st, err = os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return abs, nil
+	case err != nil:
+		return "", engine.Errorf(engine.CodeExport, "cannot use %s: %v", out, err).WithErr(err)
+	case st.IsDir():
+		return "", engine.Errorf(engine.CodeExport, "%s is a folder", out).WithHint("choose a file name")
+	case !force:
+		return "", existsError(out)
+	}
+	return abs, nil
+}
+
+func existsError(out string) *engine.Error {
+	return engine.Errorf(engine.CodeExport, "%s exists", filepath.Base(out)).
+		WithHint("use --force to replace it, or choose another file").WithErr(fs.ErrExist)
+}
+
+// writeError wraps a failure to write the file.
+func writeError(err error) error {
+	var e *engine.Error
+	if errors.As(err, &e) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return engine.Errorf(engine.CodeExport, "cannot write the export: %v", err).
+		WithHint("check the free space and permissions of the folder").WithErr(err)
+}
+
+// progress rate-limits the caller's Progress callback.
+type progress struct {
+	fn   func(Progress)
+	last time.Time
+}
+
+const progressEvery = 100 * time.Millisecond
+
+func newProgress(fn func(Progress)) *progress { return &progress{fn: fn, last: time.Now()} }
+
+// tick calls the callback when enough time has passed.
+func (p *progress) tick(rows int64, bytes func() int64) {
+	if p.fn == nil {
+		return
+	}
+	if now := time.Now(); now.Sub(p.last) >= progressEvery {
+		p.last = now
+		p.fn(Progress{Rows: rows, Bytes: bytes()})
+	}
+}
+
+func (p *progress) final(rows, bytes int64) {
+	if p.fn != nil {
+		p.fn(Progress{Rows: rows, Bytes: bytes})
+	}
+}
+
+// warnings collects the report's warnings in order, without repeats.
+type warnings struct {
+	list []string
+	seen map[string]bool
+}
+
+func (w *warnings) add(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	if w.seen == nil {
+		w.seen = map[string]bool{}
+	}
+	if !w.seen[s] {
+		w.seen[s] = true
+		w.list = append(w.list, s)
+	}
+}
+
+// doneChecker tells cheaply whether ctx is done.
+func done(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
