@@ -28,6 +28,7 @@ type CLI struct {
 	Model   ModelFactory
 	History HistoryOpener
 	Export  Exporter
+	Serve   Server
 	Version string
 }
 
@@ -49,6 +50,7 @@ func commands() []command {
 		{"ask", "ask a question in plain language (a local Ollama model writes the SQL)", (*CLI).runAsk},
 		{"import", "import CSV and XLSX files into a SQLite database", (*CLI).runImport},
 		{"export", "export a query's whole result to XLSX or CSV", (*CLI).runExport},
+		{"serve", "open the app in a browser (on this machine only)", (*CLI).runServe},
 		{"history", "list the questions and queries asked so far", (*CLI).runHistory},
 	}
 }

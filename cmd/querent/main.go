@@ -7,15 +7,16 @@ import (
 	"context"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"time"
 
 	"querent/app/cli"
+	"querent/app/desktop"
+	"querent/app/desktop/wiring"
+	"querent/app/web"
 	"querent/engine"
 	"querent/engine/export"
 	"querent/engine/ingest"
-	"querent/engine/ollama"
 	"querent/engine/sqlite"
+	"querent/frontend"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -23,7 +24,8 @@ var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	c := &cli.CLI{Open: openDatabase, Import: importFiles, Model: newModel, History: openHistory, Export: exportQuery, Version: version}
+	c := &cli.CLI{Open: wiring.OpenDatabase, Import: importFiles, Model: wiring.NewModel, History: wiring.OpenHistory,
+		Export: exportQuery, Serve: serve, Version: version}
 	code := c.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if ctx.Err() != nil && code != 0 {
 		code = 130
@@ -33,36 +35,11 @@ func main() {
 	os.Exit(code)
 }
 
-// openDatabase opens a user's file, or the bundled demo for "". Files that
-// passed the integrity check are remembered in Querent's data folder, so an
-// unchanged file is not read whole by every command.
-func openDatabase(ctx context.Context, path string) (engine.Database, error) {
-	if path == "" {
-		return sqlite.OpenDemo(ctx, sqlite.Options{})
-	}
-	var opts sqlite.Options
-	if dir, err := engine.DataDir(); err == nil {
-		opts.CheckCache = &sqlite.FileCheckCache{Path: filepath.Join(dir, "checked-files.json")}
-	}
-	return sqlite.Open(ctx, path, opts)
-}
-
-// newModel connects to Ollama.
-func newModel(host string, timeout time.Duration) (engine.Model, error) {
-	return ollama.New(ollama.Config{Host: host, RequestTimeout: timeout})
-}
-
-// openHistory opens the history file in Querent's data folder.
-func openHistory(ctx context.Context) (engine.History, func(), error) {
-	dir, err := engine.DataDir()
-	if err != nil {
-		return nil, nil, engine.Errorf(engine.CodeDatabase, "Querent's data folder is unknown: %v", err).WithHint("set QUERENT_DATA_DIR")
-	}
-	h, err := sqlite.OpenHistory(ctx, filepath.Join(dir, "history.sqlite"))
-	if err != nil {
-		return nil, nil, err
-	}
-	return h, func() { h.Close() }, nil
+// importFiles adapts the CLI's import request to the shared wiring.
+func importFiles(ctx context.Context, req cli.ImportRequest) (*engine.ImportReport, error) {
+	return wiring.ImportFiles(ctx, req.Target, req.Inputs,
+		ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter, Ragged: req.Ragged, Sheets: req.Sheets, Progress: req.Progress},
+		sqlite.ImportOptions{Table: req.Table, Replace: req.Replace, Append: req.Append, Progress: req.Progress})
 }
 
 // exportQuery writes a query's whole result to a file, with provenance.
@@ -73,7 +50,7 @@ func exportQuery(ctx context.Context, db engine.Database, req cli.ExportRequest)
 	if req.Progress != nil {
 		opts.Progress = func(p export.Progress) { req.Progress(p.Rows, p.Bytes) }
 	}
-	rep, err := export.Export(ctx, db, req.SQL, req.Out, opts)
+	rep, err := wiring.Export(ctx, db, req.SQL, req.Out, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -81,20 +58,27 @@ func exportQuery(ctx context.Context, db engine.Database, req cli.ExportRequest)
 		Sheets: rep.Sheets, Warnings: rep.Warnings, Elapsed: rep.Elapsed}, nil
 }
 
-// importFiles reads every input first (each file's first pass: types), so
-// that a bad file stops the import before anything is written, then writes
-// all the tables in one all-or-nothing step.
-func importFiles(ctx context.Context, req cli.ImportRequest) (*engine.ImportReport, error) {
-	defer ingest.CleanupTemp()
-	var tables []*engine.ImportTable
-	for _, in := range req.Inputs {
-		ts, err := ingest.Read(ctx, in, ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter,
-			Ragged: req.Ragged, Sheets: req.Sheets, Progress: req.Progress})
-		if err != nil {
-			return nil, err
-		}
-		tables = append(tables, ts...)
+// serve runs the browser mode on the shared services.
+func serve(ctx context.Context, dbPath, addr string, ready func(url string)) error {
+	svc := desktop.New(wiring.DesktopDeps(version), nil, nil)
+	defer svc.Close()
+	srv, err := web.New(svc, frontend.Assets())
+	if err != nil {
+		return err
 	}
-	return sqlite.Import(ctx, req.Target, tables, sqlite.ImportOptions{Table: req.Table, Replace: req.Replace,
-		Append: req.Append, Progress: req.Progress})
+	ln, err := srv.Listen(addr)
+	if err != nil {
+		return err
+	}
+	if dbPath == "" {
+		_, err = svc.Datasets.OpenDemo()
+	} else {
+		_, err = svc.Datasets.Open(dbPath)
+	}
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	ready(srv.URL())
+	return srv.Serve(ctx, ln)
 }

@@ -1,0 +1,234 @@
+package desktop
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"querent/engine"
+)
+
+// Events carries progress and changes to the page: Wails' runtime events
+// in the desktop app, Server-Sent Events in the browser mode.
+type Events interface {
+	Emit(name string, data any)
+	// SetTitle sets the window's title (the browser mode sets the page's).
+	SetTitle(title string)
+}
+
+// Dialogs are the desktop's native file dialogs; the browser mode has none
+// (the page asks for a path instead), and its methods return ErrNoDialogs.
+type Dialogs interface {
+	OpenFile(title string, patterns []FileFilter) (string, error)
+	OpenFiles(title string, patterns []FileFilter) ([]string, error)
+	SaveFile(title, defaultName string, patterns []FileFilter) (string, error)
+}
+
+// FileFilter is one entry of a file dialog's type list.
+type FileFilter struct {
+	Name    string // "SQLite databases"
+	Pattern string // "*.sqlite;*.db"
+}
+
+// ErrNoDialogs says that this face has no native dialogs.
+var ErrNoDialogs = engine.Errorf(engine.CodeUsage, "this window has no file dialog").WithHint("type the file's path instead")
+
+// Deps are the engine's parts, wired by the binaries.
+type Deps struct {
+	// Open opens a database read-only; "" is the bundled demo.
+	Open func(ctx context.Context, path string) (engine.Database, error)
+	// Model connects to Ollama at host ("" → $OLLAMA_HOST or the default).
+	Model func(host string, timeout time.Duration) (engine.Model, error)
+	// History opens the history of questions.
+	History func(ctx context.Context) (engine.History, func(), error)
+	// Import reads the inputs and writes the target, all or nothing.
+	Import func(ctx context.Context, req ImportRequest) (*engine.ImportReport, error)
+	// Export writes a query's whole result to a file.
+	Export func(ctx context.Context, db engine.Database, req ExportRequest) (*ExportResult, error)
+	// DataDir is where settings and recent files live ("" → engine.DataDir).
+	DataDir string
+	// Version is Querent's version.
+	Version string
+}
+
+// Services are the bound services of one window (or one browser page).
+type Services struct {
+	Datasets *Datasets
+	Ask      *Ask
+	Results  *Results
+	Export   *Export
+	Settings *Settings
+	app      *app
+}
+
+// app is the state the services share: the open database, the
+// conversation, the settings, and the cancel functions of running work.
+type app struct {
+	deps    Deps
+	events  Events
+	dialogs Dialogs
+
+	mu      sync.Mutex
+	db      engine.Database
+	info    *DatasetInfo
+	session *engine.Session
+	asker   *engine.Asker
+	history engine.History
+	closeH  func()
+	cancels map[string]context.CancelFunc
+}
+
+// New returns the services. events and dialogs may be nil (no events, no
+// dialogs) and set later with SetEvents/SetDialogs (Wails gives them only at
+// startup).
+func New(deps Deps, events Events, dialogs Dialogs) *Services {
+	a := &app{deps: deps, events: events, dialogs: dialogs, cancels: map[string]context.CancelFunc{}}
+	if a.deps.DataDir == "" {
+		if d, err := engine.DataDir(); err == nil {
+			a.deps.DataDir = d
+		}
+	}
+	return &Services{Datasets: &Datasets{a}, Ask: &Ask{a}, Results: &Results{a}, Export: &Export{a}, Settings: &Settings{a}, app: a}
+}
+
+// SetEvents sets where events go.
+func (s *Services) SetEvents(e Events) {
+	s.app.mu.Lock()
+	defer s.app.mu.Unlock()
+	s.app.events = e
+}
+
+// SetDialogs sets the native dialogs.
+func (s *Services) SetDialogs(d Dialogs) {
+	s.app.mu.Lock()
+	defer s.app.mu.Unlock()
+	s.app.dialogs = d
+}
+
+// Close releases the database and the history.
+func (s *Services) Close() {
+	a := s.app
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, c := range a.cancels {
+		c()
+	}
+	if a.db != nil {
+		a.db.Close()
+		a.db = nil
+	}
+	if a.closeH != nil {
+		a.closeH()
+		a.closeH = nil
+	}
+}
+
+// Bindings lists the services for Wails' Bind option.
+func (s *Services) Bindings() []any {
+	return []any{s.Datasets, s.Ask, s.Results, s.Export, s.Settings}
+}
+
+func (a *app) emit(name string, data any) {
+	a.mu.Lock()
+	e := a.events
+	a.mu.Unlock()
+	if e != nil {
+		e.Emit(name, data)
+	}
+}
+
+// begin registers a cancellable piece of work of a kind ("ask", "import",
+// "export", "pull"), cancelling the previous one of that kind.
+func (a *app) begin(kind string) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	a.mu.Lock()
+	if old, ok := a.cancels[kind]; ok {
+		old()
+	}
+	a.cancels[kind] = cancel
+	a.mu.Unlock()
+	return ctx, func() {
+		cancel()
+		a.mu.Lock()
+		delete(a.cancels, kind)
+		a.mu.Unlock()
+	}
+}
+
+func (a *app) cancel(kind string) {
+	a.mu.Lock()
+	c, ok := a.cancels[kind]
+	a.mu.Unlock()
+	if ok {
+		c()
+	}
+}
+
+// current returns the open database or an error saying to open one.
+func (a *app) current() (engine.Database, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.db == nil {
+		return nil, engine.Errorf(engine.CodeUsage, "no database is open").WithHint("open a SQLite file, import a CSV or XLSX file, or open the demo database")
+	}
+	return a.db, nil
+}
+
+// historyStore opens the history once (nil when it cannot be opened).
+func (a *app) historyStore(ctx context.Context) engine.History {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.history == nil && a.deps.History != nil {
+		if h, closeH, err := a.deps.History(ctx); err == nil {
+			a.history, a.closeH = h, closeH
+		}
+	}
+	return a.history
+}
+
+// readJSON and writeJSON keep small files in the data folder.
+func (a *app) readJSON(name string, v any) error {
+	if a.deps.DataDir == "" {
+		return os.ErrNotExist
+	}
+	b, err := os.ReadFile(filepath.Join(a.deps.DataDir, name))
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
+
+func (a *app) writeJSON(name string, v any) error {
+	if a.deps.DataDir == "" {
+		return errors.New("no data folder")
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(a.deps.DataDir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+name+"-*")
+	if err != nil {
+		return err
+	}
+	if _, err = f.Write(b); err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}

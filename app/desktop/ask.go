@@ -1,0 +1,189 @@
+package desktop
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"querent/engine"
+)
+
+// Ask answers questions with the model, and tells how Ollama is doing.
+type Ask struct{ a *app }
+
+// OllamaStatus is what the page shows next to the model picker.
+type OllamaStatus struct {
+	Running    bool               `json:"running"`
+	Host       string             `json:"host"`
+	Models     []engine.ModelInfo `json:"models"`      // chat models installed
+	Model      string             `json:"model"`       // the one questions will use ("" if none)
+	EmbedModel string             `json:"embed_model"` // used for schema pruning, if any
+	// Problem and Fix say what is wrong and what to do, when something is.
+	Problem string `json:"problem"`
+	Fix     string `json:"fix"`
+	Code    string `json:"code"`
+}
+
+// Status asks Ollama which models are installed and which would be used.
+func (q *Ask) Status() (*OllamaStatus, error) {
+	set := q.a.settings()
+	st := &OllamaStatus{Host: set.OllamaHost, Models: []engine.ModelInfo{}}
+	if q.a.deps.Model == nil {
+		st.Problem, st.Fix, st.Code = "this build cannot talk to Ollama", "", engine.CodeInternal
+		return st, nil
+	}
+	m, err := q.a.deps.Model(set.OllamaHost, 10*time.Second)
+	if err != nil {
+		e := engine.AsError(err)
+		st.Problem, st.Fix, st.Code = e.Message, e.Hint, e.Code
+		return st, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	models, err := m.Models(ctx)
+	if err != nil {
+		e := engine.AsError(err)
+		st.Problem, st.Fix, st.Code = e.Message, e.Hint, e.Code
+		return st, nil
+	}
+	st.Running = true
+	for _, mi := range models {
+		if !engine.IsEmbeddingModel(mi.Name) {
+			st.Models = append(st.Models, mi)
+		}
+	}
+	st.EmbedModel = engine.PickEmbeddingModel(models)
+	name, err := engine.PickModel(models, set.Model)
+	if err != nil {
+		e := engine.AsError(err)
+		st.Problem, st.Fix, st.Code = e.Message, e.Hint, e.Code
+		return st, nil
+	}
+	st.Model = name
+	return st, nil
+}
+
+// Question asks a question of the open database with the model (progress
+// events "ask:progress"; Cancel stops it). The answer always comes back,
+// with its attempts and, when it failed, its errors; the error return is
+// only for a question that could not be asked at all.
+func (q *Ask) Question(question string) (*engine.Answer, error) {
+	db, err := q.a.current()
+	if err != nil {
+		return nil, err
+	}
+	ctx, done := q.a.begin("ask")
+	defer done()
+	set := q.a.settings()
+	asker, ans := q.asker(ctx, db, set, question)
+	if ans != nil {
+		return ans, nil
+	}
+	q.a.mu.Lock()
+	session := q.a.session
+	q.a.mu.Unlock()
+	ans, _ = asker.Ask(ctx, question, session, engine.AskOptions{MaxRows: set.MaxRows, Timeout: set.timeout(), Client: "app",
+		Progress: func(p engine.AskProgress) { q.a.emit("ask:progress", p) }})
+	return ans, nil
+}
+
+// asker returns the Asker for the open database and the chosen model, or
+// an answer carrying the reason there is none (Ollama down, no model).
+func (q *Ask) asker(ctx context.Context, db engine.Database, set SettingsData, question string) (*engine.Asker, *engine.Answer) {
+	fail := func(err error) *engine.Answer {
+		ans := engine.NewAnswer("")
+		ans.Question = &question
+		ans.AddError(err)
+		return ans
+	}
+	if q.a.deps.Model == nil {
+		return nil, fail(engine.Errorf(engine.CodeInternal, "this build cannot talk to Ollama"))
+	}
+	m, err := q.a.deps.Model(set.OllamaHost, 120*time.Second)
+	if err != nil {
+		return nil, fail(err)
+	}
+	lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	models, err := m.Models(lctx)
+	cancel()
+	if err != nil {
+		return nil, fail(err)
+	}
+	name, err := engine.PickModel(models, set.Model)
+	if err != nil {
+		return nil, fail(err)
+	}
+	h := q.a.historyStore(ctx)
+	q.a.mu.Lock()
+	defer q.a.mu.Unlock()
+	if q.a.asker == nil || q.a.asker.DB != db || q.a.asker.ModelName != name {
+		// A new Asker for a new database or model; the same one otherwise,
+		// so that its index of the stored values is built once.
+		q.a.asker = &engine.Asker{DB: db, ModelName: name, EmbedModel: engine.PickEmbeddingModel(models)}
+	}
+	q.a.asker.Model = m
+	q.a.asker.History = h
+	return q.a.asker, nil
+}
+
+// Cancel stops the question being answered.
+func (q *Ask) Cancel() error {
+	q.a.cancel("ask")
+	return nil
+}
+
+// NewConversation forgets the previous questions (follow-ups start anew).
+func (q *Ask) NewConversation() error {
+	q.a.mu.Lock()
+	defer q.a.mu.Unlock()
+	if q.a.db != nil {
+		q.a.session = &engine.Session{Database: q.a.db.Name()}
+	}
+	return nil
+}
+
+// History lists past questions, newest first: of the open database, or of
+// every database when all is true.
+func (q *Ask) History(all bool, limit int) ([]engine.HistoryEntry, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	h := q.a.historyStore(ctx)
+	if h == nil {
+		return []engine.HistoryEntry{}, nil
+	}
+	db := ""
+	if !all {
+		q.a.mu.Lock()
+		if q.a.db != nil {
+			db = q.a.db.Name()
+		}
+		q.a.mu.Unlock()
+	}
+	if limit <= 0 {
+		limit = 100
+	}
+	return h.List(ctx, db, limit)
+}
+
+// PullModel downloads a model (progress events "model:pull"; CancelPull
+// stops it).
+func (q *Ask) PullModel(name string) error {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		name = engine.DefaultPullModel
+	}
+	set := q.a.settings()
+	m, err := q.a.deps.Model(set.OllamaHost, 0)
+	if err != nil {
+		return err
+	}
+	ctx, done := q.a.begin("pull")
+	defer done()
+	return m.Pull(ctx, name, func(p engine.PullProgress) { q.a.emit("model:pull", p) })
+}
+
+// CancelPull stops a download.
+func (q *Ask) CancelPull() error {
+	q.a.cancel("pull")
+	return nil
+}

@@ -1,0 +1,222 @@
+package desktop
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"querent/engine"
+)
+
+// Datasets opens databases, imports files and describes the open database.
+type Datasets struct{ a *app }
+
+// DatasetInfo describes the open database.
+type DatasetInfo struct {
+	Name      string   `json:"name"`       // as shown: the file name, or the demo's name
+	Path      string   `json:"path"`       // the file's absolute path; "" for the demo
+	Demo      bool     `json:"demo"`       // the bundled demo database
+	ReadOnly  bool     `json:"read_only"`  // always true: Querent never writes a database it opens
+	Tables    int      `json:"tables"`     // the user's tables
+	Views     int      `json:"views"`      // the user's views
+	SizeBytes int64    `json:"size_bytes"` // the file's size
+	Warnings  []string `json:"warnings"`
+	Title     string   `json:"title"` // the window title
+}
+
+// RecentFile is a database opened before.
+type RecentFile struct {
+	Path     string    `json:"path"`
+	Name     string    `json:"name"`
+	OpenedAt time.Time `json:"opened_at"`
+	Exists   bool      `json:"exists"`
+}
+
+// ImportRequest is an import from the page.
+type ImportRequest struct {
+	Target    string   `json:"target"`
+	Inputs    []string `json:"inputs"`
+	Table     string   `json:"table"`
+	Sheets    []string `json:"sheets"`
+	Replace   bool     `json:"replace"`
+	Append    bool     `json:"append"`
+	Encoding  string   `json:"encoding"`
+	Delimiter string   `json:"delimiter"`
+	Ragged    string   `json:"ragged"`
+	// Open opens the target when the import is done.
+	Open bool `json:"open"`
+	// Progress is set by the services, not the page.
+	Progress func(engine.ImportProgress) `json:"-"`
+}
+
+// Current returns the open database, or nil when none is open.
+func (d *Datasets) Current() (*DatasetInfo, error) {
+	d.a.mu.Lock()
+	defer d.a.mu.Unlock()
+	return d.a.info, nil
+}
+
+// OpenDemo opens the bundled Chinook demo database.
+func (d *Datasets) OpenDemo() (*DatasetInfo, error) { return d.open("") }
+
+// Open opens a SQLite file read-only.
+func (d *Datasets) Open(path string) (*DatasetInfo, error) {
+	if strings.TrimSpace(path) == "" {
+		return nil, engine.Errorf(engine.CodeUsage, "no file was given").WithHint("choose a .sqlite or .db file")
+	}
+	return d.open(path)
+}
+
+func (d *Datasets) open(path string) (*DatasetInfo, error) {
+	ctx, done := d.a.begin("open")
+	defer done()
+	db, err := d.a.deps.Open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := db.Schema(ctx)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	info := &DatasetInfo{Name: db.Name(), ReadOnly: true, Demo: path == "", Warnings: append([]string{}, db.Warnings()...)}
+	if path != "" {
+		info.Path = db.Name()
+		info.Name = filepath.Base(db.Name())
+		if st, err := os.Stat(info.Path); err == nil {
+			info.SizeBytes = st.Size()
+		}
+	}
+	for _, t := range s.Tables {
+		if t.Internal {
+			continue
+		}
+		if t.Kind == "view" {
+			info.Views++
+		} else {
+			info.Tables++
+		}
+	}
+	info.Title = fmt.Sprintf("%s (read-only) — Querent", info.Name)
+	a := d.a
+	a.mu.Lock()
+	old := a.db
+	a.db, a.info = db, info
+	a.session = &engine.Session{Database: db.Name()}
+	a.asker = nil
+	events := a.events
+	a.mu.Unlock()
+	if old != nil {
+		old.Close()
+	}
+	if path != "" {
+		d.remember(info.Path)
+	}
+	if events != nil {
+		events.SetTitle(info.Title)
+		events.Emit("dataset:changed", info)
+	}
+	return info, nil
+}
+
+// Recent lists the databases opened before, newest first.
+func (d *Datasets) Recent() ([]RecentFile, error) {
+	var rs []RecentFile
+	_ = d.a.readJSON("recent.json", &rs)
+	out := []RecentFile{}
+	for _, r := range rs {
+		_, err := os.Stat(r.Path)
+		r.Exists = err == nil
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// remember puts a file at the top of the recent list (at most 10).
+func (d *Datasets) remember(path string) {
+	var rs []RecentFile
+	_ = d.a.readJSON("recent.json", &rs)
+	out := []RecentFile{{Path: path, Name: filepath.Base(path), OpenedAt: time.Now().UTC()}}
+	for _, r := range rs {
+		if r.Path != path && len(out) < 10 {
+			out = append(out, r)
+		}
+	}
+	_ = d.a.writeJSON("recent.json", out)
+}
+
+// ChooseFile shows the desktop's open dialog for a database.
+func (d *Datasets) ChooseFile() (string, error) {
+	dl := d.dialogs()
+	if dl == nil {
+		return "", ErrNoDialogs
+	}
+	return dl.OpenFile("Open a SQLite database", []FileFilter{
+		{Name: "SQLite databases", Pattern: "*.sqlite;*.sqlite3;*.db;*.db3"}, {Name: "All files", Pattern: "*"}})
+}
+
+// ChooseImportFiles shows the desktop's open dialog for CSV/XLSX files.
+func (d *Datasets) ChooseImportFiles() ([]string, error) {
+	dl := d.dialogs()
+	if dl == nil {
+		return nil, ErrNoDialogs
+	}
+	return dl.OpenFiles("Choose CSV or XLSX files to import", []FileFilter{
+		{Name: "CSV and Excel files", Pattern: "*.csv;*.tsv;*.txt;*.xlsx;*.xlsm"}, {Name: "All files", Pattern: "*"}})
+}
+
+// ChooseNewDatabase shows the desktop's save dialog for an import's target.
+func (d *Datasets) ChooseNewDatabase(defaultName string) (string, error) {
+	dl := d.dialogs()
+	if dl == nil {
+		return "", ErrNoDialogs
+	}
+	return dl.SaveFile("Save the new database as", defaultName, []FileFilter{{Name: "SQLite databases", Pattern: "*.sqlite;*.db"}})
+}
+
+func (d *Datasets) dialogs() Dialogs {
+	d.a.mu.Lock()
+	defer d.a.mu.Unlock()
+	return d.a.dialogs
+}
+
+// Schema describes the open database.
+func (d *Datasets) Schema() (*engine.Schema, error) {
+	db, err := d.a.current()
+	if err != nil {
+		return nil, err
+	}
+	ctx, done := d.a.begin("schema")
+	defer done()
+	return db.Schema(ctx)
+}
+
+// Import imports CSV/XLSX files (progress events "import:progress"; Cancel
+// stops it, leaving the target as it was) and, when asked, opens the
+// result.
+func (d *Datasets) Import(req ImportRequest) (*engine.ImportReport, error) {
+	if d.a.deps.Import == nil {
+		return nil, engine.Errorf(engine.CodeInternal, "this build cannot import")
+	}
+	ctx, done := d.a.begin("import")
+	defer done()
+	req.Progress = func(p engine.ImportProgress) { d.a.emit("import:progress", p) }
+	rep, err := d.a.deps.Import(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if req.Open {
+		if _, err := d.open(req.Target); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+// CancelImport stops a running import.
+func (d *Datasets) CancelImport() error {
+	d.a.cancel("import")
+	return nil
+}

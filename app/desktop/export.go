@@ -1,0 +1,112 @@
+package desktop
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"querent/engine"
+)
+
+// Export writes answers to XLSX and CSV files.
+type Export struct{ a *app }
+
+// ExportRequest is an export from the page: the SQL to run in full and
+// where to write it.
+type ExportRequest struct {
+	SQL       string `json:"sql"`
+	Out       string `json:"out"`
+	Format    string `json:"format"` // xlsx or csv (default: from Out)
+	Delimiter string `json:"delimiter"`
+	BOM       bool   `json:"bom"`
+	Raw       bool   `json:"raw"`
+	Force     bool   `json:"force"`
+	Chart     string `json:"chart"`
+	MaxRows   int64  `json:"max_rows"`
+	Question  string `json:"question"`
+	Model     string `json:"model"`
+	// Progress is set by the services, not the page.
+	Progress func(rows, bytes int64) `json:"-"`
+}
+
+// ExportResult says what an export wrote.
+type ExportResult struct {
+	Path      string   `json:"path"`
+	Format    string   `json:"format"`
+	Rows      int64    `json:"rows"`
+	Truncated bool     `json:"truncated"`
+	Sheets    []string `json:"sheets"`
+	Warnings  []string `json:"warnings"`
+	ElapsedS  float64  `json:"elapsed_s"`
+	// Download is set in the browser mode: where the page fetches the file.
+	Download string `json:"download,omitempty"`
+}
+
+// ChooseFile shows the desktop's save dialog for an export.
+func (e *Export) ChooseFile(defaultName string) (string, error) {
+	e.a.mu.Lock()
+	dl := e.a.dialogs
+	e.a.mu.Unlock()
+	if dl == nil {
+		return "", ErrNoDialogs
+	}
+	return dl.SaveFile("Export to", defaultName, []FileFilter{{Name: "Excel workbook", Pattern: "*.xlsx"}, {Name: "CSV file", Pattern: "*.csv"}})
+}
+
+// Run exports the whole result of SQL to a file (progress events
+// "export:progress"; Cancel stops it and leaves nothing behind).
+func (e *Export) Run(req ExportRequest) (*ExportResult, error) {
+	db, err := e.a.current()
+	if err != nil {
+		return nil, err
+	}
+	if e.a.deps.Export == nil {
+		return nil, engine.Errorf(engine.CodeInternal, "this build cannot export")
+	}
+	if strings.TrimSpace(req.Out) == "" {
+		return nil, engine.Errorf(engine.CodeUsage, "no file to write").WithHint("choose where to save the export")
+	}
+	ctx, done := e.a.begin("export")
+	defer done()
+	start := time.Now()
+	last := time.Time{}
+	req.Progress = func(rows, bytes int64) {
+		if time.Since(last) > 100*time.Millisecond {
+			last = time.Now()
+			e.a.emit("export:progress", map[string]int64{"rows": rows, "bytes": bytes})
+		}
+	}
+	res, err := e.a.deps.Export(ctx, db, req)
+	if err != nil {
+		return nil, err
+	}
+	if res.ElapsedS == 0 {
+		res.ElapsedS = engine.Seconds(time.Since(start))
+	}
+	return res, nil
+}
+
+// Cancel stops a running export.
+func (e *Export) Cancel() error {
+	e.a.cancel("export")
+	return nil
+}
+
+// DefaultName proposes a file name for an export of the open database.
+func (e *Export) DefaultName(format string) (string, error) {
+	name := "querent-export"
+	e.a.mu.Lock()
+	if e.a.info != nil {
+		name = strings.TrimSuffix(e.a.info.Name, filepath.Ext(e.a.info.Name))
+		if e.a.info.Demo {
+			name = "chinook"
+		}
+	}
+	e.a.mu.Unlock()
+	if format != "csv" {
+		format = "xlsx"
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, name+"-"+time.Now().Format("2006-01-02-1504")+"."+format), nil
+}

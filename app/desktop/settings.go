@@ -1,0 +1,92 @@
+package desktop
+
+import (
+	"strings"
+	"time"
+
+	"querent/engine"
+)
+
+// Settings reads and saves the app's settings (settings.json in the data
+// folder).
+type Settings struct{ a *app }
+
+// SettingsData are the user's choices.
+type SettingsData struct {
+	OllamaHost string `json:"ollama_host"` // "" → $OLLAMA_HOST or 127.0.0.1:11434
+	Model      string `json:"model"`       // "" → the best SQL model installed
+	MaxRows    int    `json:"max_rows"`    // rows shown per answer
+	TimeoutS   int    `json:"timeout_s"`   // seconds a query may run
+	Theme      string `json:"theme"`       // system, light or dark
+}
+
+func defaultSettings() SettingsData {
+	return SettingsData{MaxRows: engine.DefaultMaxRows, TimeoutS: int(engine.DefaultTimeout / time.Second), Theme: "system"}
+}
+
+func (s SettingsData) timeout() time.Duration { return time.Duration(s.TimeoutS) * time.Second }
+
+// valid fills defaults and checks the values.
+func (s SettingsData) valid() (SettingsData, error) {
+	d := defaultSettings()
+	if s.MaxRows == 0 {
+		s.MaxRows = d.MaxRows
+	}
+	if s.TimeoutS == 0 {
+		s.TimeoutS = d.TimeoutS
+	}
+	if s.Theme == "" {
+		s.Theme = d.Theme
+	}
+	s.OllamaHost = strings.TrimSpace(s.OllamaHost)
+	s.Model = strings.TrimSpace(s.Model)
+	switch {
+	case s.MaxRows < 1 || s.MaxRows > 1_000_000:
+		return s, engine.Errorf(engine.CodeUsage, "the row cap must be between 1 and 1,000,000").WithHint("exports are not capped: use Export for every row")
+	case s.TimeoutS < 1 || s.TimeoutS > 3600:
+		return s, engine.Errorf(engine.CodeUsage, "the timeout must be between 1 second and 1 hour")
+	case s.Theme != "system" && s.Theme != "light" && s.Theme != "dark":
+		return s, engine.Errorf(engine.CodeUsage, "the theme is system, light or dark")
+	}
+	return s, nil
+}
+
+func (a *app) settings() SettingsData {
+	var s SettingsData
+	if err := a.readJSON("settings.json", &s); err != nil {
+		return defaultSettings()
+	}
+	if v, err := s.valid(); err == nil {
+		return v
+	}
+	return defaultSettings()
+}
+
+// Get returns the settings.
+func (s *Settings) Get() (*SettingsData, error) {
+	v := s.a.settings()
+	return &v, nil
+}
+
+// Save checks and saves the settings, and returns them as saved.
+func (s *Settings) Save(data SettingsData) (*SettingsData, error) {
+	v, err := data.valid()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.a.writeJSON("settings.json", v); err != nil {
+		return nil, engine.Errorf(engine.CodeUsage, "cannot save the settings: %v", err).WithHint("check that Querent's data folder can be written")
+	}
+	s.a.mu.Lock()
+	s.a.asker = nil // a new model or host
+	s.a.mu.Unlock()
+	return &v, nil
+}
+
+// Version returns Querent's version.
+func (s *Settings) Version() (string, error) {
+	if s.a.deps.Version == "" {
+		return "dev", nil
+	}
+	return s.a.deps.Version, nil
+}

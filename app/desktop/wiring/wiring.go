@@ -1,0 +1,114 @@
+// Package wiring joins the engine's adapters to the faces: it is the one
+// place, shared by the two binaries (the console binary cmd/querent and the
+// desktop app main.go), where concrete types meet: the guarded SQLite
+// adapter, the Ollama client, the history store, the CSV/XLSX readers and
+// the XLSX/CSV writers.
+package wiring
+
+import (
+	"context"
+	"path/filepath"
+	"time"
+
+	"querent/app/desktop"
+	"querent/engine"
+	"querent/engine/export"
+	"querent/engine/ingest"
+	"querent/engine/ollama"
+	"querent/engine/sqlite"
+)
+
+// OpenDatabase opens a user's file, or the bundled demo for "". Files that
+// passed the integrity check are remembered in Querent's data folder, so an
+// unchanged file is not read whole on every open.
+func OpenDatabase(ctx context.Context, path string) (engine.Database, error) {
+	if path == "" {
+		return sqlite.OpenDemo(ctx, sqlite.Options{})
+	}
+	var opts sqlite.Options
+	if dir, err := engine.DataDir(); err == nil {
+		opts.CheckCache = &sqlite.FileCheckCache{Path: filepath.Join(dir, "checked-files.json")}
+	}
+	return sqlite.Open(ctx, path, opts)
+}
+
+// NewModel connects to Ollama.
+func NewModel(host string, timeout time.Duration) (engine.Model, error) {
+	return ollama.New(ollama.Config{Host: host, RequestTimeout: timeout})
+}
+
+// OpenHistory opens the history file in Querent's data folder.
+func OpenHistory(ctx context.Context) (engine.History, func(), error) {
+	dir, err := engine.DataDir()
+	if err != nil {
+		return nil, nil, engine.Errorf(engine.CodeDatabase, "Querent's data folder is unknown: %v", err).WithHint("set QUERENT_DATA_DIR")
+	}
+	h, err := sqlite.OpenHistory(ctx, filepath.Join(dir, "history.sqlite"))
+	if err != nil {
+		return nil, nil, err
+	}
+	return h, func() { h.Close() }, nil
+}
+
+// ImportFiles reads every input first (each file's first pass: types), so
+// that a bad file stops the import before anything is written, then writes
+// all the tables in one all-or-nothing step.
+func ImportFiles(ctx context.Context, target string, inputs []string, read ingest.Options, write sqlite.ImportOptions) (*engine.ImportReport, error) {
+	defer ingest.CleanupTemp()
+	var tables []*engine.ImportTable
+	for _, in := range inputs {
+		ts, err := ingest.Read(ctx, in, read)
+		if err != nil {
+			return nil, err
+		}
+		tables = append(tables, ts...)
+	}
+	return sqlite.Import(ctx, target, tables, write)
+}
+
+// Export writes a query's whole result to a file.
+func Export(ctx context.Context, db engine.Database, sql, out string, opts export.Options) (*export.Report, error) {
+	return export.Export(ctx, db, sql, out, opts)
+}
+
+// DesktopDeps are the engine's parts for the app's services.
+func DesktopDeps(version string) desktop.Deps {
+	return desktop.Deps{
+		Open:    OpenDatabase,
+		Model:   NewModel,
+		History: OpenHistory,
+		Import: func(ctx context.Context, req desktop.ImportRequest) (*engine.ImportReport, error) {
+			return ImportFiles(ctx, req.Target, req.Inputs,
+				ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter, Ragged: req.Ragged, Sheets: req.Sheets, Progress: req.Progress},
+				sqlite.ImportOptions{Table: req.Table, Replace: req.Replace, Append: req.Append, Progress: req.Progress})
+		},
+		Export: func(ctx context.Context, db engine.Database, req desktop.ExportRequest) (*desktop.ExportResult, error) {
+			opts := export.Options{Format: req.Format, BOM: req.BOM, Raw: req.Raw, Chart: req.Chart, Force: req.Force, MaxRows: req.MaxRows,
+				Provenance: export.Provenance{Question: req.Question, Model: req.Model, Version: version}}
+			switch req.Delimiter {
+			case "", ",":
+				if req.Delimiter == "," {
+					opts.Delimiter = ','
+				}
+			case ";":
+				opts.Delimiter = ';'
+			case "tab", "\t":
+				opts.Delimiter = '\t'
+			case "|":
+				opts.Delimiter = '|'
+			default:
+				return nil, engine.Errorf(engine.CodeUsage, "the delimiter %q is not one of , ; tab |", req.Delimiter)
+			}
+			if req.Progress != nil {
+				opts.Progress = func(p export.Progress) { req.Progress(p.Rows, p.Bytes) }
+			}
+			rep, err := export.Export(ctx, db, req.SQL, req.Out, opts)
+			if err != nil {
+				return nil, err
+			}
+			return &desktop.ExportResult{Path: rep.Path, Format: rep.Format, Rows: rep.Rows, Truncated: rep.Truncated,
+				Sheets: append([]string{}, rep.Sheets...), Warnings: append([]string{}, rep.Warnings...), ElapsedS: engine.Seconds(rep.Elapsed)}, nil
+		},
+		Version: version,
+	}
+}
