@@ -250,7 +250,7 @@ func (s *Server) offerDownload(res *desktop.ExportResult) {
 	res.Download = "/files/" + id
 }
 
-// download serves an export once, then forgets it.
+// download serves an export (the files go when the server stops).
 func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	path, ok := s.files[r.PathValue("id")]
