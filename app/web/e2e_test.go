@@ -76,8 +76,8 @@ func chromium() string {
 	return "/usr/bin/chromium"
 }
 
-// serveFor starts a browser-mode server on the demo database whose Ollama
-// is at host, and returns its URL.
+// serveFor starts a browser-mode server whose Ollama is at host, with no
+// database open, and returns its URL.
 func serveFor(t *testing.T, host string) string {
 	deps := wiring.DesktopDeps("e2e")
 	deps.DataDir = t.TempDir()
@@ -98,8 +98,5 @@ func serveFor(t *testing.T, host string) string {
 	done := make(chan struct{})
 	go func() { srv.Serve(ctx, ln); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	if _, err := svc.Datasets.OpenDemo(); err != nil {
-		t.Fatal(err)
-	}
-	return srv.URL()
+	return srv.URL() // nothing open: the page starts on its start screen
 }
