@@ -8,7 +8,7 @@ QUERENT := dist/querent
 
 OLLAMA_TINY := ../shared/tools/ollama-tiny/real-ollama.sh
 
-.PHONY: all build run test lint unit fuzz race ollama reports bench clean check-go
+.PHONY: all build run test lint unit fuzz race ollama mcp-inspector reports bench clean check-go
 
 all: build
 
@@ -41,7 +41,7 @@ lint: check-go
 	$(GO) mod tidy -diff
 
 ## test: everything CI checks (QUERENT_QUICK=1 skips the slow parts, locally only)
-test: lint unit race fuzz ollama reports
+test: lint unit race fuzz ollama mcp-inspector reports
 
 unit: check-go
 	@rm -rf $(REPORTS); mkdir -p $(REPORTS)
@@ -51,6 +51,7 @@ race: check-go
 ifeq ($(QUERENT_QUICK),)
 	CGO_ENABLED=1 $(GO) test -count=1 -race -run 'TestRunConcurrent|TestRunTimeoutAndCancel|TestSQLErrors|TestCancelled|TestImport' ./engine/sqlite ./app/cli
 	CGO_ENABLED=1 $(GO) test -count=1 -race -short ./engine/ingest
+	CGO_ENABLED=1 $(GO) test -count=1 -race ./app/mcp
 endif
 
 fuzz: check-go
@@ -68,6 +69,13 @@ ifeq ($(QUERENT_QUICK),)
 	@host=$$(bash $(OLLAMA_TINY) start) || exit 1; \
 	  trap 'bash $(OLLAMA_TINY) stop' EXIT; \
 	  QUERENT_OLLAMA_HOST=$$host $(GO) test -count=1 -run 'TestRealOllama' -v ./engine/ollama ./app/cli
+endif
+
+## mcp-inspector: drive querent mcp with the official MCP Inspector's CLI
+## (npx fetches @modelcontextprotocol/inspector@0.15.0 from npm's registry)
+mcp-inspector: check-go
+ifeq ($(QUERENT_QUICK),)
+	QUERENT_INSPECTOR=1 $(GO) test -count=1 -run '^TestMCPInspector$$' -v ./cmd/querent
 endif
 
 reports:

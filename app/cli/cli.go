@@ -52,15 +52,13 @@ func commands() []command {
 		{"export", "export a query's whole result to XLSX or CSV", (*CLI).runExport},
 		{"serve", "open the app in a browser (on this machine only)", (*CLI).runServe},
 		{"history", "list the questions and queries asked so far", (*CLI).runHistory},
+		{"mcp", "serve the databases to other AI agents (MCP over stdio)", (*CLI).runMCP},
 	}
 }
 
 // later lists the contract's commands that this build does not have yet.
 var later = map[string]string{
-	"export": "exporting answers to XLSX and CSV",
-	"eval":   "the evaluation harness",
-	"mcp":    "the MCP server",
-	"serve":  "the browser mode",
+	"eval": "the evaluation harness",
 }
 
 // Run runs one command line (without the program name) and returns the exit

@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"querent/app/mcp"
+	"querent/engine"
+)
+
+const mcpUsage = `Usage: querent mcp --db FILE [--db FILE...] [--model NAME] [--ollama HOST]
+                   [--max-rows N] [--timeout DUR] [--max-chars N]
+
+Serves the databases to other AI agents over the Model Context Protocol, on
+standard input and output (the MCP client starts this command). Every
+database is opened read-only with the same guards as the app; every query is
+checked by SQLite's compiler, capped and timed; every call is recorded in the
+history with the client's name. Messages go to standard error: standard
+output belongs to the protocol. Without --db, the bundled Chinook demo is
+served.
+
+Tools: list_databases, list_tables, describe_table, run_query,
+explain_query, ask (needs Ollama; otherwise it answers llm_unavailable).
+
+Register it in an MCP client's configuration, for example:
+  {"mcpServers": {"querent": {"command": "querent",
+    "args": ["mcp", "--db", "/path/to/sales.sqlite"]}}}
+`
+
+func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
+	fs := newFlags("mcp", mcpUsage)
+	var paths []string
+	fs.Var(stringsFlag{&paths}, "db", "a SQLite file to serve (repeat for several; default: the bundled Chinook demo)")
+	model := fs.String("model", "", "the Ollama model of the ask tool (default: the best SQL model installed)")
+	host := fs.String("ollama", "", "Ollama's address (default: $OLLAMA_HOST, else 127.0.0.1:11434)")
+	maxRows := fs.Int("max-rows", 50, "run_query's default row cap (a call may ask for up to 1000)")
+	maxChars := fs.Int("max-chars", 20_000, "the most characters of rows a tool returns")
+	timeout := engine.DefaultTimeout
+	fs.Var(durationFlag{&timeout}, "timeout", "the longest each query may run (default 30s)")
+	if ok, code := parseFlags(fs, args, s, mcpUsage); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		printError(s.err, "mcp", engine.Errorf(engine.CodeUsage, "unexpected argument %q", fs.Arg(0)).WithHint("name each database with --db FILE"))
+		return 2
+	}
+	if *maxRows < 1 || *maxChars < 1000 {
+		printError(s.err, "mcp", engine.Errorf(engine.CodeUsage, "--max-rows must be at least 1 and --max-chars at least 1000"))
+		return 2
+	}
+	if len(paths) == 0 {
+		paths = []string{""}
+	}
+	var opened []engine.Database
+	defer func() {
+		for _, db := range opened {
+			_ = db.Close()
+		}
+	}()
+	for _, p := range paths {
+		db, err := c.Open(ctx, p)
+		if err != nil {
+			printError(s.err, "mcp", err)
+			return engine.ExitCode(engine.ErrorCode(err))
+		}
+		opened = append(opened, db)
+	}
+	names := mcp.Names(opened)
+	dbs := make([]mcp.Database, len(opened))
+	for i, db := range opened {
+		dbs[i] = mcp.Database{Name: names[i], DB: db}
+	}
+	opts := mcp.Options{MaxRows: *maxRows, MaxChars: *maxChars, Timeout: timeout, OllamaHost: *host, ModelName: *model, Version: c.version()}
+	if c.Model != nil {
+		opts.Model = func(host string, t time.Duration) (engine.Model, error) { return c.Model(host, t) }
+	}
+	if c.History != nil {
+		h, closeH, err := c.History(ctx)
+		if err != nil {
+			fmt.Fprintf(s.err, "querent mcp: warning: the history cannot be opened, so calls are not recorded: %v\n", err)
+		} else {
+			defer closeH()
+			opts.History = h
+		}
+	}
+	fmt.Fprintf(s.err, "querent mcp: serving %s (read-only) over standard input/output\n", strings.Join(names, ", "))
+	t := &sdk.IOTransport{Reader: io.NopCloser(s.in), Writer: nopWriteCloser{s.out}}
+	err := mcp.New(dbs, opts).Run(ctx, t)
+	switch {
+	case ctx.Err() != nil:
+		return 130
+	case err != nil && !errors.Is(err, io.EOF):
+		printError(s.err, "mcp", engine.Errorf(engine.CodeInternal, "the MCP connection failed: %v", err))
+		return 2
+	}
+	return 0
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

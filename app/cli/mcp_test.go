@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestMCPUsage(t *testing.T) {
+	c := &CLI{Open: open}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"mcp", "extra.db"}, `unexpected argument "extra.db"`},
+		{[]string{"mcp", "--max-rows", "0"}, "--max-rows must be at least 1"},
+		{[]string{"mcp", "--db", "/no/such/file.db"}, "no such file"},
+		{[]string{"mcp", "--timeout", "soon"}, `invalid value "soon"`},
+	} {
+		code, out, errs := runWith(t, c, "", tc.args...)
+		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", tc.args, code, out, errs)
+		}
+	}
+	code, out, _ := runWith(t, c, "", "mcp", "--help")
+	if code != 0 || !strings.Contains(out, `"args": ["mcp", "--db"`) {
+		t.Errorf("help: %d %s", code, out)
+	}
+}
+
+// The protocol runs on standard input/output, messages stay off standard
+// output, and the end of the input ends the server with status 0.
+func TestMCPOverPipes(t *testing.T) {
+	c := &CLI{Open: open, Version: "test"}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var errb strings.Builder
+	done := make(chan int, 1)
+	go func() {
+		done <- c.Run(context.Background(), []string{"mcp"}, inR, outW, &errb)
+		outW.Close()
+	}()
+	lines := bufio.NewScanner(outR)
+	lines.Buffer(nil, 1<<20)
+	send := func(msg string) {
+		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	receive := func() string {
+		if !lines.Scan() {
+			t.Fatalf("no answer: %v", lines.Err())
+		}
+		return lines.Text()
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}`)
+	if got := receive(); !strings.Contains(got, `"name":"querent"`) || !strings.Contains(got, `"version":"test"`) {
+		t.Errorf("initialize: %s", got)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run_query","arguments":{"sql":"SELECT count(*) AS n FROM Invoice"}}}`)
+	if got := receive(); !strings.Contains(got, `"id":2`) || !strings.Contains(got, `\"n\":412`) {
+		t.Errorf("run_query: %s", got)
+	}
+	inW.Close()
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d: %s", code, errb.String())
+	}
+	if lines.Scan() {
+		t.Errorf("more output: %s", lines.Text())
+	}
+	if !strings.Contains(errb.String(), "serving chinook (read-only)") {
+		t.Errorf("stderr %q", errb.String())
+	}
+}

@@ -1,0 +1,322 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"querent/engine"
+)
+
+// The tools' inputs (their JSON schemas are inferred from these types).
+
+type listDatabasesIn struct{}
+
+type databaseIn struct {
+	Database string `json:"database,omitempty" jsonschema:"the database's name from list_databases; optional when only one is open"`
+}
+
+type describeIn struct {
+	Table    string `json:"table" jsonschema:"the table or view to describe"`
+	Database string `json:"database,omitempty" jsonschema:"the database's name from list_databases; optional when only one is open"`
+}
+
+type queryIn struct {
+	SQL      string `json:"sql" jsonschema:"one read-only SQLite query (SELECT or WITH … SELECT)"`
+	Database string `json:"database,omitempty" jsonschema:"the database's name from list_databases; optional when only one is open"`
+	MaxRows  int    `json:"max_rows,omitempty" jsonschema:"the most rows to return (default 50, at most 1000); aggregate or page with LIMIT/OFFSET for more"`
+}
+
+type explainIn struct {
+	SQL      string `json:"sql" jsonschema:"the SQLite query to check and explain"`
+	Database string `json:"database,omitempty" jsonschema:"the database's name from list_databases; optional when only one is open"`
+}
+
+type askIn struct {
+	Question string `json:"question" jsonschema:"a question about the data, in plain language"`
+	Database string `json:"database,omitempty" jsonschema:"the database's name from list_databases; optional when only one is open"`
+	Model    string `json:"model,omitempty" jsonschema:"the Ollama model to use (default: the best SQL model installed)"`
+}
+
+func (s *Server) listDatabases(ctx context.Context, req *sdk.CallToolRequest, _ listDatabasesIn) (*sdk.CallToolResult, any, error) {
+	start := time.Now()
+	type dbOut struct {
+		Name      string `json:"name"`
+		File      string `json:"file"`
+		Tables    int    `json:"tables"`
+		Views     int    `json:"views"`
+		SizeBytes int64  `json:"size_bytes"`
+		ReadOnly  bool   `json:"read_only"`
+	}
+	out := []dbOut{}
+	for _, d := range s.dbs {
+		o := dbOut{Name: d.Name, File: d.DB.Name(), ReadOnly: true}
+		if st, err := os.Stat(d.DB.Name()); err == nil {
+			o.SizeBytes = st.Size()
+		}
+		if sch, err := d.DB.Schema(ctx); err == nil {
+			for _, t := range sch.Tables {
+				switch {
+				case t.Internal:
+				case t.Kind == "view":
+					o.Views++
+				default:
+					o.Tables++
+				}
+			}
+		}
+		out = append(out, o)
+	}
+	s.audit(ctx, req, nil, "list_databases", "", "", len(out), time.Since(start), nil, "")
+	return rawResult(map[string]any{"databases": out, "errors": []engine.ErrorDoc{}})
+}
+
+func (s *Server) listTables(ctx context.Context, req *sdk.CallToolRequest, in databaseIn) (*sdk.CallToolResult, any, error) {
+	start := time.Now()
+	d, err := s.pick(in.Database)
+	if err != nil {
+		s.audit(ctx, req, nil, "list_tables", "", "", 0, time.Since(start), err, "")
+		return errorResult(err, nil)
+	}
+	sch, err := d.DB.Schema(ctx)
+	s.audit(ctx, req, d.DB, "list_tables", "", "", 0, time.Since(start), err, "")
+	if err != nil {
+		return errorResult(err, nil)
+	}
+	type tableOut struct {
+		Name              string `json:"name"`
+		Kind              string `json:"kind"`
+		RowCount          int64  `json:"row_count"`
+		RowCountEstimated bool   `json:"row_count_estimated"`
+		Columns           int    `json:"columns"`
+		Internal          bool   `json:"internal,omitempty"`
+	}
+	out := []tableOut{}
+	for _, t := range sch.Tables {
+		out = append(out, tableOut{Name: t.Name, Kind: t.Kind, RowCount: t.RowCount, RowCountEstimated: t.RowCountEstimated, Columns: len(t.Columns), Internal: t.Internal})
+	}
+	return rawResult(map[string]any{"database": d.Name, "tables": out, "errors": []engine.ErrorDoc{}})
+}
+
+func (s *Server) describeTable(ctx context.Context, req *sdk.CallToolRequest, in describeIn) (*sdk.CallToolResult, any, error) {
+	start := time.Now()
+	d, err := s.pick(in.Database)
+	if err == nil {
+		var sch *engine.Schema
+		if sch, err = d.DB.Schema(ctx); err == nil {
+			if t := sch.Table(in.Table); t != nil {
+				s.audit(ctx, req, d.DB, "describe_table", in.Table, "", 0, time.Since(start), nil, "")
+				return rawResult(map[string]any{"database": d.Name, "table": t, "errors": []engine.ErrorDoc{}})
+			}
+			var names []string
+			for _, t := range sch.Tables {
+				if !t.Internal {
+					names = append(names, t.Name)
+				}
+			}
+			err = engine.Errorf(engine.CodeUnknownTable, "no table or view named %q in %s", in.Table, d.Name).WithHint("the tables and views are: %s", joinNames(names))
+		}
+	}
+	s.audit(ctx, req, d.DB, "describe_table", in.Table, "", 0, time.Since(start), err, "")
+	return errorResult(err, nil)
+}
+
+func joinNames(ns []string) string {
+	if len(ns) > 60 {
+		return fmt.Sprintf("%s and %d more", joinNames(ns[:60]), len(ns)-60)
+	}
+	out := ""
+	for i, n := range ns {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out
+}
+
+func (s *Server) runQuery(ctx context.Context, req *sdk.CallToolRequest, in queryIn) (*sdk.CallToolResult, any, error) {
+	start := time.Now()
+	d, err := s.pick(in.Database)
+	if err != nil {
+		s.audit(ctx, req, nil, "run_query", "", in.SQL, 0, time.Since(start), err, "")
+		return errorResult(err, nil)
+	}
+	maxRows := in.MaxRows
+	if maxRows <= 0 {
+		maxRows = s.opts.MaxRows
+	}
+	maxRows = min(maxRows, s.opts.MaxRowsLimit)
+	ans := engine.NewAnswer(in.SQL)
+	res, err := d.DB.Run(ctx, in.SQL, engine.RunOptions{MaxRows: maxRows, Timeout: s.opts.Timeout})
+	if err != nil {
+		s.audit(ctx, req, d.DB, "run_query", "", in.SQL, 0, time.Since(start), err, "")
+		e := engine.AsError(err)
+		ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: in.SQL, Error: &engine.AttemptError{Type: e.Code, Message: e.Message}})
+		return errorResult(err, map[string]any{"query": in.SQL})
+	}
+	ans.SetResult(res)
+	ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: in.SQL})
+	if hints, herr := d.DB.Explain(ctx, in.SQL); herr == nil && len(hints) > 0 {
+		ans.OptimizationHints = hints
+	}
+	s.audit(ctx, req, d.DB, "run_query", "", in.SQL, len(res.Rows), time.Since(start), nil, "")
+	return rawResult(s.sized(ans, maxRows))
+}
+
+// sizedAnswer is the contract's answer plus the note on what was left out.
+type sizedAnswer struct {
+	*engine.Answer
+	// Note says when more rows exist than were returned, and how to get them.
+	Note string `json:"note,omitempty"`
+}
+
+// sized cuts an answer's rows to the character cap and writes the note.
+func (s *Server) sized(ans *engine.Answer, maxRows int) sizedAnswer {
+	out := sizedAnswer{Answer: ans}
+	cut := false
+	for len(ans.Results.Values) > 0 {
+		b, _ := json.Marshal(ans.Results)
+		if len(b) <= s.opts.MaxChars {
+			break
+		}
+		keep := len(ans.Results.Values) * s.opts.MaxChars / len(b)
+		if keep >= len(ans.Results.Values) {
+			keep = len(ans.Results.Values) - 1
+		}
+		ans.Results.Values = ans.Results.Values[:max(keep, 0)]
+		cut = true
+	}
+	ans.RowCount = len(ans.Results.Values)
+	switch {
+	case cut:
+		ans.Truncated = true
+		out.Note = fmt.Sprintf("more rows exist: %d rows are shown, cut to fit %d characters. Select fewer or shorter columns, aggregate, or page with LIMIT/OFFSET.",
+			ans.RowCount, s.opts.MaxChars)
+	case ans.Truncated:
+		out.Note = fmt.Sprintf("more than %d rows: only the first %d are shown. Narrow the query (WHERE, aggregate), raise max_rows (at most %d), or page with LIMIT %d OFFSET %d.",
+			maxRows, ans.RowCount, s.opts.MaxRowsLimit, maxRows, maxRows)
+	}
+	return out
+}
+
+func (s *Server) explainQuery(ctx context.Context, req *sdk.CallToolRequest, in explainIn) (*sdk.CallToolResult, any, error) {
+	start := time.Now()
+	d, err := s.pick(in.Database)
+	if err != nil {
+		s.audit(ctx, req, nil, "explain_query", "", in.SQL, 0, time.Since(start), err, "")
+		return errorResult(err, nil)
+	}
+	v, err := d.DB.Validate(ctx, in.SQL)
+	if err != nil {
+		s.audit(ctx, req, d.DB, "explain_query", "", in.SQL, 0, time.Since(start), err, "")
+		return errorResult(err, map[string]any{"query": in.SQL})
+	}
+	hints, err := d.DB.Explain(ctx, in.SQL)
+	s.audit(ctx, req, d.DB, "explain_query", "", in.SQL, 0, time.Since(start), err, "")
+	if err != nil {
+		return errorResult(err, map[string]any{"query": in.SQL})
+	}
+	if hints == nil {
+		hints = []string{}
+	}
+	return rawResult(map[string]any{"query": in.SQL, "valid": true, "columns": v.Columns, "tables_used": v.Tables,
+		"optimization_hints": hints, "errors": []engine.ErrorDoc{}})
+}
+
+func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in askIn) (*sdk.CallToolResult, any, error) {
+	start := time.Now()
+	d, err := s.pick(in.Database)
+	if err != nil {
+		s.audit(ctx, req, nil, "ask", in.Question, "", 0, time.Since(start), err, in.Model)
+		return errorResult(err, nil)
+	}
+	asker, err := s.asker(ctx, d, in.Model)
+	if err != nil {
+		s.audit(ctx, req, d.DB, "ask", in.Question, "", 0, time.Since(start), err, in.Model)
+		return errorResult(err, map[string]any{"question": in.Question})
+	}
+	// One question at a time per database: a conversation is a sequence.
+	lock := s.askLock(d.Name)
+	lock.Lock()
+	defer lock.Unlock()
+	s.mu.Lock()
+	session := s.sessions[d.Name]
+	if session == nil {
+		session = &engine.Session{Database: d.DB.Name()}
+		s.sessions[d.Name] = session
+	}
+	s.mu.Unlock()
+	// The loop records the question in the history itself.
+	ans, err := asker.Ask(ctx, in.Question, session, engine.AskOptions{MaxRows: s.opts.MaxRows, Timeout: s.opts.Timeout, Client: client(req) + " ask"})
+	out := s.sized(ans, s.opts.MaxRows)
+	if err != nil {
+		return &sdk.CallToolResult{IsError: true}, out, nil
+	}
+	return rawResult(out)
+}
+
+// askLock returns the mutex that serialises the questions on a database.
+func (s *Server) askLock(name string) *sync.Mutex {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.askLocks[name]
+	if l == nil {
+		l = &sync.Mutex{}
+		s.askLocks[name] = l
+	}
+	return l
+}
+
+// asker returns the model loop for a database (one per database, so that
+// its value index is built once).
+func (s *Server) asker(ctx context.Context, d Database, model string) (*engine.Asker, error) {
+	if s.opts.Model == nil {
+		return nil, engine.Errorf(engine.CodeLLMUnavailable, "this server cannot reach a model").WithHint("use run_query with SQL instead")
+	}
+	s.mu.Lock()
+	m := s.model
+	var err error
+	if m == nil {
+		if m, err = s.opts.Model(s.opts.OllamaHost, 120*time.Second); err == nil {
+			s.model = m
+		}
+	}
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	installed, err := m.Models(lctx)
+	cancel()
+	if err != nil {
+		e := engine.AsError(err)
+		if e.Code == engine.CodeLLMUnavailable {
+			e.Hint = "start Ollama (open the Ollama app, or run `ollama serve`), or point querent mcp at it with --ollama or OLLAMA_HOST; meanwhile, use run_query with SQL"
+		} else {
+			e.Hint += "; meanwhile, use run_query with SQL"
+		}
+		return nil, e
+	}
+	if model == "" {
+		model = s.opts.ModelName
+	}
+	name, err := engine.PickModel(installed, model)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := d.Name + "\x00" + name
+	a := s.askers[key]
+	if a == nil {
+		a = &engine.Asker{DB: d.DB, Model: m, ModelName: name, EmbedModel: engine.PickEmbeddingModel(installed), History: s.opts.History}
+		s.askers[key] = a
+	}
+	return a, nil
+}
