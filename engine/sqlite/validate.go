@@ -102,6 +102,7 @@ func (d *DB) validateLocked(ctx context.Context, query string) (*engine.Validati
 	}
 	v := &engine.Validation{SQL: text, Columns: uniqueColumns(cols)}
 	v.Tables, v.ColumnsRead = summarizeReads(reads)
+	v.Tables = d.addJoinedTables(ctx, text, v.Tables)
 	v.Tables = byFirstMention(text, v.Tables)
 	v.Functions = calledFunctions(text, funcs)
 	return v, nil
@@ -172,6 +173,83 @@ func summarizeReads(reads []read) (tables, columns []string) {
 		}
 	}
 	return tables, columns
+}
+
+// addJoinedTables adds the tables that a USING or NATURAL join reads without
+// telling the authorizer: SQLite builds the join's column references already
+// resolved, so a table whose only columns read are the join's (FROM Artist
+// JOIN Album USING (ArtistId) ... count(*)) gets no SQLITE_READ callback. The
+// names right after FROM or JOIN that are tables or views of the schema,
+// and not common table expressions of the statement, are added.
+func (d *DB) addJoinedTables(ctx context.Context, text string, tables []string) []string {
+	var sig []token
+	joins := false
+	for _, t := range lex(text) {
+		if t.kind == tokSpace || t.kind == tokComment {
+			continue
+		}
+		if t.kind == tokWord {
+			w := strings.ToUpper(text[t.start:t.end])
+			joins = joins || w == "USING" || w == "NATURAL"
+		}
+		sig = append(sig, t)
+	}
+	if !joins {
+		return tables
+	}
+	idx, _ := d.nameIndexLocked(ctx)
+	if idx == nil {
+		return tables
+	}
+	word := func(i int) string {
+		if i < 0 || i >= len(sig) || sig[i].kind != tokWord {
+			return ""
+		}
+		return strings.ToUpper(text[sig[i].start:sig[i].end])
+	}
+	isName := func(i int) bool { return sig[i].kind == tokWord || sig[i].kind == tokQuoted }
+	// The statement's CTE names: NAME AS (, NAME AS MATERIALIZED (, NAME (cols) AS (.
+	ctes := map[string]bool{}
+	for i := range sig {
+		if !isName(i) {
+			continue
+		}
+		j := i + 1
+		if j < len(sig) && text[sig[j].start:sig[j].end] == "(" && (i == 0 || word(i-1) == "WITH" || word(i-1) == "RECURSIVE" || text[sig[i-1].start:sig[i-1].end] == ",") {
+			for depth := 0; j < len(sig); j++ {
+				switch text[sig[j].start:sig[j].end] {
+				case "(":
+					depth++
+				case ")":
+					depth--
+				}
+				if depth == 0 {
+					j++
+					break
+				}
+			}
+		}
+		if word(j) == "AS" && j+1 < len(sig) && (text[sig[j+1].start:sig[j+1].end] == "(" || word(j+1) == "MATERIALIZED" || word(j+1) == "NOT") {
+			ctes[strings.ToLower(identText(text, sig[i]))] = true
+		}
+	}
+	seen := map[string]bool{}
+	for _, t := range tables {
+		seen[strings.ToLower(t)] = true
+	}
+	for i := 1; i < len(sig); i++ {
+		if (word(i-1) != "FROM" && word(i-1) != "JOIN") || !isName(i) {
+			continue
+		}
+		name := identText(text, sig[i])
+		tn := idx.table(name)
+		if tn == nil || ctes[strings.ToLower(name)] || seen[strings.ToLower(tn.name)] {
+			continue
+		}
+		seen[strings.ToLower(tn.name)] = true
+		tables = append(tables, tn.name)
+	}
+	return tables
 }
 
 // byFirstMention orders tables by where the statement first names them;

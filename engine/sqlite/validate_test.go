@@ -65,6 +65,7 @@ func TestValidateReports(t *testing.T) {
 		"CREATE TABLE a(id INTEGER PRIMARY KEY, name TEXT, made TEXT DEFAULT CURRENT_TIMESTAMP, tag TEXT DEFAULT (hex(randomblob(4))))",
 		"CREATE TABLE b(id INTEGER PRIMARY KEY, a_id INTEGER, amount REAL)",
 		"CREATE VIEW totals AS SELECT a_id, sum(amount) AS total FROM b GROUP BY a_id",
+		"CREATE TABLE c(cid INTEGER PRIMARY KEY, id INTEGER, note TEXT)",
 		"INSERT INTO a(id, name) VALUES (1, 'x')")
 	db := openT(t, path, Options{})
 	v, err := db.Validate(context.Background(),
@@ -104,6 +105,28 @@ func TestValidateReports(t *testing.T) {
 	}
 	if len(v.Functions) != 0 {
 		t.Errorf("functions %v for SELECT *: defaults reported as calls", v.Functions)
+	}
+	// A table read only through a USING or NATURAL join gets no SQLITE_READ
+	// callback; it is a table used all the same. A CTE named like a table
+	// is not the table.
+	for _, tc := range []struct {
+		sql  string
+		want []string
+	}{
+		{"SELECT a.name, count(*) FROM a JOIN b ON b.a_id = a.id GROUP BY 1", []string{"a", "b"}},
+		{"SELECT count(*) FROM c JOIN a USING (id)", []string{"c", "a"}},
+		{"SELECT a.name FROM a JOIN c AS x USING (id)", []string{"a", "c"}},
+		{"SELECT a.name FROM a NATURAL JOIN c", []string{"a", "c"}},
+		{"WITH c AS (SELECT 1 AS id) SELECT count(*) FROM a JOIN c USING (id)", []string{"a"}},
+		{"WITH x(id) AS MATERIALIZED (SELECT 1) SELECT count(*) FROM x JOIN c USING (id)", []string{"c"}},
+	} {
+		v, err := db.Validate(context.Background(), tc.sql)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.sql, err)
+		}
+		if !reflect.DeepEqual(v.Tables, tc.want) {
+			t.Errorf("%s: tables %v, want %v", tc.sql, v.Tables, tc.want)
+		}
 	}
 }
 
