@@ -53,12 +53,8 @@ func commands() []command {
 		{"serve", "open the app in a browser (on this machine only)", (*CLI).runServe},
 		{"history", "list the questions and queries asked so far", (*CLI).runHistory},
 		{"mcp", "serve the databases to other AI agents (MCP over stdio)", (*CLI).runMCP},
+		{"eval", "measure how well models answer a gold set of questions", (*CLI).runEval},
 	}
-}
-
-// later lists the contract's commands that this build does not have yet.
-var later = map[string]string{
-	"eval": "the evaluation harness",
 }
 
 // Run runs one command line (without the program name) and returns the exit
@@ -85,10 +81,6 @@ func (c *CLI) Run(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		if cmd.name == args[0] {
 			return cmd.run(c, ctx, args[1:], s)
 		}
-	}
-	if what, ok := later[args[0]]; ok {
-		fmt.Fprintf(stderr, "querent %s: %s is not part of this version of Querent yet\n  hint: run querent help to see what it can do now\n", args[0], what)
-		return 2
 	}
 	fmt.Fprintf(stderr, "querent: unknown command %q\n  hint: run querent help to see the commands\n", args[0])
 	return 2

@@ -179,7 +179,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"sql", "--help"}, 0, "--max-rows"},
 		{[]string{"help", "schema"}, 0, "Usage: querent schema"},
 		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
-		{[]string{"eval", "--db", "x.db"}, 2, "not part of this version"},
+		{[]string{"eval", "--db", "x.db"}, 2, "no gold set: --gold is required"},
 		{[]string{"sql", "--nope", "SELECT 1"}, 2, "flag provided but not defined"},
 		{[]string{"sql", "--format", "xml", "SELECT 1"}, 2, "use one of: table, json, csv"},
 		{[]string{"sql", "--timeout", "soon", "SELECT 1"}, 2, "use a duration"},

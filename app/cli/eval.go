@@ -1,0 +1,514 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+
+	"querent/engine"
+	"querent/engine/eval"
+)
+
+const evalUsage = `Usage: querent eval --db FILE --gold GOLD.toml|chinook
+                    (--model NAME... [--k N] | --predictions FILE | --regrade RECORDS.jsonl)
+                    [--lenient] [--out DIR] [--format text|json]
+                    [--ollama HOST] [--model-timeout DUR] [--timeout DUR]
+       querent eval init --db FILE --out GOLD.toml [--model NAME] [--n 30] [--force]
+
+Measures how well a model answers questions about a database: every question
+of a gold set is asked through the same loop as querent ask (the guard, the
+repairs, the sessions of follow-up questions), and each answer's result is
+compared with the gold query's result: the Spider test-suite execution match
+(same rows and columns, columns in any order, rows as a multiset unless the
+gold query orders them; 1 = 1.0). A question the schema cannot answer is
+right when the model declines it. The built-in gold set "chinook" covers the
+bundled demo database (then --db may be left out).
+
+  querent eval --gold chinook --model qwen2.5-coder:7b --out runs/qwen7b
+  querent eval --gold chinook --model qwen2.5-coder:7b --model llama3.1:8b --k 3
+  querent eval --db shop.sqlite --gold shop.toml --predictions predictions.jsonl
+  querent eval --gold chinook --regrade runs/qwen7b/records.jsonl --lenient
+
+--model may be repeated (or list names separated by commas): each model gets
+its own report. --k asks each question k times (pass@k, pass^k).
+--predictions scores ready-made SQL: JSONL lines {"id": "...", "sql": "..."},
+or plain text with one SQL a line in the gold set's order (a blank line is a
+missing prediction; "-- unanswerable: REASON" declines). --regrade scores the
+records.jsonl of an earlier --out again, under today's gold set and flags.
+--lenient also lets text "10" equal the number 10 and floats match to 1e-6
+relative. --out DIR writes records.jsonl, report.json and report.md. A run
+with wrong answers still exits 0; --format json prints the report.
+
+querent eval init drafts a gold set from your own database: the model writes
+questions with their SQL, and only the queries that run and return rows are
+kept. Review every item before trusting a score.
+`
+
+// stringList is a repeatable flag; a value may also list names separated
+// by commas.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+func (l *stringList) Set(s string) error {
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			*l = append(*l, x)
+		}
+	}
+	return nil
+}
+
+func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
+	if len(args) > 0 && args[0] == "init" {
+		return c.runEvalInit(ctx, args[1:], s)
+	}
+	fs := newFlags("eval", evalUsage)
+	dbPath := fs.String("db", "", "the SQLite file the gold set is about (default with --gold chinook: the bundled demo)")
+	goldName := fs.String("gold", "", "the gold set: a TOML file, or the name of a built-in one ("+strings.Join(eval.BuiltinNames(), ", ")+")")
+	var models stringList
+	fs.Var(&models, "model", "an Ollama model to evaluate (repeat for several)")
+	k := fs.Int("k", 1, "ask each question this many times (pass@k and pass^k)")
+	predictions := fs.String("predictions", "", "score ready-made predictions (JSONL or one SQL a line) instead of asking a model")
+	regrade := fs.String("regrade", "", "score the records.jsonl of an earlier run again")
+	lenient := fs.Bool("lenient", false, "also let text \"10\" equal 10 and floats match to 1e-6 relative")
+	outDir := fs.String("out", "", "a folder to write records.jsonl, report.json and report.md into")
+	format := "text"
+	fs.Var(enumFlag{&format, []string{"text", "json"}}, "format", "output: text (for people) or json (the report)")
+	host := fs.String("ollama", "", "Ollama's address (default: $OLLAMA_HOST, else 127.0.0.1:11434)")
+	modelTimeout := 120 * time.Second
+	fs.Var(durationFlag{&modelTimeout}, "model-timeout", "the longest each model request may take (default 2m)")
+	timeout := engine.DefaultTimeout
+	fs.Var(durationFlag{&timeout}, "timeout", "the longest each query may run (default 30s)")
+	if ok, code := parseFlags(fs, args, s, evalUsage); !ok {
+		return code
+	}
+	fail := func(err error) int {
+		if format == "json" {
+			doc := &eval.ModelReport{Items: []eval.ItemScore{}, ByDifficulty: map[string]eval.DifficultyScore{}, Outcomes: map[string]int{},
+				Lenient: *lenient, Warnings: []string{}, Errors: []engine.ErrorDoc{engine.NewErrorDoc(err)}}
+			if werr := writeJSON(s.out, doc); werr != nil {
+				return 2
+			}
+		} else {
+			printError(s.err, "eval", err)
+		}
+		return engine.ExitCode(engine.ErrorCode(err))
+	}
+	usage := func(format string, args ...any) *engine.Error {
+		return engine.Errorf(engine.CodeUsage, format, args...)
+	}
+	sources := 0
+	for _, set := range []bool{len(models) > 0, *predictions != "", *regrade != ""} {
+		if set {
+			sources++
+		}
+	}
+	switch {
+	case fs.NArg() > 0:
+		return fail(usage("unexpected argument %q", fs.Arg(0)).WithHint("querent eval takes flags only; run querent eval --help"))
+	case *goldName == "":
+		return fail(usage("no gold set: --gold is required").WithHint("--gold chinook evaluates on the bundled demo; querent eval init drafts a gold set for your own database"))
+	case sources != 1:
+		return fail(usage("give one of --model, --predictions or --regrade").WithHint(
+			"--model NAME asks a model; --predictions FILE scores ready-made SQL; --regrade RECORDS.jsonl scores an earlier run again"))
+	case *k < 1:
+		return fail(usage("--k must be at least 1"))
+	case *k > 1 && len(models) == 0:
+		return fail(usage("--k is for --model: predictions and records are scored as they are"))
+	}
+	gold, err := eval.Load(*goldName)
+	if err != nil {
+		return fail(usage("%v", err).WithHint("see README.md, \"Evaluating models\", for the gold set format"))
+	}
+	if *dbPath == "" && !(gold.Builtin && gold.Name == "chinook") {
+		return fail(usage("--db is required with the gold set %s", gold.Name).WithHint("name the SQLite file the gold set was written for; only the built-in chinook set defaults to the demo database"))
+	}
+	opts := eval.Options{Gold: gold, Lenient: *lenient, Timeout: timeout}
+	switch {
+	case *predictions != "":
+		b, err := os.ReadFile(*predictions)
+		if err != nil {
+			return fail(usage("cannot read the predictions %s: %v", *predictions, err))
+		}
+		if opts.Predictions, err = eval.ParsePredictions(*predictions, b, gold); err != nil {
+			return fail(usage("%v", err))
+		}
+	case *regrade != "":
+		f, err := os.Open(*regrade)
+		if err != nil {
+			return fail(usage("cannot read the records %s: %v", *regrade, err))
+		}
+		opts.Records, err = eval.ReadRecords(*regrade, f)
+		f.Close()
+		if err != nil {
+			return fail(usage("%v", err).WithHint("--regrade reads the records.jsonl that --out wrote"))
+		}
+	}
+	db, err := c.Open(ctx, *dbPath)
+	if err != nil {
+		return fail(err)
+	}
+	defer db.Close()
+	opts.DB = db
+	if format == "text" {
+		printWarnings(s.err, db.Warnings())
+	}
+	if len(models) > 0 {
+		if c.Model == nil {
+			return fail(engine.Errorf(engine.CodeInternal, "this build cannot ask models"))
+		}
+		m, err := c.Model(*host, modelTimeout)
+		if err != nil {
+			return fail(err)
+		}
+		lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		installed, err := m.Models(lctx)
+		cancel()
+		if err != nil {
+			return fail(err)
+		}
+		for _, want := range models {
+			name, err := engine.PickModel(installed, want)
+			if err != nil {
+				return fail(err)
+			}
+			opts.Models = append(opts.Models, name)
+		}
+		opts.Model, opts.K = m, *k
+		opts.EmbedModel = engine.PickEmbeddingModel(installed)
+		opts.Ask = engine.AskOptions{Timeout: timeout}
+	}
+	var line *evalProgressLine
+	if f, ok := s.err.(*os.File); ok && format == "text" && isatty.IsTerminal(f.Fd()) {
+		line = &evalProgressLine{w: s.err}
+		opts.Progress = line.update
+	}
+	rep, err := eval.Run(ctx, opts)
+	if line != nil {
+		line.clear()
+	}
+	if rep == nil {
+		return fail(err)
+	}
+	code := engine.ExitCode(engine.ErrorCode(err))
+	written := false
+	if *outDir != "" {
+		if werr := rep.WriteDir(*outDir); werr == nil {
+			written = true
+		} else {
+			werr := engine.Errorf(engine.CodeExport, "%v", werr)
+			if format == "text" {
+				printError(s.err, "eval", werr)
+			}
+			rep.Errors = append(rep.Errors, engine.NewErrorDoc(werr))
+			for _, m := range rep.Models {
+				m.Errors = rep.Errors
+			}
+			code = max(code, 1)
+		}
+	}
+	if format == "json" {
+		js, jerr := rep.JSON()
+		if jerr != nil {
+			fmt.Fprintf(s.err, "querent eval: cannot write the report: %v\n", jerr)
+			return 2
+		}
+		if _, werr := s.out.Write(append(js, '\n')); werr != nil {
+			return 2
+		}
+		return code
+	}
+	printWarnings(s.err, rep.Warnings)
+	if err := writeEvalText(s.out, rep, *predictions); err != nil {
+		return 2
+	}
+	if written {
+		fmt.Fprintf(s.out, "\nWritten: %s, %s, %s\n", filepath.Join(*outDir, "records.jsonl"), filepath.Join(*outDir, "report.json"), filepath.Join(*outDir, "report.md"))
+	}
+	if err != nil {
+		printError(s.err, "eval", err)
+	}
+	return code
+}
+
+// writeEvalText writes the report for people: per model, the summary and
+// the questions that did not match; several models side by side.
+func writeEvalText(w io.Writer, rep *eval.Report, predictions string) error {
+	var b bytes.Buffer
+	rule := "strict match rule"
+	if rep.Lenient {
+		rule = "lenient match rule"
+	}
+	items := 0
+	if len(rep.Models) > 0 {
+		items = rep.Models[0].Questions / max(rep.K, 1)
+	}
+	fmt.Fprintf(&b, "Gold set %s (%d questions) on %s, %s", rep.Gold, items, rep.Database, rule)
+	if rep.K > 1 {
+		fmt.Fprintf(&b, ", %d tries each", rep.K)
+	}
+	b.WriteString(".\n")
+	for _, m := range rep.Models {
+		name := "predictions"
+		if m.Model != nil {
+			name = *m.Model
+		} else if predictions != "" {
+			name = "predictions (" + predictions + ")"
+		}
+		fmt.Fprintf(&b, "\n%s\n", name)
+		row := func(label, value string) { fmt.Fprintf(&b, "  %-20s %s\n", label, value) }
+		row("execution accuracy", fmt.Sprintf("%.1f%% (%d of %d)", m.ExecutionAccuracy*100, m.Matches, m.Questions))
+		var diffs []string
+		for _, d := range eval.Difficulties {
+			if x, ok := m.ByDifficulty[d]; ok {
+				diffs = append(diffs, fmt.Sprintf("%s %.1f%% (%d/%d)", d, x.ExecutionAccuracy*100, x.Matches, x.Questions))
+			}
+		}
+		row("by difficulty", strings.Join(diffs, ", "))
+		if m.Abstention != nil {
+			row("abstention", fmt.Sprintf("%.1f%% of %d unanswerable", *m.Abstention*100, m.Unanswerable))
+		}
+		row("false refusals", fmt.Sprint(m.FalseRefusals))
+		if m.PassAtK != nil {
+			row(fmt.Sprintf("pass@%d / pass^%d", m.K, m.K), fmt.Sprintf("%.1f%% / %.1f%%", *m.PassAtK*100, *m.PassHatK*100))
+		}
+		if m.Model != nil {
+			questions := "questions"
+			if m.RepairedItems == 1 {
+				questions = "question"
+			}
+			row("repairs", fmt.Sprintf("%d (on %d %s)", m.Repairs, m.RepairedItems, questions))
+		}
+		if m.LatencyP50S != nil {
+			row("latency", fmt.Sprintf("p50 %.2f s, p95 %.2f s", *m.LatencyP50S, *m.LatencyP95S))
+		}
+		if m.Model != nil {
+			row("tokens", fmt.Sprint(m.TokensTotal))
+		}
+		if m.RelaxedMatches > 0 {
+			row("relaxed matches", fmt.Sprintf("%d needed ranking, extra_columns or lenient", m.RelaxedMatches))
+		}
+		first := true
+		var missing []string
+		for _, it := range m.Items {
+			if it.Match {
+				continue
+			}
+			id := it.ID
+			if rep.K > 1 {
+				id = fmt.Sprintf("%s#%d", it.ID, it.Try)
+			}
+			if it.Outcome == eval.OutcomeMissing {
+				missing = append(missing, id)
+				continue
+			}
+			if first {
+				b.WriteString("  not matched:\n")
+				first = false
+			}
+			fmt.Fprintf(&b, "    %-28s %-12s %s\n", id, it.Outcome, oneLine(it.Reason, 160))
+		}
+		if len(missing) > 0 {
+			fmt.Fprintf(&b, "  missing (%d): %s\n", len(missing), oneLine(strings.Join(missing, ", "), 300))
+		}
+	}
+	if len(rep.Models) > 1 {
+		b.WriteString("\nside by side:\n")
+		cols := []engine.Column{{Name: "model"}, {Name: "accuracy"}, {Name: "easy"}, {Name: "medium"}, {Name: "hard"},
+			{Name: "abstention"}, {Name: "false refusals"}, {Name: "p50 s"}}
+		var rows [][]engine.Value
+		pct := func(x *float64) engine.Value {
+			if x == nil {
+				return nil
+			}
+			return fmt.Sprintf("%.1f%%", *x*100)
+		}
+		for _, m := range rep.Models {
+			r := []engine.Value{*m.Model, pct(&m.ExecutionAccuracy)}
+			for _, d := range eval.Difficulties {
+				if x, ok := m.ByDifficulty[d]; ok {
+					r = append(r, pct(&x.ExecutionAccuracy))
+				} else {
+					r = append(r, nil)
+				}
+			}
+			var p50 engine.Value
+			if m.LatencyP50S != nil {
+				p50 = *m.LatencyP50S
+			}
+			r = append(r, pct(m.Abstention), int64(m.FalseRefusals), p50)
+			rows = append(rows, r)
+		}
+		if err := writeTable(&b, cols, rows, tableOptions{maxWidth: 40}); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// evalProgressLine shows the run's progress on one terminal line.
+type evalProgressLine struct {
+	w     io.Writer
+	shown bool
+}
+
+func (p *evalProgressLine) update(pr eval.Progress) {
+	if pr.Record != nil {
+		return
+	}
+	who := pr.Model
+	if who == "" {
+		who = "scoring"
+	}
+	try := ""
+	if pr.K > 1 {
+		try = fmt.Sprintf(", try %d of %d", pr.Try, pr.K)
+	}
+	fmt.Fprintf(p.w, "\r\033[K%s: %d/%d %s%s…  (Ctrl-C stops)", who, pr.Done+1, pr.Total, cut(pr.Item.ID, 40), try)
+	p.shown = true
+}
+
+func (p *evalProgressLine) clear() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
+	}
+}
+
+const evalInitUsage = `Usage: querent eval init --db FILE --out GOLD.toml [--model NAME] [--n 30] [--force]
+                         [--ollama HOST] [--model-timeout DUR] [--format text|json]
+
+Drafts a gold set for your own database: the model is shown the schema and
+writes n questions of mixed difficulty with their SQL; each query is checked
+through the guard, and only those that run and return rows are kept. The
+file starts with a note to review every item: a query that runs is not
+necessarily right. An existing file is replaced only with --force.
+
+  querent eval init --db shop.sqlite --out shop.toml --n 40
+  querent eval --db shop.sqlite --gold shop.toml --model qwen2.5-coder:7b
+`
+
+func (c *CLI) runEvalInit(ctx context.Context, args []string, s *stdio) int {
+	fs := newFlags("eval init", evalInitUsage)
+	dbPath := fs.String("db", "", "the SQLite file to draft questions about")
+	out := fs.String("out", "", "the gold set file to write (.toml)")
+	model := fs.String("model", "", "the Ollama model to draft with (default: the best SQL model installed)")
+	n := fs.Int("n", 30, "how many questions to keep")
+	force := fs.Bool("force", false, "replace the file if it exists")
+	host := fs.String("ollama", "", "Ollama's address (default: $OLLAMA_HOST, else 127.0.0.1:11434)")
+	modelTimeout := 10 * time.Minute
+	fs.Var(durationFlag{&modelTimeout}, "model-timeout", "the longest each model request may take (default 10m: drafting is long)")
+	format := "text"
+	fs.Var(enumFlag{&format, []string{"text", "json"}}, "format", "output: text (for people) or json")
+	if ok, code := parseFlags(fs, args, s, evalInitUsage); !ok {
+		return code
+	}
+	type initDoc struct {
+		Out      string            `json:"out"`
+		Database string            `json:"database"`
+		Model    string            `json:"model"`
+		Items    int               `json:"items"`
+		Dropped  int               `json:"dropped"`
+		Errors   []engine.ErrorDoc `json:"errors"`
+	}
+	doc := initDoc{Out: *out, Errors: []engine.ErrorDoc{}}
+	fail := func(err error) int {
+		if format == "json" {
+			doc.Errors = append(doc.Errors, engine.NewErrorDoc(err))
+			if werr := writeJSON(s.out, doc); werr != nil {
+				return 2
+			}
+		} else {
+			printError(s.err, "eval init", err)
+		}
+		return engine.ExitCode(engine.ErrorCode(err))
+	}
+	switch {
+	case fs.NArg() > 0:
+		return fail(engine.Errorf(engine.CodeUsage, "unexpected argument %q", fs.Arg(0)))
+	case *dbPath == "":
+		return fail(engine.Errorf(engine.CodeUsage, "no database: --db is required").WithHint("name the SQLite file to draft questions about (the demo has the built-in gold set: --gold chinook)"))
+	case *out == "":
+		return fail(engine.Errorf(engine.CodeUsage, "no file to write: --out is required").WithHint("for example --out gold.toml"))
+	case *n < 1 || *n > 500:
+		return fail(engine.Errorf(engine.CodeUsage, "--n must be between 1 and 500"))
+	case c.Model == nil:
+		return fail(engine.Errorf(engine.CodeInternal, "this build cannot ask models"))
+	}
+	if _, err := os.Stat(*out); err == nil && !*force {
+		return fail(engine.Errorf(engine.CodeExport, "%s already exists", *out).WithHint("choose another file, or replace it with --force"))
+	}
+	db, err := c.Open(ctx, *dbPath)
+	if err != nil {
+		return fail(err)
+	}
+	defer db.Close()
+	doc.Database = db.Name()
+	m, err := c.Model(*host, modelTimeout)
+	if err != nil {
+		return fail(err)
+	}
+	lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	installed, err := m.Models(lctx)
+	cancel()
+	if err != nil {
+		return fail(err)
+	}
+	name, err := engine.PickModel(installed, *model)
+	if err != nil {
+		return fail(err)
+	}
+	doc.Model = name
+	opts := eval.DraftOptions{DB: db, Model: m, ModelName: name, N: *n}
+	tty := false
+	if f, ok := s.err.(*os.File); ok && format == "text" && isatty.IsTerminal(f.Fd()) {
+		tty = true
+		fmt.Fprintf(s.err, "%s is drafting %d questions (Ctrl-C stops)…", name, *n)
+		opts.Progress = func(kept, want int) {
+			fmt.Fprintf(s.err, "\r\033[K%s is drafting questions: %d of %d kept…", name, kept, want)
+		}
+	}
+	d, err := eval.Draft(ctx, opts)
+	if tty {
+		fmt.Fprint(s.err, "\r\033[K")
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if err := eval.WriteFile(*out, d.TOML(db.Name(), name, time.Now()), *force); err != nil {
+		return fail(err)
+	}
+	doc.Items, doc.Dropped = len(d.Gold.Items), len(d.Dropped)
+	if format == "json" {
+		if werr := writeJSON(s.out, doc); werr != nil {
+			return 2
+		}
+		return 0
+	}
+	fmt.Fprintf(s.out, "Wrote %d questions drafted by %s to %s", doc.Items, name, *out)
+	if doc.Dropped > 0 {
+		fmt.Fprintf(s.out, " (%d more were dropped: their SQL did not run or returned no rows; they are listed at the end)", doc.Dropped)
+	}
+	fmt.Fprintf(s.out, ".\nReview every item before trusting a score: a query that runs is not necessarily right.\nThen: querent eval --db %s --gold %s --model %s\n",
+		shellQuote(*dbPath), shellQuote(*out), shellQuote(name))
+	return 0
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,456 @@
+package eval
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"github.com/agnivade/levenshtein"
+)
+
+// Difficulties are the levels a gold item can have, easiest first.
+var Difficulties = []string{"easy", "medium", "hard"}
+
+// GoldSet is a set of questions with their gold answers (design.md, "Gold
+// sets, predictions and eval reports").
+type GoldSet struct {
+	// Name is the built-in name or the file's name without .toml.
+	Name string
+	// Source is the file the set was read from, or "built-in".
+	Source string
+	// Database names the database the set was written for (informative).
+	Database string
+	Items    []*Item
+	// Builtin is true for a set shipped inside the binary.
+	Builtin bool
+}
+
+// Item is one question of a gold set.
+type Item struct {
+	ID         string
+	Question   string
+	Difficulty string
+	// SQL is the gold query; empty for an unanswerable item.
+	SQL string
+	// Alternatives are other gold queries that are equally right.
+	Alternatives []string
+	// OrderMatters is as written; nil means the default: true when the
+	// gold query has a top-level ORDER BY.
+	OrderMatters *bool
+	Ranking      bool
+	ExtraColumns bool
+	// Follows is the id of the item this one follows up (same session).
+	Follows string
+	// Unanswerable is the reason the schema cannot answer the question.
+	Unanswerable string
+}
+
+// Answerable reports whether the item has gold SQL.
+func (it *Item) Answerable() bool { return it.Unanswerable == "" }
+
+// GoldQueries returns the gold query and its alternatives.
+func (it *Item) GoldQueries() []string {
+	if !it.Answerable() {
+		return nil
+	}
+	return append([]string{it.SQL}, it.Alternatives...)
+}
+
+// Rule returns the match rule for one of the item's gold queries.
+func (it *Item) Rule(goldSQL string, lenient bool) Rule {
+	order := HasTopLevelOrderBy(goldSQL)
+	if it.OrderMatters != nil {
+		order = *it.OrderMatters
+	}
+	return Rule{OrderMatters: order, Ranking: it.Ranking, ExtraColumns: it.ExtraColumns, Lenient: lenient}
+}
+
+// Item returns the item with the given id, or nil.
+func (g *GoldSet) Item(id string) *Item {
+	for _, it := range g.Items {
+		if it.ID == id {
+			return it
+		}
+	}
+	return nil
+}
+
+// Root returns the id of the first item of the follow-up chain it belongs
+// to ("" when it neither follows nor is followed): the items of one chain
+// share a session.
+func (g *GoldSet) Root(it *Item) string {
+	if it.Follows == "" {
+		for _, o := range g.Items {
+			if o.Follows == it.ID {
+				return it.ID
+			}
+		}
+		return ""
+	}
+	seen := map[string]bool{}
+	for it.Follows != "" && !seen[it.ID] {
+		seen[it.ID] = true
+		next := g.Item(it.Follows)
+		if next == nil {
+			break
+		}
+		it = next
+	}
+	return it.ID
+}
+
+//go:embed gold/*.toml
+var builtinFS embed.FS
+
+// BuiltinNames lists the gold sets shipped inside the binary.
+func BuiltinNames() []string {
+	entries, _ := fs.ReadDir(builtinFS, "gold")
+	var names []string
+	for _, e := range entries {
+		names = append(names, strings.TrimSuffix(e.Name(), ".toml"))
+	}
+	sort.Strings(names)
+	return names
+}
+
+// IsBuiltin reports whether name is a built-in gold set's name.
+func IsBuiltin(name string) bool { return slices.Contains(BuiltinNames(), name) }
+
+// Builtin returns a built-in gold set.
+func Builtin(name string) (*GoldSet, error) {
+	b, err := builtinFS.ReadFile(path.Join("gold", name+".toml"))
+	if err != nil {
+		return nil, fmt.Errorf("there is no built-in gold set %q (built in: %s)", name, strings.Join(BuiltinNames(), ", "))
+	}
+	g, err := Parse(name+".toml", b)
+	if err != nil {
+		return nil, err
+	}
+	g.Name, g.Source, g.Builtin = name, "built-in", true
+	return g, nil
+}
+
+// Load reads a gold set: a built-in name (such as "chinook") or a file.
+// A file that exists wins over a built-in name.
+func Load(nameOrPath string) (*GoldSet, error) {
+	if _, err := os.Stat(nameOrPath); err != nil && IsBuiltin(nameOrPath) {
+		return Builtin(nameOrPath)
+	}
+	b, err := os.ReadFile(nameOrPath)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("the gold set %s does not exist (built-in sets: %s)", nameOrPath, strings.Join(BuiltinNames(), ", "))
+		}
+		return nil, fmt.Errorf("cannot read the gold set %s: %v", nameOrPath, err)
+	}
+	g, err := Parse(nameOrPath, b)
+	if err != nil {
+		return nil, err
+	}
+	g.Source = nameOrPath
+	return g, nil
+}
+
+// GoldError lists what is wrong in a gold set file, one problem a line,
+// each naming the file, the item (index and id) and the field.
+type GoldError struct {
+	File     string
+	Problems []string
+}
+
+func (e *GoldError) Error() string {
+	const shown = 12
+	ps := e.Problems
+	more := ""
+	if len(ps) > shown {
+		more = fmt.Sprintf("\n(and %d more problems)", len(ps)-shown)
+		ps = ps[:shown]
+	}
+	return strings.Join(ps, "\n") + more
+}
+
+var itemFields = []string{"id", "question", "difficulty", "sql", "alternatives", "order_matters", "ranking", "extra_columns", "follows", "unanswerable"}
+var topFields = []string{"database", "item"}
+
+// itemHeaderRE finds the [[item]] headers, to give each item its line.
+var itemHeaderRE = regexp.MustCompile(`(?m)^[ \t]*\[\[[ \t]*item[ \t]*\]\]`)
+
+// Parse reads a gold set from the TOML text of file name (used in
+// messages). Every problem is reported, not only the first.
+func Parse(name string, data []byte) (*GoldSet, error) {
+	file := filepath.Base(name)
+	var raw map[string]any
+	if _, err := toml.Decode(string(data), &raw); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, &GoldError{File: file, Problems: []string{fmt.Sprintf("%s:%d:%d: not valid TOML: %s", file, pe.Position.Line, pe.Position.Col, pe.Message)}}
+		}
+		return nil, &GoldError{File: file, Problems: []string{fmt.Sprintf("%s: not valid TOML: %v", file, err)}}
+	}
+	g := &GoldSet{Name: strings.TrimSuffix(file, filepath.Ext(file)), Source: name}
+	var problems []string
+	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	for _, k := range sortedKeys(raw) {
+		if !slices.Contains(topFields, k) {
+			add("%s: unknown key %q at the top%s; a gold set has database and [[item]] tables", file, k, suggest(k, topFields))
+		}
+	}
+	if v, ok := raw["database"]; ok {
+		if s, ok := v.(string); ok {
+			g.Database = s
+		} else {
+			add("%s: database must be a string", file)
+		}
+	}
+	lines := itemHeaderRE.FindAllIndex(data, -1)
+	var items []map[string]any
+	switch v := raw["item"].(type) {
+	case nil:
+		add("%s: no [[item]] tables: a gold set needs at least one question", file)
+	case []map[string]any:
+		items = v
+	case []any:
+		for _, x := range v {
+			m, ok := x.(map[string]any)
+			if !ok {
+				add("%s: item must be an array of tables ([[item]])", file)
+				break
+			}
+			items = append(items, m)
+		}
+	default:
+		add("%s: item must be an array of tables ([[item]])", file)
+	}
+	ids := map[string]int{}
+	for idx, m := range items {
+		where := fmt.Sprintf("%s: item %d", file, idx+1)
+		if idx < len(lines) {
+			line := 1 + strings.Count(string(data[:lines[idx][0]]), "\n")
+			where = fmt.Sprintf("%s:%d: item %d", file, line, idx+1)
+		}
+		if id, ok := m["id"].(string); ok && id != "" {
+			where += fmt.Sprintf(" (id %q)", id)
+		}
+		it := &Item{}
+		str := func(field string, required bool) string {
+			v, ok := m[field]
+			if !ok {
+				if required {
+					add("%s: %s is missing", where, field)
+				}
+				return ""
+			}
+			s, ok := v.(string)
+			if !ok {
+				add("%s: %s must be a string, not %s", where, field, tomlType(v))
+				return ""
+			}
+			if required && strings.TrimSpace(s) == "" {
+				add("%s: %s is empty", where, field)
+			}
+			return strings.TrimSpace(s)
+		}
+		boolean := func(field string) *bool {
+			v, ok := m[field]
+			if !ok {
+				return nil
+			}
+			b, ok := v.(bool)
+			if !ok {
+				add("%s: %s must be true or false, not %s", where, field, tomlType(v))
+				return nil
+			}
+			return &b
+		}
+		for _, k := range sortedKeys(m) {
+			if !slices.Contains(itemFields, k) {
+				add("%s: unknown field %q%s", where, k, suggest(k, itemFields))
+			}
+		}
+		it.ID = str("id", true)
+		it.Question = str("question", true)
+		it.Difficulty = str("difficulty", true)
+		if it.Difficulty != "" && !slices.Contains(Difficulties, it.Difficulty) {
+			add("%s: difficulty %q is not one of easy, medium, hard", where, it.Difficulty)
+		}
+		it.SQL = str("sql", false)
+		it.Unanswerable = str("unanswerable", false)
+		it.Follows = str("follows", false)
+		if v, ok := m["alternatives"]; ok {
+			arr, ok := v.([]any)
+			if !ok {
+				add("%s: alternatives must be an array of strings, not %s", where, tomlType(v))
+			}
+			for i, x := range arr {
+				s, ok := x.(string)
+				if !ok || strings.TrimSpace(s) == "" {
+					add("%s: alternatives[%d] must be a non-empty string", where, i)
+					continue
+				}
+				it.Alternatives = append(it.Alternatives, strings.TrimSpace(s))
+			}
+		}
+		it.OrderMatters = boolean("order_matters")
+		if b := boolean("ranking"); b != nil {
+			it.Ranking = *b
+		}
+		if b := boolean("extra_columns"); b != nil {
+			it.ExtraColumns = *b
+		}
+		switch {
+		case it.SQL == "" && it.Unanswerable == "":
+			add("%s: sql is missing (or, for a question the schema cannot answer, unanswerable = \"the reason\")", where)
+		case it.SQL != "" && it.Unanswerable != "":
+			add("%s: sql and unanswerable are both set: an item has one or the other", where)
+		case it.Unanswerable != "" && (len(it.Alternatives) > 0 || it.OrderMatters != nil || it.Ranking || it.ExtraColumns):
+			add("%s: an unanswerable item takes no alternatives, order_matters, ranking or extra_columns", where)
+		}
+		if it.ID != "" {
+			if prev, dup := ids[it.ID]; dup {
+				add("%s: id %q is already used by item %d", where, it.ID, prev+1)
+			} else {
+				ids[it.ID] = idx
+			}
+		}
+		if it.Follows != "" {
+			_, ok := ids[it.Follows]
+			switch {
+			case it.Follows == it.ID:
+				add("%s: follows names the item itself", where)
+			case !ok:
+				add("%s: follows %q, which is not an earlier item's id (a follow-up comes after the question it follows)", where, it.Follows)
+			}
+		}
+		g.Items = append(g.Items, it)
+	}
+	if len(problems) > 0 {
+		return nil, &GoldError{File: file, Problems: problems}
+	}
+	return g, nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func suggest(k string, known []string) string {
+	best, bestD := "", 3
+	for _, c := range known {
+		if d := levenshtein.ComputeDistance(strings.ToLower(k), c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %s?)", best)
+}
+
+func tomlType(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case int64:
+		return "an integer"
+	case float64:
+		return "a float"
+	case bool:
+		return "a boolean"
+	case []any, []map[string]any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// HasTopLevelOrderBy reports whether sql ends with an ORDER BY of its own,
+// outside parentheses (subqueries, window definitions, aggregate ORDER BY),
+// string literals, quoted names and comments.
+func HasTopLevelOrderBy(sql string) bool {
+	depth := 0
+	prevOrder := false // the last word at depth 0 was ORDER
+	for i := 0; i < len(sql); {
+		c := sql[i]
+		switch {
+		case c == '\'' || c == '"' || c == '`':
+			j := i + 1
+			for j < len(sql) {
+				if sql[j] == c {
+					if j+1 < len(sql) && sql[j+1] == c {
+						j += 2
+						continue
+					}
+					break
+				}
+				j++
+			}
+			i = j + 1
+			prevOrder = false
+		case c == '[':
+			j := strings.IndexByte(sql[i:], ']')
+			if j < 0 {
+				return false
+			}
+			i += j + 1
+			prevOrder = false
+		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
+			j := strings.IndexByte(sql[i:], '\n')
+			if j < 0 {
+				return false
+			}
+			i += j + 1
+		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
+			j := strings.Index(sql[i+2:], "*/")
+			if j < 0 {
+				return false
+			}
+			i += j + 4
+		case c == '(':
+			depth++
+			i++
+			prevOrder = false
+		case c == ')':
+			depth--
+			i++
+			prevOrder = false
+		case isWordByte(c):
+			j := i
+			for j < len(sql) && isWordByte(sql[j]) {
+				j++
+			}
+			w := strings.ToUpper(sql[i:j])
+			if depth == 0 {
+				if prevOrder && w == "BY" {
+					return true
+				}
+				prevOrder = w == "ORDER"
+			}
+			i = j
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		default:
+			prevOrder = false
+			i++
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
