@@ -5,22 +5,107 @@ VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 REPORTS := $(CURDIR)/dist/reports
 QUERENT := dist/querent
+DESKTOP := build/bin/querent-desktop
+
+# The Wails CLI is pinned in go.mod as a tool (same version as the library).
+# -s: the page is built by `make frontend`; -m/-nosyncgomod: never touch go.mod.
+WAILS       := $(GO) tool wails
+WAILS_BUILD := $(WAILS) build -s -skipbindings -m -nosyncgomod -trimpath -ldflags '-X main.version=$(VERSION)'
+
+# apt_install installs Debian packages (a shell variable's value) when root,
+# else says with which command, and fails.
+define apt_install
+if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+  echo "installing:$1"; \
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $1 || exit 1; \
+else \
+  echo "Install them on Debian/Ubuntu with:"; echo "  sudo apt-get install -y --no-install-recommends$1"; exit 2; \
+fi
+endef
 
 OLLAMA_TINY := ../shared/tools/ollama-tiny/real-ollama.sh
 
-.PHONY: all build run test lint unit fuzz race ollama mcp-inspector reports bench clean check-go
+.PHONY: frontend-test e2e all build console frontend bindings desktop desktop-deps cross dist run tour test lint unit fuzz race ollama mcp-inspector window window-deps reports bench clean check-go
 
 all: build
 
 check-go:
 	@command -v $(GO) >/dev/null || { echo "Go is not installed: get Go 1.26 or newer from https://go.dev/dl/ (Debian's golang package is too old), then run make again."; exit 2; }
 
-## build: the console binary, dist/querent (pure Go, no cgo)
-build: check-go
+## build: the page, the desktop app (alone in build/bin/) and the console binary dist/querent
+build: desktop console
+
+## console: the console binary, dist/querent (pure Go, no cgo)
+console: check-go
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(QUERENT) ./cmd/querent
 
-## run: build, then a short tour of the bundled demo database
-run: build
+## frontend: the page, frontend/dist (npm ci && npm run build); without npm, a note
+## (the binaries then show a fallback page)
+frontend:
+	@if [ ! -f frontend/package.json ]; then \
+	  echo "frontend: no frontend/package.json: the binaries show the fallback page"; \
+	elif ! command -v npm >/dev/null; then \
+	  echo "note: npm is not installed, so the page is not built and the binaries show a fallback page."; \
+	  echo "      Install Node.js 20 or newer with npm (https://nodejs.org), then run make again."; \
+	else \
+	  cd frontend && \
+	  if [ node_modules/.package-lock.json -nt package-lock.json ]; then echo "frontend: node_modules is up to date (npm ci skipped)"; \
+	  else echo "npm ci"; npm ci --no-audit --no-fund || exit 1; fi && \
+	  echo "npm run build" && npm run build && touch dist/.gitkeep; \
+	fi
+
+## bindings: Wails' generated JS/TS bindings in frontend/wailsjs (for reference; the page
+## calls window.go.desktop.* itself)
+bindings: check-go
+	$(WAILS) generate module
+
+## desktop-deps: the C toolchain, GTK 3 and WebKitGTK 4.1 development files (installed when root)
+desktop-deps:
+	@missing=""; \
+	command -v gcc >/dev/null || missing="$$missing gcc libc6-dev"; \
+	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
+	pkg-config --exists gtk+-3.0 2>/dev/null || missing="$$missing libgtk-3-dev"; \
+	pkg-config --exists webkit2gtk-4.1 2>/dev/null || missing="$$missing libwebkit2gtk-4.1-dev"; \
+	if [ -n "$$missing" ]; then \
+	  echo "The desktop app needs a C compiler, GTK 3 and WebKitGTK 4.1 development files; missing:$$missing"; \
+	  $(call apt_install,$$missing); \
+	fi
+
+## desktop: the desktop app, build/bin/querent-desktop (Wails, cgo, tag webkit2_41), alone in build/bin/
+desktop: check-go desktop-deps frontend
+	$(WAILS_BUILD) -clean -tags webkit2_41 -o querent-desktop
+	@extra=$$(ls -A build/bin | grep -vx querent-desktop); \
+	  if [ -n "$$extra" ]; then echo "build/bin holds more than the desktop app: $$extra"; exit 1; fi
+
+## cross: the Windows binaries dist/querent.exe and dist/querent-desktop.exe (no cgo needed);
+## the desktop one through `wails build -platform windows/amd64` (icon, manifest, GUI subsystem)
+cross: check-go
+	@mkdir -p dist
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/querent.exe ./cmd/querent
+	@rm -f build/bin/querent-desktop.exe
+	CGO_ENABLED=0 $(WAILS_BUILD) -platform windows/amd64 -o querent-desktop.exe
+	mv -f build/bin/querent-desktop.exe dist/querent-desktop.exe
+	@for f in dist/querent.exe dist/querent-desktop.exe; do \
+	  [ "$$(head -c 2 $$f)" = MZ ] && [ "$$(od -An -tx1 -j $$(od -An -tu4 -j 60 -N 4 $$f | tr -d ' ') -N 4 $$f | tr -d ' ')" = 50450000 ] \
+	    || { echo "$$f is not a Windows PE file"; exit 1; }; \
+	  echo "$$f: Windows PE, $$(du -h $$f | cut -f1)"; \
+	done
+
+## dist: build, plus the Windows binaries in dist/
+dist: build cross
+
+## run: the desktop app on the demo database; without a display, the browser mode (querent serve)
+run: check-go
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+	  $(MAKE) --no-print-directory build && echo "starting $(DESKTOP) on the demo database" && exec ./$(DESKTOP); \
+	else \
+	  $(MAKE) --no-print-directory frontend console && \
+	  echo "No display: starting the browser mode instead (querent serve; Ctrl-C stops it)" && \
+	  exec ./$(QUERENT) serve; \
+	fi
+
+## tour: build the console binary, then a short tour of the bundled demo database on the command line
+tour: console
 	@echo; echo "== querent schema (the bundled Chinook demo database; first lines) =="
 	@$(QUERENT) schema | head -24
 	@echo; echo "== querent sql: the best-selling genres =="
@@ -41,7 +126,7 @@ lint: check-go
 	$(GO) mod tidy -diff
 
 ## test: everything CI checks (QUERENT_QUICK=1 skips the slow parts, locally only)
-test: lint unit race fuzz ollama mcp-inspector reports
+test: lint unit frontend-test e2e race fuzz ollama mcp-inspector window cross reports
 
 unit: check-go
 	@rm -rf $(REPORTS); mkdir -p $(REPORTS)
@@ -78,6 +163,47 @@ ifeq ($(QUERENT_QUICK),)
 	QUERENT_INSPECTOR=1 $(GO) test -count=1 -run '^TestMCPInspector$$' -v ./cmd/querent
 endif
 
+## frontend-test: the page's static checks (svelte-check, tsc), unit tests (Vitest) and
+## bundle budget (under 1 MB of gzipped JavaScript)
+frontend-test: frontend
+	@command -v npm >/dev/null || { echo "the page's tests need Node.js 20+ with npm (https://nodejs.org)"; exit 1; }
+	@mkdir -p $(REPORTS)
+	set -o pipefail; cd frontend && npm run check && npm test && npm run size | tee $(REPORTS)/bundle.txt
+
+## e2e: the page in a real browser (Debian's Chromium driven by playwright-core) against
+## querent serve with a scripted fake Ollama; screenshots in dist/reports/screenshots
+e2e: check-go frontend
+ifeq ($(QUERENT_QUICK),)
+	@command -v chromium >/dev/null || { echo "the browser tests need Chromium: apt-get install chromium (make test installs it as root)"; exit 1; }
+	@mkdir -p $(REPORTS)
+	QUERENT_E2E=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestEndToEnd$$' -v ./app/web
+else
+	@echo "e2e: the browser tests are skipped (QUERENT_QUICK)"
+endif
+
+## window: the real-window test: the desktop app on a private X server (Xvfb), checked
+## and photographed (dist/reports/window.png)
+ifeq ($(QUERENT_QUICK),)
+window: desktop window-deps
+	@mkdir -p $(REPORTS)
+	QUERENT_WINDOW_TEST=1 QUERENT_DESKTOP_BIN=$(CURDIR)/$(DESKTOP) QUERENT_REPORT_DIR=$(REPORTS) \
+	  $(GO) test -count=1 -run '^TestWindow$$' -v .
+else
+window:
+	@echo "window: the real-window test is skipped (QUERENT_QUICK)"
+endif
+
+## window-deps: Xvfb, xdotool and ImageMagick for the real-window test (installed when root)
+window-deps:
+	@missing=""; \
+	command -v Xvfb >/dev/null || missing="$$missing xvfb"; \
+	command -v xdotool >/dev/null || missing="$$missing xdotool"; \
+	command -v import >/dev/null || missing="$$missing imagemagick"; \
+	if [ -n "$$missing" ]; then \
+	  echo "The real-window test needs:$$missing"; \
+	  $(call apt_install,$$missing); \
+	fi
+
 reports:
 	@echo; cat $(REPORTS)/*.txt 2>/dev/null || true
 
@@ -93,6 +219,7 @@ bench: check-go
 	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestExportBenchReport$$' -timeout 60m ./cmd/querent >/dev/null
 	@cat $(REPORTS)/bench.txt $(REPORTS)/bench-import.txt $(REPORTS)/bench-ask.txt $(REPORTS)/bench-export.txt
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./engine ./engine/sqlite ./engine/ingest ./engine/export
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./engine/eval
 
 clean:
-	rm -rf dist
+	rm -rf dist build/bin

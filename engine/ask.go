@@ -33,11 +33,12 @@ type AskOptions struct {
 type AskProgress struct {
 	// Stage is "preparing", "writing SQL", "checking", "running",
 	// "repairing", "checking values" or "done".
-	Stage string
+	Stage string `json:"stage"`
 	// Attempt counts from 1; Attempts is the most there can be.
-	Attempt, Attempts int
+	Attempt  int `json:"attempt"`
+	Attempts int `json:"attempts"`
 	// Tokens is the answer streamed so far (while writing SQL).
-	Tokens int
+	Tokens int `json:"tokens"`
 }
 
 // Asker answers questions about one database with one model. It keeps what

@@ -66,14 +66,16 @@ type ImportTable struct {
 // ImportProgress reports how far an import has come.
 type ImportProgress struct {
 	// Phase is "reading" (the first pass: types) or "writing".
-	Phase string
+	Phase string `json:"phase"`
 	// Source is the file being read.
-	Source string
+	Source string `json:"source"`
 	// BytesDone and BytesTotal measure the source file read so far.
-	BytesDone, BytesTotal int64
+	BytesDone  int64 `json:"bytes_done"`
+	BytesTotal int64 `json:"bytes_total"`
 	// Rows counts the rows done in this phase; RowsTotal is the number to
 	// write (0 while reading, when it is not known yet).
-	Rows, RowsTotal int64
+	Rows      int64 `json:"rows"`
+	RowsTotal int64 `json:"rows_total"`
 }
 
 // ImportedTable is one table of an import report.

@@ -52,9 +52,9 @@ type ModelInfo struct {
 
 // PullProgress reports a model download.
 type PullProgress struct {
-	Status    string
-	Completed int64
-	Total     int64
+	Status    string `json:"status"`
+	Completed int64  `json:"completed"`
+	Total     int64  `json:"total"`
 }
 
 // Model is the engine's model port: a local chat model with structured

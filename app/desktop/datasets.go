@@ -147,6 +147,25 @@ func (d *Datasets) remember(path string) {
 	_ = d.a.writeJSON("recent.json", out)
 }
 
+// ForgetRecent removes a file from the recent list (a file that was moved
+// or deleted, or one the user wants off the list) and returns the list.
+func (d *Datasets) ForgetRecent(path string) ([]RecentFile, error) {
+	var rs []RecentFile
+	_ = d.a.readJSON("recent.json", &rs)
+	kept := []RecentFile{}
+	for _, r := range rs {
+		if r.Path != path {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) != len(rs) {
+		if err := d.a.writeJSON("recent.json", kept); err != nil {
+			return nil, err
+		}
+	}
+	return d.Recent()
+}
+
 // ChooseFile shows the desktop's open dialog for a database.
 func (d *Datasets) ChooseFile() (string, error) {
 	dl := d.dialogs()

@@ -78,6 +78,9 @@ func TestServicesOpenAndRun(t *testing.T) {
 	if len(recent) != 1 || recent[0].Path != path || !recent[0].Exists {
 		t.Errorf("recent %+v", recent)
 	}
+	if recent, err := svc.Datasets.ForgetRecent(path); err != nil || len(recent) != 0 {
+		t.Errorf("forget: %v %+v", err, recent)
+	}
 	if _, err := svc.Datasets.Open(filepath.Join(t.TempDir(), "none.db")); engine.ErrorCode(err) != engine.CodeDatabase {
 		t.Errorf("missing file: %v", err)
 	}

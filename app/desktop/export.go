@@ -51,7 +51,11 @@ func (e *Export) ChooseFile(defaultName string) (string, error) {
 	if dl == nil {
 		return "", ErrNoDialogs
 	}
-	return dl.SaveFile("Export to", defaultName, []FileFilter{{Name: "Excel workbook", Pattern: "*.xlsx"}, {Name: "CSV file", Pattern: "*.csv"}})
+	filters := []FileFilter{{Name: "Excel workbook", Pattern: "*.xlsx"}, {Name: "CSV file", Pattern: "*.csv"}}
+	if strings.EqualFold(filepath.Ext(defaultName), ".csv") {
+		filters[0], filters[1] = filters[1], filters[0]
+	}
+	return dl.SaveFile("Export to", defaultName, filters)
 }
 
 // Run exports the whole result of SQL to a file (progress events

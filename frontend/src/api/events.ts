@@ -1,0 +1,75 @@
+// Event payloads normalised to the page's types. engine.AskProgress,
+// engine.PullProgress and engine.ImportProgress have no JSON tags, so Go
+// sends their field names (Stage, BytesDone…); accept snake_case too, in
+// case the Go side adds tags.
+import type { AskProgress, DatasetInfo, EventMap, EventName, ExportProgress, ImportProgress, PullProgress } from './types';
+import { ApiError } from './error';
+
+type Raw = Record<string, unknown>;
+
+function pick(o: Raw, ...keys: string[]): unknown {
+  for (const k of keys) if (o[k] !== undefined) return o[k];
+  return undefined;
+}
+const num = (v: unknown): number => (typeof v === 'number' && isFinite(v) ? v : 0);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const obj = (v: unknown): Raw => (v && typeof v === 'object' ? (v as Raw) : {});
+
+export function askProgress(v: unknown): AskProgress {
+  const o = obj(v);
+  return {
+    stage: str(pick(o, 'stage', 'Stage')),
+    attempt: num(pick(o, 'attempt', 'Attempt')),
+    attempts: num(pick(o, 'attempts', 'Attempts')),
+    tokens: num(pick(o, 'tokens', 'Tokens')),
+  };
+}
+
+export function pullProgress(v: unknown): PullProgress {
+  const o = obj(v);
+  return {
+    status: str(pick(o, 'status', 'Status')),
+    completed: num(pick(o, 'completed', 'Completed')),
+    total: num(pick(o, 'total', 'Total')),
+  };
+}
+
+export function importProgress(v: unknown): ImportProgress {
+  const o = obj(v);
+  return {
+    phase: str(pick(o, 'phase', 'Phase')),
+    source: str(pick(o, 'source', 'Source')),
+    bytes_done: num(pick(o, 'bytes_done', 'BytesDone')),
+    bytes_total: num(pick(o, 'bytes_total', 'BytesTotal')),
+    rows: num(pick(o, 'rows', 'Rows')),
+    rows_total: num(pick(o, 'rows_total', 'RowsTotal')),
+  };
+}
+
+export function exportProgress(v: unknown): ExportProgress {
+  const o = obj(v);
+  return { rows: num(pick(o, 'rows', 'Rows')), bytes: num(pick(o, 'bytes', 'Bytes')) };
+}
+
+function paths(v: unknown, depth = 0): string[] {
+  if (Array.isArray(v)) return v.filter((p): p is string => typeof p === 'string');
+  if (typeof v === 'string') return [v];
+  if (depth > 0 || !v || typeof v !== 'object') return [];
+  return paths(pick(obj(v), 'paths', 'Paths', 'files'), depth + 1);
+}
+
+const normalisers: { [K in EventName]: (v: unknown) => EventMap[K] } = {
+  'ask:progress': askProgress,
+  'import:progress': importProgress,
+  'export:progress': exportProgress,
+  'model:pull': pullProgress,
+  'dataset:changed': (v) => v as DatasetInfo,
+  'window:title': (v) => str(v),
+  'file:dropped': (v) => paths(v),
+  'app:error': (v) => ApiError.from(v).toDoc(),
+};
+
+/** normalise turns an event's raw data into its typed payload. */
+export function normalise<K extends EventName>(name: K, data: unknown): EventMap[K] {
+  return normalisers[name](data);
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { friendly, hasDetails } from './errors';
+
+const doc = (type: string, message = 'engine message', hint = 'engine hint') => ({ type, message, hint });
+
+describe('errors in plain words', () => {
+  it('explains a refused write without the engine text', () => {
+    const f = friendly(doc('refused', 'DELETE from Invoice would write to the database'));
+    expect(f.title).toBe('That query would change the database.');
+    expect(f.next).toBe('Querent only reads: ask for the data instead.');
+    expect(f.title + f.body + f.next).not.toContain('DELETE');
+  });
+
+  it('says Ollama is down and how to start it', () => {
+    const f = friendly(doc('llm_unavailable'));
+    expect(f.title).toBe("Ollama isn't running.");
+    expect(f.next).toContain('ollama serve');
+    expect(f.next).toContain('Direct SQL still works');
+    expect(f.actions).toContain('check-ollama');
+  });
+
+  it('offers the download for a missing model', () => {
+    expect(friendly(doc('model_missing')).actions).toContain('pull-model');
+  });
+
+  it('shows the closest columns from the hint', () => {
+    const f = friendly(doc('unknown_column', 'no such column: Nme', 'did you mean Name or Title?'));
+    expect(f.body).toBe('Did you mean Name or Title?');
+  });
+
+  it("uses the settings' timeout", () => {
+    expect(friendly(doc('timeout'), { timeoutS: 45 }).title).toBe('The query took longer than 45 s and was stopped.');
+    expect(friendly(doc('timeout')).title).toContain('30 s');
+  });
+
+  it("puts the model's question first", () => {
+    const f = friendly(doc('clarification_needed', 'which year do you mean?'));
+    expect(f.prominent).toBe(true);
+    expect(f.body).toBe('Which year do you mean?');
+  });
+
+  it('says what the database lacks', () => {
+    expect(friendly(doc('unanswerable', 'the schema has no salaries.')).title).toBe(
+      "This database doesn't hold that data: the schema has no salaries.",
+    );
+  });
+
+  it('says Stopped for a cancel', () => {
+    expect(friendly(doc('cancelled')).title).toBe('Stopped.');
+  });
+
+  it('has a message for every type, and for unknown ones', () => {
+    for (const t of [
+      'syntax',
+      'unknown_table',
+      'too_big',
+      'model_error',
+      'database',
+      'import',
+      'export',
+      'usage',
+      'internal',
+      'connection',
+      'unauthorized',
+      'something_new',
+    ]) {
+      const f = friendly(doc(t));
+      expect(f.title, t).toMatch(/\S/);
+    }
+    expect(friendly(doc('something_new')).title).toBe('Something went wrong inside Querent.');
+  });
+
+  it('knows when there are details to show', () => {
+    expect(hasDetails({ message: '', hint: '', query: '' })).toBe(false);
+    expect(hasDetails({ message: 'x', hint: '', query: '' })).toBe(true);
+  });
+});

@@ -1,0 +1,121 @@
+// How values and sizes read on screen: numbers with the user's separators,
+// NULL distinct from the text 'NULL', dates as stored, sizes in KB/MB.
+import type { Value } from '../api/types';
+
+const intFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** formatCount writes a whole number with thousands separators: 3,503. */
+export function formatCount(n: number): string {
+  return intFmt.format(n);
+}
+
+/** formatNumber writes a number for reading: integers with separators,
+ * fractions with up to 4 significant decimals, huge or tiny ones in
+ * exponent form. */
+export function formatNumber(n: number): string {
+  if (!isFinite(n)) return n > 0 ? '∞' : n < 0 ? '−∞' : 'NaN';
+  if (Number.isInteger(n) && Math.abs(n) < 1e15) return intFmt.format(n);
+  const a = Math.abs(n);
+  if (a !== 0 && (a >= 1e15 || a < 1e-4)) return n.toExponential(3).replace('e+', 'e');
+  const decimals = a >= 1000 ? 2 : a >= 1 ? 4 : 6;
+  return new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals }).format(n);
+}
+
+/** formatStat writes a statistic (mean, std, percentiles): at most 2
+ * decimals when the number is large, up to 4 significant otherwise. */
+export function formatStat(n: number | null | undefined): string {
+  if (n === null || n === undefined) return '—';
+  if (!isFinite(n)) return formatNumber(n);
+  const a = Math.abs(n);
+  if (Number.isInteger(n)) return intFmt.format(n);
+  if (a >= 100) return new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(n);
+  if (a !== 0 && a < 1e-4) return n.toExponential(2);
+  return new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 }).format(n);
+}
+
+/** isNull tells a SQL NULL (only null: the text 'NULL' is a value). */
+export function isNull(v: Value | undefined): v is null | undefined {
+  return v === null || v === undefined;
+}
+
+/** isNumeric tells a number cell (±Infinity arrive as text markers). */
+export function isNumeric(v: Value | undefined): v is number {
+  return typeof v === 'number';
+}
+
+/** cellText is a cell as the grid shows it; NULL is drawn separately, so
+ * it returns "" for it (callers check isNull first). Numbers keep their
+ * full precision here: the grid is for reading exact values. */
+export function cellText(v: Value | undefined): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return formatCell(v);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  return v;
+}
+
+/** formatCell writes a number cell: thousands separators for integers up to
+ * 2^53, floats as JavaScript reads them back (no rounding away data). */
+export function formatCell(n: number): string {
+  if (!isFinite(n)) return formatNumber(n);
+  if (Number.isInteger(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER) return intFmt.format(n);
+  return String(n);
+}
+
+/** rawText is a cell for copying: exact, no separators; NULL is empty. */
+export function rawText(v: Value | undefined): string {
+  if (v === null || v === undefined) return '';
+  return String(v);
+}
+
+/** formatValue writes a value in a sentence or a statistics cell. */
+export function formatValue(v: Value | undefined): string {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'number') return formatNumber(v);
+  return String(v);
+}
+
+/** formatBytes writes a size: 0 B, 980 B, 1.5 KB, 12.3 MB, 4.1 GB. */
+export function formatBytes(n: number): string {
+  if (!isFinite(n) || n < 0) return '—';
+  if (n < 1000) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n;
+  let i = -1;
+  do {
+    v /= 1000;
+    i++;
+  } while (v >= 1000 && i < units.length - 1);
+  return `${v >= 100 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+}
+
+/** formatDuration writes seconds: 12 ms, 1.3 s, 2 min 5 s. */
+export function formatDuration(s: number): string {
+  if (!isFinite(s) || s < 0) return '—';
+  if (s < 0.001) return '< 1 ms';
+  if (s < 1) return `${Math.round(s * 1000)} ms`;
+  if (s < 60) return `${s < 10 ? s.toFixed(1) : Math.round(s)} s`;
+  const m = Math.floor(s / 60);
+  return `${m} min ${Math.round(s - m * 60)} s`;
+}
+
+/** formatDateTime writes an ISO time from Go as local date and time:
+ * "2026-12-01 14:07". Invalid input is returned as is. */
+export function formatDateTime(iso: string, now: Date = new Date()): string {
+  const d = new Date(iso);
+  if (isNaN(d.getTime())) return iso;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const sameDay = d.getFullYear() === now.getFullYear() && d.getMonth() === now.getMonth() && d.getDate() === now.getDate();
+  if (sameDay) return `Today ${time}`;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
+}
+
+/** plural writes "1 row", "3,503 rows". */
+export function plural(n: number, one: string, many = one + 's'): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+/** isNumericType tells a declared or storage type that holds numbers. */
+export function isNumericType(t: string): boolean {
+  return /INT|REAL|FLOA|DOUB|NUM|DEC|integer|real/i.test(t);
+}

@@ -1,0 +1,10 @@
+import { mount } from 'svelte';
+import './app.css';
+import App from './App.svelte';
+import { applyCachedTheme } from './lib/theme';
+
+applyCachedTheme();
+
+const app = mount(App, { target: document.getElementById('app')! });
+
+export default app;
