@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -460,22 +459,7 @@ func saveSession(path string, s *engine.Session) error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".session-*")
-	if err != nil {
-		return engine.Errorf(engine.CodeUsage, "cannot write the session %s: %v", path, err)
-	}
-	if _, err := f.Write(append(b, '\n')); err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := engine.WriteFileAtomic(path, append(b, '\n'), 0o644); err != nil {
 		return engine.Errorf(engine.CodeUsage, "cannot write the session %s: %v", path, err)
 	}
 	return nil

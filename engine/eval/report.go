@@ -330,22 +330,7 @@ func (rep *Report) WriteDir(dir string) error {
 
 // writeAtomic writes a file through a temporary file, fsync and rename.
 func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := engine.WriteFileAtomic(path, data, 0o644); err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, err)
 	}
 	return nil

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"querent/engine"
 )
 
 // CheckCache remembers the files that passed PRAGMA quick_check, so that a
@@ -83,34 +84,11 @@ func (c *FileCheckCache) Remember(key string) {
 	_ = writeFileAtomic(c.Path, b)
 }
 
-// writeFileAtomic writes b to path through a temporary file in the same
-// folder, fsynced and renamed into place, so that a reader never sees half
-// a file.
-func writeFileAtomic(path string, b []byte) (err error) {
+// writeFileAtomic writes b to path (creating its folder) so that a reader
+// never sees half a file.
+func writeFileAtomic(path string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(b); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return errors.Join(err, os.Remove(f.Name()))
-	}
-	return nil
+	return engine.WriteFileAtomic(path, b, 0o600)
 }

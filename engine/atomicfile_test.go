@@ -1,0 +1,38 @@
+package engine_test
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"querent/engine"
+)
+
+func TestWriteFileAtomic(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.json")
+	if err := engine.WriteFileAtomic(p, []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := engine.WriteFileAtomic(p, []byte("two"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	st, _ := os.Stat(p)
+	if string(b) != "two" || (runtime.GOOS != "windows" && st.Mode().Perm() != 0o600) {
+		t.Errorf("%q %v", b, st.Mode())
+	}
+	// A folder that does not exist: an error, and nothing left behind.
+	if err := engine.WriteFileAtomic(filepath.Join(dir, "none", "b.json"), []byte("x"), 0o644); err == nil {
+		t.Error("no error for a missing folder")
+	}
+	// A path that is a folder: the rename fails and the temporary file goes.
+	os.Mkdir(filepath.Join(dir, "d"), 0o755)
+	if err := engine.WriteFileAtomic(filepath.Join(dir, "d"), []byte("x"), 0o644); err == nil {
+		t.Error("no error for a folder")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
