@@ -258,11 +258,35 @@ func describeArgs(schema *jsonschema.Schema) string {
 // errorResult is a tool result with isError set whose text and structured
 // content carry {"errors": [{type, message, hint}]}.
 func errorResult(err error, extra map[string]any) (*sdk.CallToolResult, any, error) {
-	doc := map[string]any{"errors": []engine.ErrorDoc{engine.NewErrorDoc(err)}}
+	doc := map[string]any{"errors": forAgents([]engine.ErrorDoc{engine.NewErrorDoc(err)})}
 	for k, v := range extra {
 		doc[k] = v
 	}
 	return &sdk.CallToolResult{IsError: true}, doc, nil
+}
+
+// agentWords rewrites the engine's command-line advice (flags, querent sql)
+// into what a calling agent can do: the tools and their arguments. The
+// server's own limits (--timeout) are the operator's, not the agent's.
+var agentWords = strings.NewReplacer(
+	" or allow more time with --timeout", "",
+	"allow more time (--timeout) or ask for less", "ask for less (filter, aggregate, LIMIT)",
+	"try another model with --model", "try another model (the model argument)",
+	"(--model NAME)", "(the model argument)",
+	"(--model)", "(the model argument)",
+	"write the SQL yourself with querent sql", "write the SQL yourself with run_query",
+	"direct SQL (querent sql) works without it", "run_query works without it",
+	"direct SQL (querent sql) works without Ollama", "run_query works without Ollama",
+	", or raise --model-timeout", "",
+)
+
+// forAgents rewrites the hints and messages of errors for a calling agent.
+func forAgents(docs []engine.ErrorDoc) []engine.ErrorDoc {
+	for i := range docs {
+		docs[i].Message = agentWords.Replace(docs[i].Message)
+		docs[i].Hint = agentWords.Replace(docs[i].Hint)
+	}
+	return docs
 }
 
 // rawResult returns a JSON document as the structured result.

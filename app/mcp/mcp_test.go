@@ -166,6 +166,15 @@ func (f *fixture) call(t *testing.T, tool string, args map[string]any) result {
 	if _, ok := fromText["errors"]; !ok {
 		t.Errorf("%s: no errors field in %s", tool, tc.Text)
 	}
+	// Advice speaks of the tools, not of the command line's flags.
+	for _, k := range []string{"message", "hint"} {
+		v := r.errField(k)
+		for _, cli := range []string{"--timeout", "--model", "--max-rows", "querent sql", "querent ask"} {
+			if strings.Contains(v, cli) {
+				t.Errorf("%s: command-line advice for an agent: %q", tool, v)
+			}
+		}
+	}
 	return r
 }
 
@@ -495,7 +504,7 @@ func TestAsk(t *testing.T) {
 	}
 	// A model that insists on writing: refused every time, nothing written.
 	r = f.call(t, "ask", map[string]any{"question": "delete the tracks"})
-	if !r.isError || r.errType() != engine.CodeRefused {
+	if !r.isError || r.errType() != engine.CodeRefused || !strings.Contains(r.errField("hint"), "run_query") {
 		t.Errorf("writes: %s", r.text)
 	}
 	if attempts, _ := r.doc["attempts"].([]any); len(attempts) != 4 {

@@ -254,6 +254,7 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in askIn) (*
 	s.mu.Unlock()
 	// The loop records the question in the history itself.
 	ans, err := asker.Ask(ctx, in.Question, session, engine.AskOptions{MaxRows: s.opts.MaxRows, Timeout: s.opts.Timeout, Client: client(req) + " ask"})
+	ans.Errors = forAgents(ans.Errors)
 	out := s.sized(ans, s.opts.MaxRows)
 	if err != nil {
 		return &sdk.CallToolResult{IsError: true}, out, nil
