@@ -2,13 +2,12 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"querent/app/mcp"
 	"querent/engine"
@@ -90,18 +89,20 @@ func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
 		}
 	}
 	fmt.Fprintf(s.err, "querent mcp: serving %s (read-only) over standard input/output\n", strings.Join(names, ", "))
-	t := &sdk.IOTransport{Reader: io.NopCloser(s.in), Writer: nopWriteCloser{s.out}}
-	err := mcp.New(dbs, opts).Run(ctx, t)
+	err := mcp.New(dbs, opts).Run(ctx, mcp.Stdio(s.in, s.out))
 	switch {
 	case ctx.Err() != nil:
 		return 130
 	case err != nil && !errors.Is(err, io.EOF):
-		printError(s.err, "mcp", engine.Errorf(engine.CodeInternal, "the MCP connection failed: %v", err))
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			printError(s.err, "mcp", engine.Errorf(engine.CodeUsage, "the MCP connection ended: the input is not a JSON-RPC message stream (%v)", err).WithHint(
+				"querent mcp reads JSON-RPC messages, one per line, on standard input: start it from an MCP client (see querent mcp --help)"))
+		} else {
+			printError(s.err, "mcp", engine.Errorf(engine.CodeInternal, "the MCP connection failed: %v", err).WithHint(
+				"the client may have stopped; start querent mcp again from the MCP client"))
+		}
 		return 2
 	}
 	return 0
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
