@@ -62,6 +62,7 @@ type Services struct {
 	Results  *Results
 	Export   *Export
 	Settings *Settings
+	Evaluate *Evaluate
 	app      *app
 }
 
@@ -92,7 +93,7 @@ func New(deps Deps, events Events, dialogs Dialogs) *Services {
 			a.deps.DataDir = d
 		}
 	}
-	return &Services{Datasets: &Datasets{a}, Ask: &Ask{a}, Results: &Results{a}, Export: &Export{a}, Settings: &Settings{a}, app: a}
+	return &Services{Datasets: &Datasets{a}, Ask: &Ask{a}, Results: &Results{a}, Export: &Export{a}, Settings: &Settings{a}, Evaluate: &Evaluate{a}, app: a}
 }
 
 // SetEvents sets where events go.
@@ -129,7 +130,14 @@ func (s *Services) Close() {
 
 // Bindings lists the services for Wails' Bind option.
 func (s *Services) Bindings() []any {
-	return []any{s.Datasets, s.Ask, s.Results, s.Export, s.Settings}
+	return []any{s.Datasets, s.Ask, s.Results, s.Export, s.Settings, s.Evaluate}
+}
+
+// dialogsOrNil returns the native dialogs, nil in the browser mode.
+func (a *app) dialogsOrNil() Dialogs {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.dialogs
 }
 
 func (a *app) emit(name string, data any) {

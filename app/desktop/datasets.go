@@ -195,11 +195,7 @@ func (d *Datasets) ChooseNewDatabase(defaultName string) (string, error) {
 	return dl.SaveFile("Save the new database as", defaultName, []FileFilter{{Name: "SQLite databases", Pattern: "*.sqlite;*.db"}})
 }
 
-func (d *Datasets) dialogs() Dialogs {
-	d.a.mu.Lock()
-	defer d.a.mu.Unlock()
-	return d.a.dialogs
-}
+func (d *Datasets) dialogs() Dialogs { return d.a.dialogsOrNil() }
 
 // Schema describes the open database.
 func (d *Datasets) Schema() (*engine.Schema, error) {

@@ -45,9 +45,7 @@ type ExportResult struct {
 
 // ChooseFile shows the desktop's save dialog for an export.
 func (e *Export) ChooseFile(defaultName string) (string, error) {
-	e.a.mu.Lock()
-	dl := e.a.dialogs
-	e.a.mu.Unlock()
+	dl := e.a.dialogsOrNil()
 	if dl == nil {
 		return "", ErrNoDialogs
 	}

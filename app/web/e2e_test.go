@@ -12,6 +12,8 @@ import (
 	"querent/app/desktop"
 	"querent/app/desktop/wiring"
 	"querent/app/web"
+	"querent/engine/eval"
+	"querent/engine/eval/evaltest"
 	"querent/engine/ollama/ollamatest"
 	"querent/frontend"
 )
@@ -43,6 +45,16 @@ func TestEndToEnd(t *testing.T) {
 		refused, refused, refused, refused)
 	up := serveFor(t, fake.URL)
 	down := serveFor(t, "127.0.0.1:1")
+	// A third server for "Evaluate models": two models, one answering the
+	// built-in Chinook gold set right, one wrong.
+	gold, err := eval.Builtin("chinook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evalFake := ollamatest.New(t)
+	evalFake.SetModels("qwen2.5-coder:7b", "llama3.1:8b", "nomic-embed-text:latest")
+	evalFake.Respond(evaltest.GoldResponder(t, gold, "qwen2.5-coder:7b"))
+	evalURL := serveFor(t, evalFake.URL)
 	out := t.TempDir()
 	if d := os.Getenv("QUERENT_REPORT_DIR"); d != "" {
 		out = filepath.Join(d, "screenshots")
@@ -52,7 +64,7 @@ func TestEndToEnd(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", script, up, out, down)
 	cmd.Dir = filepath.Dir(filepath.Dir(script))
-	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium())
+	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium(), "EVAL_URL="+evalURL)
 	b, err := cmd.CombinedOutput()
 	t.Logf("%s", b)
 	if err != nil {

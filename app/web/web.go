@@ -65,7 +65,7 @@ func New(svc *desktop.Services, assets fs.FS) (*Server, error) {
 	s := &Server{svc: svc, assets: assets, token: hex.EncodeToString(b), clients: map[chan event]bool{}, files: map[string]string{},
 		services: map[string]reflect.Value{
 			"Datasets": reflect.ValueOf(svc.Datasets), "Ask": reflect.ValueOf(svc.Ask), "Results": reflect.ValueOf(svc.Results),
-			"Export": reflect.ValueOf(svc.Export), "Settings": reflect.ValueOf(svc.Settings),
+			"Export": reflect.ValueOf(svc.Export), "Settings": reflect.ValueOf(svc.Settings), "Evaluate": reflect.ValueOf(svc.Evaluate),
 		}}
 	svc.SetEvents(s)
 	return s, nil

@@ -45,6 +45,8 @@ type Server struct {
 	script []Reply
 	reqs   []Request
 	models []string
+	// respond answers the chats past the script, when set.
+	respond func(Request) Reply
 }
 
 // New starts a fake that answers chats with the script, in order, and lists
@@ -62,6 +64,14 @@ func (s *Server) SetModels(names ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.models = names
+}
+
+// Respond answers every chat request past the script with f (a fake that
+// answers by the question, say), instead of an error.
+func (s *Server) Respond(f func(Request) Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.respond = f
 }
 
 // Requests returns the chat requests received so far.
@@ -144,10 +154,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		i := len(s.reqs)
 		s.reqs = append(s.reqs, req)
 		rep := Reply{Status: 500, Error: "ollamatest: the script has no more replies"}
+		respond := s.respond
 		if i < len(s.script) {
-			rep = s.script[i]
+			rep, respond = s.script[i], nil
 		}
 		s.mu.Unlock()
+		if respond != nil {
+			rep = respond(req)
+		}
 		if rep.Delay > 0 {
 			select {
 			case <-time.After(rep.Delay):
