@@ -80,14 +80,17 @@ type app struct {
 	asker   *engine.Asker
 	history engine.History
 	closeH  func()
-	cancels map[string]context.CancelFunc
+	cancels map[string]*job
 }
+
+// job is a running piece of work that can be cancelled.
+type job struct{ cancel context.CancelFunc }
 
 // New returns the services. events and dialogs may be nil (no events, no
 // dialogs) and set later with SetEvents/SetDialogs (Wails gives them only at
 // startup).
 func New(deps Deps, events Events, dialogs Dialogs) *Services {
-	a := &app{deps: deps, events: events, dialogs: dialogs, cancels: map[string]context.CancelFunc{}}
+	a := &app{deps: deps, events: events, dialogs: dialogs, cancels: map[string]*job{}}
 	if a.deps.DataDir == "" {
 		if d, err := engine.DataDir(); err == nil {
 			a.deps.DataDir = d
@@ -115,8 +118,8 @@ func (s *Services) Close() {
 	a := s.app
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for _, c := range a.cancels {
-		c()
+	for _, j := range a.cancels {
+		j.cancel()
 	}
 	if a.db != nil {
 		a.db.Close()
@@ -153,27 +156,39 @@ func (a *app) emit(name string, data any) {
 // "export", "pull"), cancelling the previous one of that kind.
 func (a *app) begin(kind string) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
+	j := &job{cancel: cancel}
 	a.mu.Lock()
 	if old, ok := a.cancels[kind]; ok {
-		old()
+		old.cancel()
 	}
-	a.cancels[kind] = cancel
+	a.cancels[kind] = j
 	a.mu.Unlock()
 	return ctx, func() {
 		cancel()
 		a.mu.Lock()
-		delete(a.cancels, kind)
+		// A newer job of the same kind may have taken the slot: leave it.
+		if a.cancels[kind] == j {
+			delete(a.cancels, kind)
+		}
 		a.mu.Unlock()
 	}
 }
 
 func (a *app) cancel(kind string) {
 	a.mu.Lock()
-	c, ok := a.cancels[kind]
+	j, ok := a.cancels[kind]
 	a.mu.Unlock()
 	if ok {
-		c()
+		j.cancel()
 	}
+}
+
+// running says whether work of a kind is under way.
+func (a *app) running(kind string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_, ok := a.cancels[kind]
+	return ok
 }
 
 // current returns the open database or an error saying to open one.

@@ -70,6 +70,13 @@ func (d *Datasets) Open(path string) (*DatasetInfo, error) {
 }
 
 func (d *Datasets) open(path string) (*DatasetInfo, error) {
+	// Long work on the open database would fail halfway if it closed.
+	for kind, what := range map[string]string{"eval": "An evaluation (or a draft)", "export": "An export"} {
+		if d.a.running(kind) {
+			return nil, engine.Errorf(engine.CodeUsage, "%s is running on the open database", what).WithHint(
+				"wait for it to finish, or cancel it, then open the other database")
+		}
+	}
 	ctx, done := d.a.begin("open")
 	defer done()
 	db, err := d.a.deps.Open(ctx, path)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"querent/app/desktop"
 	"querent/engine"
@@ -143,5 +144,74 @@ func TestEvaluateGoldFilesAndDrafts(t *testing.T) {
 	info, err := svc.Evaluate.LoadGold(out)
 	if err != nil || info.Builtin || info.Answerable != 3 {
 		t.Errorf("the drafted file: %v %+v", err, info)
+	}
+}
+
+// While an evaluation runs, another database cannot be opened (it would be
+// closed under the run), and Cancel stops the run with what was done.
+func TestEvaluateCancelAndOpenGuard(t *testing.T) {
+	svc, _ := newServices(t)
+	ev := &evalEvents{}
+	svc.SetEvents(ev)
+	fake := ollamatest.New(t)
+	fake.Respond(func(ollamatest.Request) ollamatest.Reply {
+		return ollamatest.Reply{Delay: time.Minute} // a model that never answers in time
+	})
+	if _, err := svc.Settings.Save(desktop.SettingsData{OllamaHost: fake.URL}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Datasets.OpenDemo(); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		res *desktop.EvalResult
+		err error
+	}
+	run := func() chan result {
+		ch := make(chan result, 1)
+		go func() {
+			res, err := svc.Evaluate.Run(desktop.EvalRequest{Gold: "chinook", Models: []string{"qwen2.5-coder:7b"}})
+			ch <- result{res, err}
+		}()
+		return ch
+	}
+	waitAsking := func() {
+		for deadline := time.Now().Add(30 * time.Second); len(fake.Requests()) == 0; {
+			if time.Now().After(deadline) {
+				t.Fatal("the run never asked the model")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	first := run()
+	waitAsking()
+	if _, err := svc.Datasets.OpenDemo(); engine.ErrorCode(err) != engine.CodeUsage || !strings.Contains(err.Error(), "evaluation") {
+		t.Errorf("opening during a run: %v", err)
+	}
+	// A second run replaces the first; the first's end must not free the
+	// second's slot: Cancel still reaches the second.
+	n := len(fake.Requests())
+	second := run()
+	r1 := <-first
+	if r1.err != nil || len(r1.res.Errors) == 0 || r1.res.Errors[0].Type != engine.CodeCancelled {
+		t.Errorf("the replaced run: %v %+v", r1.err, r1.res)
+	}
+	for deadline := time.Now().Add(30 * time.Second); len(fake.Requests()) == n; {
+		if time.Now().After(deadline) {
+			t.Fatal("the second run never asked the model")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	svc.Evaluate.Cancel()
+	select {
+	case r2 := <-second:
+		if r2.err != nil || len(r2.res.Errors) == 0 || r2.res.Errors[0].Type != engine.CodeCancelled || r2.res.Models[0].Outcomes["missing"] == 0 {
+			t.Errorf("the cancelled run: %v %+v", r2.err, r2.res)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Cancel did not stop the second run")
+	}
+	if _, err := svc.Datasets.OpenDemo(); err != nil {
+		t.Errorf("opening after the run: %v", err)
 	}
 }

@@ -2,15 +2,20 @@
 // End-to-end check of the page in a real browser (Debian's Chromium through
 // playwright-core; no browser is ever downloaded).
 //
-//   node e2e/app.e2e.mjs URL OUTDIR [DOWN_URL]
+//   node e2e/app.e2e.mjs URL OUTDIR [DOWN_URL]    (EVAL_URL=… in the environment adds "Evaluate models")
 //
 // URL is the address `querent serve` printed (token included), on the demo
 // database, with Ollama pointing at a scripted fake that answers, in order:
 // 1) "Which artist has the most albums?" with the albums-per-artist SQL;
 // 2) "Delete the old invoices" with a DELETE, four times (refused).
 // DOWN_URL (optional; also $DOWN_URL) is a second `querent serve` whose
-// Ollama host is a closed port. OUTDIR receives a screenshot of each screen
-// and the exported workbook. Measurements are printed as JSON lines
+// Ollama host is a closed port. $EVAL_URL (optional) is a third, with
+// nothing open, whose fake Ollama has the models qwen2.5-coder:7b (answers
+// the built-in Chinook gold set right) and llama3.1:8b (answers it wrong):
+// the script opens the demo there, evaluates both models on the built-in
+// set and checks the comparison (evaluate.png, evaluate-dark.png at
+// 1100 px). OUTDIR receives a screenshot of each screen and the exported
+// workbook. Measurements are printed as JSON lines
 // ({"metric", "value", "budget", "ok"}); any failed check exits 1 with a
 // message saying what was expected.
 import { chromium } from 'playwright-core';
@@ -20,6 +25,7 @@ import { join } from 'node:path';
 
 const [url, outDir, downArg] = process.argv.slice(2);
 const downUrl = downArg || process.env.DOWN_URL || '';
+const evalUrl = process.env.EVAL_URL || '';
 if (!url || !outDir) {
   console.error('usage: node e2e/app.e2e.mjs URL OUTDIR [DOWN_URL]');
   process.exit(2);
@@ -33,6 +39,9 @@ const BIG_SQL =
 const BUDGET_INTERACTIVE_MS = 1500;
 const BUDGET_FRAME_P95_MS = 50;
 const STEP_TIMEOUT = 15000;
+const EVAL_MODELS = { good: 'qwen2.5-coder:7b', bad: 'llama3.1:8b' };
+const EVAL_QUESTIONS = 69; // the built-in Chinook gold set
+const EVAL_TIMEOUT = 120000;
 
 const metrics = [];
 let step = 'starting';
@@ -450,6 +459,93 @@ try {
     await down.close();
   } else {
     log('no DOWN_URL: skipped the Ollama-down check');
+  }
+
+  // 13. Evaluate models: the built-in Chinook set, two models, one right
+  // and one wrong; the comparison says so and marks the best.
+  if (evalUrl) {
+    step = 'evaluate';
+    const ev = await context.newPage();
+    ev.on('pageerror', (e) => pageErrors.push(String(e)));
+    ev.on('request', (r) => {
+      const u = r.url();
+      if (!u.startsWith(new URL(evalUrl).origin) && !u.startsWith('data:') && !u.startsWith('blob:')) external.push(u);
+    });
+    await ev.goto(evalUrl);
+    await ev.locator(tid('open-demo')).waitFor({ timeout: 20000 });
+    await ev.click(tid('open-demo'));
+    await ev.waitForFunction(() => {
+      const q = document.querySelector('[data-testid="question-input"]');
+      return q && !q.disabled;
+    });
+    await ev.click(tid('evaluate-button'));
+    await ev.locator(tid('eval-view')).waitFor();
+    check((await ev.locator(tid('evaluate-button')).getAttribute('aria-pressed')) === 'true', 'the Evaluate button does not show that its view is open');
+    const gold = ev.locator(tid('eval-gold'));
+    await ev.locator(`${tid('eval-gold')} option[value="chinook"]`).waitFor({ state: 'attached' });
+    await gold.selectOption('chinook');
+    await ev.locator(tid('eval-gold-fits')).waitFor();
+    const boxes = ev.locator(tid('eval-model'));
+    await boxes.first().waitFor();
+    const names = await boxes.evaluateAll((els) => els.map((e) => e.value));
+    check(
+      names.length === 2 && names.includes(EVAL_MODELS.good) && names.includes(EVAL_MODELS.bad),
+      `the models to tick should be the two chat models (not the embedding one): ${names.join(', ')}`,
+    );
+    check(await ev.locator(`${tid('eval-model')}[value="${EVAL_MODELS.good}"]`).isChecked(), 'the model in use is not ticked at first');
+    for (const m of Object.values(EVAL_MODELS)) await ev.check(`${tid('eval-model')}[value="${m}"]`);
+    const started = Date.now();
+    await ev.click(tid('eval-run'));
+    // The fake answers in milliseconds: photograph the progress if it is still there.
+    const progress = await ev
+      .locator(tid('eval-progress'))
+      .waitFor({ timeout: 2000 })
+      .then(() => true, () => false);
+    if (progress && (await ev.locator(tid('eval-cancel')).isVisible().catch(() => false))) {
+      await ev.screenshot({ path: join(outDir, 'evaluate-progress.png') }).then(() => log('screenshot evaluate-progress.png'), () => {});
+    }
+    await ev.locator(tid('eval-results')).waitFor({ timeout: EVAL_TIMEOUT });
+    metric('evaluate_2x69_ms', Date.now() - started, EVAL_TIMEOUT, 'ms');
+    check((await ev.locator(tid('error-banner')).count()) === 0, `the evaluation ended with an error: ${await ev.locator(tid('error-banner')).first().innerText().catch(() => '')}`);
+    const row = (m) => ev.locator(`${tid('eval-row')}[data-model="${m}"]`);
+    check((await ev.locator(tid('eval-row')).count()) === 2, 'the comparison should have a row per model (2)');
+    const good = await row(EVAL_MODELS.good).locator(tid('eval-accuracy')).innerText();
+    const bad = await row(EVAL_MODELS.bad).locator(tid('eval-accuracy')).innerText();
+    check(/^100%/.test(good.trim()), `${EVAL_MODELS.good} should score 100%: ${good}`);
+    check(/^0%/.test(bad.trim()), `${EVAL_MODELS.bad} should score 0%: ${bad}`);
+    check((await row(EVAL_MODELS.good).getAttribute('data-best')) === 'true', `${EVAL_MODELS.good} is not marked best`);
+    check((await row(EVAL_MODELS.good).locator(tid('eval-best')).count()) === 1, `${EVAL_MODELS.good} has no "Best" mark`);
+    check((await row(EVAL_MODELS.bad).getAttribute('data-best')) === 'false', `${EVAL_MODELS.bad} is marked best`);
+    const items = await ev.locator(tid('eval-item')).count();
+    check(items === EVAL_QUESTIONS, `the per-question table should list ${EVAL_QUESTIONS} questions, not ${items}`);
+    const cells = await ev.locator(`${tid('eval-cell')}[data-model="${EVAL_MODELS.good}"][data-verdict="all"]`).count();
+    check(cells === EVAL_QUESTIONS, `${EVAL_MODELS.good} should be right on every question (${cells} of ${EVAL_QUESTIONS})`);
+    const dir = await ev.locator(tid('eval-report-dir')).innerText();
+    check(/report\.md/.test(dir) && /evals/.test(dir), `the report folder is not shown: ${dir}`);
+    // The whole view in one picture: the view scrolls inside the window,
+    // so make the window as tall as the view.
+    const fullShot = async (name) => {
+      const h = await ev.locator(tid('eval-view')).evaluate((v) => v.scrollHeight + 60);
+      const vp = ev.viewportSize();
+      await ev.setViewportSize({ width: vp.width, height: Math.min(Math.max(h, 880), 8000) });
+      await ev.waitForTimeout(150);
+      await ev.screenshot({ path: join(outDir, `${name}.png`), fullPage: true });
+      log(`screenshot ${name}.png`);
+    };
+    await fullShot('evaluate');
+    // Dark, narrower, with one question's details open.
+    await ev.emulateMedia({ colorScheme: 'dark' });
+    await ev.setViewportSize({ width: 1100, height: 880 });
+    await ev.click(`label:has(${tid('eval-filter-disagree')})`);
+    check(await ev.locator(tid('eval-filter-disagree')).isChecked(), 'the "Models disagree" filter did not apply');
+    await ev.locator(`${tid('eval-item')} button`).first().click();
+    await fullShot('evaluate-dark');
+    await ev.click(tid('evaluate-button'));
+    await ev.locator(tid('eval-view')).waitFor({ state: 'detached' });
+    check(await ev.locator(tid('question-input')).isVisible(), 'the Evaluate button does not go back to the questions');
+    await ev.close();
+  } else {
+    log('no EVAL_URL: skipped Evaluate models');
   }
 
   step = 'offline';

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from './index';
-import { askProgress, importProgress, normalise, pullProgress } from './events';
+import { askProgress, draftProgress, evalProgress, importProgress, normalise, pullProgress } from './events';
 import { ApiError } from './error';
 import type { Transport } from './transport';
 
@@ -55,6 +55,61 @@ describe('the typed api', () => {
     expect(got).toHaveBeenCalledWith({ stage: 'repairing', attempt: 3, attempts: 4, tokens: 16 });
   });
 
+  it('calls Evaluate with its request, and fills the lists Go left null', async () => {
+    const g = fakeTransport({
+      'Evaluate.GoldSets': null,
+      'Evaluate.Run': {
+        gold: 'chinook',
+        database: 'Chinook',
+        k: 1,
+        lenient: false,
+        elapsed_s: 1.5,
+        models: [{ model: 'qwen2.5-coder:7b', items: [{ id: 'a', match: true, relaxed: null }], warnings: null, errors: null, by_difficulty: null, outcomes: null }],
+        items: null,
+        report_dir: '/data/evals/x',
+        warnings: null,
+        errors: null,
+      },
+      'Evaluate.Draft': { out: '/tmp/g.toml', model: 'm', items: 3, dropped: 1 },
+    });
+    await api.init(g.t);
+    expect(await api.Evaluate.GoldSets()).toEqual([]);
+    const res = await api.Evaluate.Run({ gold: 'chinook', models: ['qwen2.5-coder:7b', 'llama3.1:8b'], k: 3, lenient: true });
+    expect(g.calls[1]).toEqual({ target: 'Evaluate.Run', args: [{ gold: 'chinook', models: ['qwen2.5-coder:7b', 'llama3.1:8b'], k: 3, lenient: true }] });
+    expect(res.items).toEqual([]);
+    expect(res.warnings).toEqual([]);
+    expect(res.errors).toEqual([]);
+    expect(res.models[0]).toMatchObject({ warnings: [], errors: [], by_difficulty: {}, outcomes: {} });
+    expect(res.models[0].items[0].relaxed).toEqual([]);
+    const d = await api.Evaluate.Draft({ out: '/tmp/g.toml', n: 3, model: '', force: false });
+    expect(g.calls[2].args).toEqual([{ out: '/tmp/g.toml', n: 3, model: '', force: false }]);
+    expect(d.gold).toBeNull();
+    await api.Evaluate.LoadGold('/tmp/g.toml');
+    await api.Evaluate.ChooseGoldFile();
+    await api.Evaluate.ChooseDraftFile();
+    await api.Evaluate.DefaultDraftName();
+    await api.Evaluate.Cancel();
+    expect(g.calls.slice(3).map((c) => c.target)).toEqual([
+      'Evaluate.LoadGold',
+      'Evaluate.ChooseGoldFile',
+      'Evaluate.ChooseDraftFile',
+      'Evaluate.DefaultDraftName',
+      'Evaluate.Cancel',
+    ]);
+    expect(g.calls[3].args).toEqual(['/tmp/g.toml']);
+  });
+
+  it('hands evaluation events over normalised', async () => {
+    const got = vi.fn();
+    api.on('eval:progress', got);
+    f.handlers.get('eval:progress')!({ model: 'm', item_id: 'a', question: 'Q?', try: 1, k: 1, done: 3, total: 138, scored: true, match: true, outcome: 'match', difficulty: 'easy' });
+    expect(got).toHaveBeenCalledWith({ model: 'm', item_id: 'a', question: 'Q?', try: 1, k: 1, done: 3, total: 138, scored: true, match: true, outcome: 'match', difficulty: 'easy' });
+    const draft = vi.fn();
+    api.on('eval:draft', draft);
+    f.handlers.get('eval:draft')!({ kept: 4, want: 30 });
+    expect(draft).toHaveBeenCalledWith({ kept: 4, want: 30 });
+  });
+
   it('says which mode it runs in and builds download addresses', () => {
     expect(api.mode()).toBe('browser');
     expect(api.downloadURL('/files/1', 'a.xlsx')).toBe('/files/1?name=a.xlsx');
@@ -74,6 +129,26 @@ describe('event payloads', () => {
       rows_total: 9,
     });
     expect(normalise('export:progress', { rows: 10, bytes: 2048 })).toEqual({ rows: 10, bytes: 2048 });
+  });
+
+  it("reads the evaluation's events, Go's names too", () => {
+    expect(evalProgress({ Model: 'm', ItemID: 'x', Question: 'Q', Try: 2, K: 3, Done: 5, Total: 9, Scored: false })).toEqual({
+      model: 'm',
+      item_id: 'x',
+      question: 'Q',
+      try: 2,
+      k: 3,
+      done: 5,
+      total: 9,
+      scored: false,
+      match: false,
+      outcome: '',
+      difficulty: '',
+    });
+    expect(evalProgress(null).done).toBe(0);
+    expect(evalProgress({ scored: 'yes', match: 1 })).toMatchObject({ scored: false, match: false });
+    expect(draftProgress({ Kept: 2, Want: 5 })).toEqual({ kept: 2, want: 5 });
+    expect(normalise('eval:draft', 'junk')).toEqual({ kept: 0, want: 0 });
   });
 
   it('reads dropped files in any reasonable shape', () => {

@@ -1,8 +1,19 @@
 // Event payloads normalised to the page's types. engine.AskProgress,
 // engine.PullProgress and engine.ImportProgress have no JSON tags, so Go
 // sends their field names (Stage, BytesDone…); accept snake_case too, in
-// case the Go side adds tags.
-import type { AskProgress, DatasetInfo, EventMap, EventName, ExportProgress, ImportProgress, PullProgress } from './types';
+// case the Go side adds tags. desktop.EvalProgress has tags (item_id…);
+// Go's names are read too, to be safe.
+import type {
+  AskProgress,
+  DatasetInfo,
+  DraftProgress,
+  EvalProgress,
+  EventMap,
+  EventName,
+  ExportProgress,
+  ImportProgress,
+  PullProgress,
+} from './types';
 import { ApiError } from './error';
 
 type Raw = Record<string, unknown>;
@@ -13,6 +24,7 @@ function pick(o: Raw, ...keys: string[]): unknown {
 }
 const num = (v: unknown): number => (typeof v === 'number' && isFinite(v) ? v : 0);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const bool = (v: unknown): boolean => v === true;
 const obj = (v: unknown): Raw => (v && typeof v === 'object' ? (v as Raw) : {});
 
 export function askProgress(v: unknown): AskProgress {
@@ -51,6 +63,28 @@ export function exportProgress(v: unknown): ExportProgress {
   return { rows: num(pick(o, 'rows', 'Rows')), bytes: num(pick(o, 'bytes', 'Bytes')) };
 }
 
+export function evalProgress(v: unknown): EvalProgress {
+  const o = obj(v);
+  return {
+    model: str(pick(o, 'model', 'Model')),
+    item_id: str(pick(o, 'item_id', 'ItemID')),
+    question: str(pick(o, 'question', 'Question')),
+    try: num(pick(o, 'try', 'Try')),
+    k: num(pick(o, 'k', 'K')),
+    done: num(pick(o, 'done', 'Done')),
+    total: num(pick(o, 'total', 'Total')),
+    scored: bool(pick(o, 'scored', 'Scored')),
+    match: bool(pick(o, 'match', 'Match')),
+    outcome: str(pick(o, 'outcome', 'Outcome')),
+    difficulty: str(pick(o, 'difficulty', 'Difficulty')),
+  };
+}
+
+export function draftProgress(v: unknown): DraftProgress {
+  const o = obj(v);
+  return { kept: num(pick(o, 'kept', 'Kept')), want: num(pick(o, 'want', 'Want')) };
+}
+
 function paths(v: unknown, depth = 0): string[] {
   if (Array.isArray(v)) return v.filter((p): p is string => typeof p === 'string');
   if (typeof v === 'string') return [v];
@@ -63,6 +97,8 @@ const normalisers: { [K in EventName]: (v: unknown) => EventMap[K] } = {
   'import:progress': importProgress,
   'export:progress': exportProgress,
   'model:pull': pullProgress,
+  'eval:progress': evalProgress,
+  'eval:draft': draftProgress,
   'dataset:changed': (v) => v as DatasetInfo,
   'window:title': (v) => str(v),
   'file:dropped': (v) => paths(v),

@@ -6,13 +6,19 @@ import { detect, type Transport } from './transport';
 import type {
   Answer,
   DatasetInfo,
+  DraftRequest,
+  DraftResult,
+  EvalRequest,
+  EvalResult,
   EventMap,
   EventName,
   ExportRequest,
   ExportResult,
+  GoldSetInfo,
   HistoryEntry,
   ImportReport,
   ImportRequest,
+  ModelReport,
   OllamaStatus,
   RecentFile,
   Schema,
@@ -97,4 +103,43 @@ export const Settings = {
   Get: () => call<SettingsData>('Settings', 'Get'),
   Save: (data: SettingsData) => call<SettingsData>('Settings', 'Save', data),
   Version: () => call<string>('Settings', 'Version'),
+};
+
+// Lists Go may send as null (a nil slice) become empty ones, so the screens
+// never test for null.
+function evalResult(r: EvalResult): EvalResult {
+  const report = (m: ModelReport): ModelReport => ({
+    ...m,
+    items: (m.items ?? []).map((it) => ({ ...it, relaxed: it.relaxed ?? [] })),
+    by_difficulty: m.by_difficulty ?? {},
+    outcomes: m.outcomes ?? {},
+    warnings: m.warnings ?? [],
+    errors: m.errors ?? [],
+  });
+  return {
+    ...r,
+    models: (r.models ?? []).map(report),
+    items: r.items ?? [],
+    warnings: r.warnings ?? [],
+    errors: r.errors ?? [],
+    report_dir: r.report_dir ?? '',
+  };
+}
+
+export const Evaluate = {
+  /** The built-in gold sets, saying which fit the open database. */
+  GoldSets: () => list(call<GoldSetInfo[] | null>('Evaluate', 'GoldSets')),
+  /** Validates a gold set file (or a built-in name); the error lists every mistake. */
+  LoadGold: (nameOrPath: string) => call<GoldSetInfo>('Evaluate', 'LoadGold', nameOrPath),
+  /** The open dialog for a gold file ("" if closed); browser mode: a "usage" error. */
+  ChooseGoldFile: () => call<string>('Evaluate', 'ChooseGoldFile'),
+  /** The save dialog for a drafted gold set; browser mode: a "usage" error. */
+  ChooseDraftFile: () => call<string>('Evaluate', 'ChooseDraftFile'),
+  DefaultDraftName: () => call<string>('Evaluate', 'DefaultDraftName'),
+  /** Asks every question of each model (events "eval:progress"); Cancel returns the partial result. */
+  Run: (req: EvalRequest) => call<EvalResult>('Evaluate', 'Run', req).then(evalResult),
+  /** Stops a run or a draft. */
+  Cancel: () => call<void>('Evaluate', 'Cancel'),
+  /** Drafts a gold set from the open database (events "eval:draft"). */
+  Draft: (req: DraftRequest) => call<DraftResult>('Evaluate', 'Draft', req).then((d) => ({ ...d, gold: d.gold ?? null })),
 };

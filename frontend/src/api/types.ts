@@ -292,6 +292,137 @@ export interface SettingsData {
   theme: 'system' | 'light' | 'dark';
 }
 
+/** desktop.GoldSetInfo: a gold set the page can run. */
+export interface GoldSetInfo {
+  /** What Run takes: a built-in name ("chinook") or the file's path. */
+  name: string;
+  title: string;
+  /** "built-in" or the file. */
+  source: string;
+  /** The database the set was written for. */
+  database: string;
+  builtin: boolean;
+  items: number;
+  answerable: number;
+  unanswerable: number;
+  follow_ups: number;
+  /** fits: written for the open database (the built-in chinook fits the demo). */
+  fits: boolean;
+}
+
+/** desktop.EvalRequest. */
+export interface EvalRequest {
+  /** A built-in name or a gold file's path. */
+  gold: string;
+  models: string[];
+  /** Tries per question (1 by default; pass@k and pass^k need more). */
+  k: number;
+  lenient: boolean;
+}
+
+/** engine/eval's outcomes of one asked question (eval.Outcomes). */
+export type Outcome = 'match' | 'wrong_result' | 'failed' | 'abstained' | 'missing';
+
+/** eval.ItemScore: one question and try of a model's report. */
+export interface ItemScore {
+  id: string;
+  match: boolean;
+  outcome: Outcome | string;
+  reason: string;
+  latency_s: number | null;
+  attempts: number;
+  repairs: number;
+  tokens: number;
+  try: number;
+  difficulty: string;
+  relaxed: string[] | null;
+}
+
+/** eval.DifficultyScore. */
+export interface DifficultyScore {
+  questions: number;
+  matches: number;
+  execution_accuracy: number;
+}
+
+/** eval.ModelReport: one model's scores (the `querent eval --format json` document). */
+export interface ModelReport {
+  items: ItemScore[];
+  /** 0..1 */
+  execution_accuracy: number;
+  /** 0..1, null without unanswerable questions. */
+  abstention: number | null;
+  false_refusals: number;
+  by_difficulty: Record<string, DifficultyScore>;
+  pass_at_k: number | null;
+  /** null when k = 1. */
+  pass_hat_k: number | null;
+  latency_p50_s: number | null;
+  latency_p95_s: number | null;
+  tokens_total: number;
+  lenient: boolean;
+  /** null for ready-made predictions (never from the page). */
+  model: string | null;
+  gold: string;
+  database: string;
+  source: string;
+  k: number;
+  matches: number;
+  questions: number;
+  outcomes: Record<string, number>;
+  unanswerable: number;
+  repairs: number;
+  repaired_items: number;
+  relaxed_matches: number;
+  warnings: string[] | null;
+  errors: ErrorDoc[] | null;
+}
+
+/** desktop.EvalItem: a question of the gold set. */
+export interface EvalItem {
+  id: string;
+  question: string;
+  difficulty: string;
+  unanswerable: boolean;
+  /** The id of the question this one follows up ("" if none). */
+  follows: string;
+}
+
+/** desktop.EvalResult: a finished (or stopped) run. */
+export interface EvalResult {
+  gold: string;
+  database: string;
+  k: number;
+  lenient: boolean;
+  elapsed_s: number;
+  models: ModelReport[];
+  items: EvalItem[];
+  /** Where report.md, report.json and records.jsonl are ("" if not written: see warnings). */
+  report_dir: string;
+  warnings: string[];
+  /** The error that stopped the run early ("cancelled" after Cancel). */
+  errors: ErrorDoc[];
+}
+
+/** desktop.DraftRequest. */
+export interface DraftRequest {
+  out: string;
+  /** How many questions (1–500; 0 means 30). */
+  n: number;
+  /** "" for the default model. */
+  model: string;
+  force: boolean;
+}
+
+/** desktop.DraftResult. */
+export interface DraftResult {
+  out: string;
+  model: string;
+  items: number;
+  dropped: number;
+  gold: GoldSetInfo | null;
+}
+
 // Event payloads, normalised by src/api/events.ts (the Go structs of these
 // three have no JSON tags, so they arrive with Go's field names).
 
@@ -327,12 +458,36 @@ export interface ExportProgress {
   bytes: number;
 }
 
+/** desktop.EvalProgress ("eval:progress"): a question asked (scored false) or scored. */
+export interface EvalProgress {
+  model: string;
+  item_id: string;
+  question: string;
+  try: number;
+  k: number;
+  /** Questions finished so far, of total (items × k × models). */
+  done: number;
+  total: number;
+  scored: boolean;
+  match: boolean;
+  outcome: string;
+  difficulty: string;
+}
+
+/** "eval:draft": questions kept so far, of those wanted. */
+export interface DraftProgress {
+  kept: number;
+  want: number;
+}
+
 /** The events the page listens to, by name. */
 export interface EventMap {
   'ask:progress': AskProgress;
   'import:progress': ImportProgress;
   'export:progress': ExportProgress;
   'model:pull': PullProgress;
+  'eval:progress': EvalProgress;
+  'eval:draft': DraftProgress;
   'dataset:changed': DatasetInfo;
   'window:title': string;
   'file:dropped': string[];

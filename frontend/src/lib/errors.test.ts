@@ -28,6 +28,14 @@ describe('errors in plain words', () => {
     expect(f.body).toBe('Did you mean Name or Title?');
   });
 
+  it('lists every mistake of a file, one a line', () => {
+    const f = friendly(doc('usage', 'gold.toml:3: item 1 (x): unknown field "sqll"\ngold.toml:9: item 2 (y): no question', 'fix the gold set file'));
+    expect(f.title).toBe('There are mistakes to fix:');
+    expect(f.body.split('\n')).toHaveLength(2);
+    expect(f.next).toBe('Fix the gold set file.');
+    expect(friendly(doc('usage', 'no database is open', 'open one')).title).toBe('No database is open.');
+  });
+
   it("uses the settings' timeout", () => {
     expect(friendly(doc('timeout'), { timeoutS: 45 }).title).toBe('The query took longer than 45 s and was stopped.');
     expect(friendly(doc('timeout')).title).toContain('30 s');

@@ -153,8 +153,12 @@ export function friendly(e: Pick<ErrorDoc, 'type' | 'message' | 'hint'>, ctx: Co
         tone: 'error',
         actions: [],
       };
-    case 'usage':
+    case 'usage': {
+      // A file with several mistakes (a gold set) lists one a line.
+      const lines = e.message.split('\n').filter((l) => l.trim());
+      if (lines.length > 1) return { title: 'There are mistakes to fix:', body: lines.join('\n'), next: hint, tone: 'warning', actions: [] };
       return { title: sentence(e.message) || "That didn't work.", body: '', next: hint, tone: 'warning', actions: [] };
+    }
     case 'cancelled':
       return { title: 'Stopped.', body: '', next: '', tone: 'info', actions: [] };
     case 'connection':

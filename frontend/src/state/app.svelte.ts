@@ -6,6 +6,9 @@ import type { Answer, AskProgress, DatasetInfo, ErrorDoc, OllamaStatus, PullProg
 import type { Transport } from '../api/transport';
 import { answerRows } from '../lib/rows';
 import { applyTheme } from '../lib/theme';
+import { EvalState } from './eval.svelte';
+
+export type { EvalRun, DraftState } from './eval.svelte';
 
 export type Source = 'ask' | 'sql' | 'preview';
 
@@ -33,6 +36,9 @@ export interface Busy {
 }
 
 export type Panel = null | 'history' | 'settings' | 'import' | 'export' | 'open' | 'ollama';
+
+/** View is what the area under the top bar shows: questions and answers, or "Evaluate models". */
+export type View = 'ask' | 'evaluate';
 
 export interface Toast {
   id: number;
@@ -71,10 +77,25 @@ class AppState {
   question = $state('');
   toasts = $state<Toast[]>([]);
   title = $state('Querent');
+  view = $state<View>('ask');
+  /** evaluation is "Evaluate models": gold set, models, run, result, draft. */
+  readonly evaluation: EvalState = new EvalState(this);
 
   private seq = 0;
   private shownSeq = 0;
   private toastSeq = 0;
+
+  /** openEvaluate shows "Evaluate models" in place of the questions. */
+  openEvaluate(): void {
+    this.panel = null;
+    this.view = 'evaluate';
+    this.evaluation.prepare();
+  }
+
+  /** closeEvaluate goes back to the questions (a running evaluation goes on). */
+  closeEvaluate(): void {
+    this.view = 'ask';
+  }
 
   get canAsk(): boolean {
     return !!this.dataset && !(this.busy && this.busy.kind === 'open');
@@ -167,6 +188,7 @@ class AppState {
       this.shown = null;
       this.turns = 0;
       this.loadSchema();
+      if (changed) this.evaluation.datasetChanged();
     }
   }
 
@@ -183,6 +205,15 @@ class AppState {
 
   /** open opens a database: the demo for "", else a path. */
   async open(path: string | null): Promise<boolean> {
+    const ev = this.evaluation;
+    if (ev.running || ev.draft.running) {
+      this.banner = {
+        type: 'usage',
+        message: ev.running ? 'An evaluation is running on this database' : 'A gold set is being drafted from this database',
+        hint: 'wait for it to end, or press Cancel in Evaluate, then open the other database',
+      };
+      return false;
+    }
     this.busy = { kind: 'open', label: path ? 'Opening the file…' : 'Opening the demo database…', progress: null, started: Date.now() };
     this.banner = null;
     try {
@@ -250,6 +281,7 @@ class AppState {
     const q = question.trim();
     if (!q || !this.dataset) return;
     const my = ++this.seq;
+    this.view = 'ask';
     this.busy = { kind: 'ask', label: 'Asking', progress: { stage: 'preparing', attempt: 0, attempts: 4, tokens: 0 }, started: Date.now() };
     this.banner = null;
     this.question = '';
@@ -272,6 +304,7 @@ class AppState {
   async run(sql: string, o: { heading?: string; question?: string; fromEditor?: boolean } = {}): Promise<void> {
     if (!sql.trim() || !this.dataset) return;
     const my = ++this.seq;
+    this.view = 'ask';
     this.busy = { kind: 'run', label: 'Running the query', progress: null, started: Date.now() };
     this.banner = null;
     try {

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Transport } from '../api/transport';
 import { ApiError } from '../api/error';
-import type { Answer, DatasetInfo } from '../api/types';
+import type { Answer, DatasetInfo, EvalResult, GoldSetInfo, ModelReport } from '../api/types';
 import { app } from './app.svelte';
 
 const demo: DatasetInfo = {
@@ -45,7 +45,7 @@ function answer(over: Partial<Answer> = {}): Answer {
 
 type Handler = (...args: unknown[]) => unknown;
 
-function fake(impl: Record<string, Handler>) {
+function fake(impl: Record<string, Handler>, kind: 'browser' | 'desktop' = 'browser') {
   const calls: { target: string; args: unknown[] }[] = [];
   const handlers = new Map<string, (d: unknown) => void>();
   const defaults: Record<string, Handler> = {
@@ -57,7 +57,7 @@ function fake(impl: Record<string, Handler>) {
     'Ask.Status': () => ({ running: true, host: '', models: [], model: 'qwen2.5-coder:7b', embed_model: '', problem: '', fix: '', code: '' }),
   };
   const t: Transport = {
-    kind: 'browser',
+    kind,
     async call<T>(service: string, method: string, args: unknown[]): Promise<T> {
       const target = `${service}.${method}`;
       calls.push({ target, args });
@@ -250,5 +250,375 @@ describe('the app state', () => {
     vi.advanceTimersByTime(4000);
     expect(app.toasts).toHaveLength(0);
     vi.useRealTimers();
+  });
+});
+
+const chinook: GoldSetInfo = {
+  name: 'chinook',
+  title: 'Built-in: chinook (Chinook)',
+  source: 'built-in',
+  database: 'Chinook',
+  builtin: true,
+  items: 69,
+  answerable: 59,
+  unanswerable: 10,
+  follow_ups: 7,
+  fits: true,
+};
+const other: GoldSetInfo = { ...chinook, name: 'northwind', title: 'Built-in: northwind (Northwind)', database: 'Northwind', fits: false };
+const fileSet = (path: string): GoldSetInfo => ({ ...chinook, name: path, title: 'sales-gold', source: path, database: 'sales', builtin: false, items: 12 });
+
+const twoModels = () => ({
+  running: true,
+  host: '',
+  models: [
+    { name: 'qwen2.5-coder:7b', family: '', parameter_size: '7.6B', quantization: '', size_bytes: 4.7e9 },
+    { name: 'llama3.1:8b', family: '', parameter_size: '8B', quantization: '', size_bytes: 4.9e9 },
+  ],
+  model: 'qwen2.5-coder:7b',
+  embed_model: '',
+  problem: '',
+  fix: '',
+  code: '',
+});
+
+function modelReport(model: string, acc: number): ModelReport {
+  return {
+    items: [],
+    execution_accuracy: acc,
+    abstention: 1,
+    false_refusals: 0,
+    by_difficulty: {},
+    pass_at_k: null,
+    pass_hat_k: null,
+    latency_p50_s: 0.1,
+    latency_p95_s: 0.2,
+    tokens_total: 0,
+    lenient: false,
+    model,
+    gold: 'chinook',
+    database: demo.name,
+    source: 'model',
+    k: 1,
+    matches: 0,
+    questions: 69,
+    outcomes: {},
+    unanswerable: 10,
+    repairs: 0,
+    repaired_items: 0,
+    relaxed_matches: 0,
+    warnings: [],
+    errors: [],
+  };
+}
+
+function evalResult(over: Partial<EvalResult> = {}): EvalResult {
+  return {
+    gold: 'chinook',
+    database: demo.name,
+    k: 1,
+    lenient: false,
+    elapsed_s: 2,
+    models: [modelReport('qwen2.5-coder:7b', 1), modelReport('llama3.1:8b', 0)],
+    items: [],
+    report_dir: '/data/evals/1',
+    warnings: [],
+    errors: [],
+    ...over,
+  };
+}
+
+describe('evaluating models', () => {
+  const evalDefaults = {
+    'Ask.Status': twoModels,
+    'Evaluate.GoldSets': () => [chinook, other],
+    'Evaluate.DefaultDraftName': () => '/home/me/chinook-gold.toml',
+  };
+  const ev = app.evaluation;
+
+  beforeEach(() => {
+    app.dataset = null;
+    app.banner = null;
+    app.view = 'ask';
+    app.panel = null;
+    app.ollama = null;
+    ev.reset();
+  });
+
+  it('opens with the sets that fit chosen and the model in use ticked', async () => {
+    const f = fake(evalDefaults);
+    await app.boot(f.t);
+    await tick();
+    app.panel = 'ollama';
+    app.openEvaluate();
+    await tick();
+    await tick();
+    expect(app.view).toBe('evaluate');
+    expect(app.panel).toBeNull();
+    expect(ev.sets.map((s) => s.name)).toEqual(['chinook', 'northwind']);
+    expect(ev.gold).toBe('chinook');
+    expect(ev.chosen?.items).toBe(69);
+    expect(ev.models).toEqual(['qwen2.5-coder:7b']);
+    expect(ev.installed).toEqual(['qwen2.5-coder:7b', 'llama3.1:8b']);
+    expect(ev.draft.out).toBe('/home/me/chinook-gold.toml');
+    expect(ev.canRun).toBe(true);
+    app.closeEvaluate();
+    expect(app.view).toBe('ask');
+  });
+
+  it('keeps the ticked models in the installed order, and the tries between 1 and 5', async () => {
+    const f = fake(evalDefaults);
+    await app.boot(f.t);
+    await tick();
+    app.openEvaluate();
+    await tick();
+    ev.toggleModel('qwen2.5-coder:7b', false);
+    expect(ev.canRun).toBe(false);
+    ev.toggleModel('llama3.1:8b', true);
+    ev.toggleModel('qwen2.5-coder:7b', true);
+    expect(ev.models).toEqual(['qwen2.5-coder:7b', 'llama3.1:8b']);
+    ev.toggleModel('qwen2.5-coder:7b', false);
+    ev.tickDefault(); // the user's choice stands
+    expect(ev.models).toEqual(['llama3.1:8b']);
+    ev.setK(9);
+    expect(ev.k).toBe(5);
+    ev.setK(0);
+    expect(ev.k).toBe(1);
+    ev.setK(3);
+    ev.toggleModel('qwen2.5-coder:7b', true);
+    expect(ev.questions).toBe(69 * 3 * 2);
+  });
+
+  it('runs with progress and running counts, then shows the result', async () => {
+    let finish: (r: EvalResult) => void = () => {};
+    const f = fake({ ...evalDefaults, 'Evaluate.Run': () => new Promise((r) => (finish = r)) });
+    await app.boot(f.t);
+    await tick();
+    app.openEvaluate();
+    await tick();
+    ev.toggleModel('llama3.1:8b', true);
+    ev.lenient = true;
+    const p = ev.start();
+    expect(ev.running).toBe(true);
+    expect(ev.canRun).toBe(false);
+    expect(f.calls.find((c) => c.target === 'Evaluate.Run')?.args).toEqual([
+      { gold: 'chinook', models: ['qwen2.5-coder:7b', 'llama3.1:8b'], k: 1, lenient: true },
+    ]);
+    const step = { item_id: 'a', question: 'How many tracks?', try: 1, k: 1, total: 138, difficulty: 'easy', outcome: '' };
+    f.emit('eval:progress', { ...step, model: 'qwen2.5-coder:7b', done: 0, scored: false, match: false });
+    expect(ev.run?.progress?.question).toBe('How many tracks?');
+    f.emit('eval:progress', { ...step, model: 'qwen2.5-coder:7b', done: 1, scored: true, match: true, outcome: 'match' });
+    f.emit('eval:progress', { ...step, model: 'llama3.1:8b', done: 70, scored: true, match: false, outcome: 'wrong_result' });
+    expect(ev.run?.scored).toEqual({ 'qwen2.5-coder:7b': 1, 'llama3.1:8b': 1 });
+    expect(ev.run?.matches).toEqual({ 'qwen2.5-coder:7b': 1 });
+    finish(evalResult());
+    await p;
+    expect(ev.running).toBe(false);
+    expect(ev.run).toBeNull();
+    expect(ev.result?.models.map((m) => m.execution_accuracy)).toEqual([1, 0]);
+    expect(f.handlers.has('eval:progress')).toBe(false); // unsubscribed
+  });
+
+  it('cancels a run and keeps the partial result', async () => {
+    let finish: (r: EvalResult) => void = () => {};
+    const f = fake({ ...evalDefaults, 'Evaluate.Run': () => new Promise((r) => (finish = r)) });
+    await app.boot(f.t);
+    await tick();
+    app.openEvaluate();
+    await tick();
+    const p = ev.start();
+    await ev.cancel();
+    expect(f.calls.map((c) => c.target)).toContain('Evaluate.Cancel');
+    finish(evalResult({ errors: [{ type: 'cancelled', message: 'cancelled', hint: '' }] }));
+    await p;
+    expect(ev.result?.errors[0].type).toBe('cancelled');
+    expect(ev.error).toBeNull();
+  });
+
+  it('says why a run could not start, and checks Ollama again when it is down', async () => {
+    const f = fake({
+      ...evalDefaults,
+      'Evaluate.Run': () => Promise.reject(new ApiError({ type: 'llm_unavailable', message: 'Ollama is not running', hint: 'start it' })),
+    });
+    await app.boot(f.t);
+    await tick();
+    app.openEvaluate();
+    await tick();
+    const before = f.calls.filter((c) => c.target === 'Ask.Status').length;
+    await ev.start();
+    expect(ev.error?.type).toBe('llm_unavailable');
+    expect(ev.result).toBeNull();
+    expect(f.calls.filter((c) => c.target === 'Ask.Status').length).toBe(before + 1);
+  });
+
+  it('does not run with nothing open', async () => {
+    const f = fake({ ...evalDefaults, 'Datasets.Current': () => null });
+    await app.boot(f.t);
+    await tick();
+    app.openEvaluate();
+    await tick();
+    expect(app.dataset).toBeNull();
+    expect(ev.canRun).toBe(false);
+    await ev.start();
+    expect(f.calls.map((c) => c.target)).not.toContain('Evaluate.Run');
+  });
+
+  it('asks for the path in the browser, and loads a gold file, listing its mistakes', async () => {
+    const f = fake({
+      ...evalDefaults,
+      'Evaluate.LoadGold': (p) =>
+        p === '/data/bad.toml'
+          ? Promise.reject(new ApiError({ type: 'usage', message: 'bad.toml:3: unknown field "sqll"\nbad.toml:9: no question', hint: 'fix the gold set file' }))
+          : fileSet(p as string),
+    });
+    await app.boot(f.t);
+    await tick();
+    app.openEvaluate();
+    await tick();
+    await ev.chooseFile();
+    expect(ev.askPath).toBe(true);
+    expect(f.calls.map((c) => c.target)).not.toContain('Evaluate.ChooseGoldFile');
+    expect(await ev.loadFile('/data/bad.toml')).toBe(false);
+    expect(ev.goldError?.message).toContain('sqll');
+    expect(ev.gold).toBe('chinook');
+    expect(await ev.loadFile('  /data/sales-gold.toml ')).toBe(true);
+    expect(f.calls.filter((c) => c.target === 'Evaluate.LoadGold').at(-1)?.args).toEqual(['/data/sales-gold.toml']);
+    expect(ev.goldError).toBeNull();
+    expect(ev.gold).toBe('/data/sales-gold.toml');
+    expect(ev.files.map((g) => g.name)).toEqual(['/data/sales-gold.toml']);
+    expect(ev.chosen?.items).toBe(12);
+  });
+
+  it('uses the open dialog on the desktop, and the path field when there is none', async () => {
+    let dialog: () => unknown = () => '/data/sales-gold.toml';
+    const f = fake({ ...evalDefaults, 'Evaluate.ChooseGoldFile': () => dialog(), 'Evaluate.LoadGold': (p) => fileSet(p as string) }, 'desktop');
+    await app.boot(f.t);
+    await tick();
+    app.openEvaluate();
+    await tick();
+    await ev.chooseFile();
+    expect(ev.gold).toBe('/data/sales-gold.toml');
+    dialog = () => ''; // closed without a choice
+    await ev.chooseFile();
+    expect(ev.gold).toBe('/data/sales-gold.toml');
+    dialog = () => Promise.reject(new ApiError({ type: 'usage', message: 'this window has no file dialog', hint: "type the file's path instead" }));
+    await ev.chooseFile();
+    expect(ev.askPath).toBe(true);
+    expect(ev.goldError).toBeNull();
+  });
+
+  it('drafts a gold set with progress, then chooses it; an existing file is replaced only when asked', async () => {
+    let finish: () => void = () => {};
+    const drafted = fileSet('/home/me/chinook-gold.toml');
+    let exists = false;
+    const f = fake({
+      ...evalDefaults,
+      'Evaluate.Draft': (req) => {
+        const r = req as { out: string; force: boolean };
+        if (exists && !r.force) return Promise.reject(new ApiError({ type: 'export', message: `${r.out} already exists`, hint: 'choose another file, or replace it' }));
+        return new Promise((res) => (finish = () => res({ out: r.out, model: 'qwen2.5-coder:7b', items: 28, dropped: 2, gold: drafted })));
+      },
+    });
+    await app.boot(f.t);
+    await tick();
+    app.openEvaluate();
+    await tick();
+    await tick();
+    ev.openDraft();
+    ev.draft.n = 30;
+    const p = ev.startDraft();
+    expect(ev.draft.running).toBe(true);
+    expect(ev.canRun).toBe(false);
+    f.emit('eval:draft', { kept: 12, want: 30 });
+    expect([ev.draft.kept, ev.draft.want]).toEqual([12, 30]);
+    finish();
+    await p;
+    expect(f.calls.find((c) => c.target === 'Evaluate.Draft')?.args).toEqual([{ out: '/home/me/chinook-gold.toml', n: 30, model: '', force: false }]);
+    expect(ev.draft.running).toBe(false);
+    expect(ev.draft.result?.items).toBe(28);
+    expect(ev.gold).toBe('/home/me/chinook-gold.toml');
+    expect(ev.files).toHaveLength(1);
+
+    exists = true;
+    await ev.startDraft();
+    expect(ev.draft.exists).toBe(true);
+    expect(ev.draft.error).toBeNull();
+    const q = ev.startDraft(true);
+    finish();
+    await q;
+    expect(f.calls.filter((c) => c.target === 'Evaluate.Draft').at(-1)?.args).toEqual([
+      { out: '/home/me/chinook-gold.toml', n: 30, model: '', force: true },
+    ]);
+    expect(ev.draft.exists).toBe(false);
+  });
+
+  it('says where to save a draft, and why it could not be saved', async () => {
+    const f = fake({
+      ...evalDefaults,
+      'Evaluate.Draft': () => Promise.reject(new ApiError({ type: 'export', message: 'open /root/x.toml: permission denied', hint: '' })),
+    });
+    await app.boot(f.t);
+    await tick();
+    app.openEvaluate();
+    await tick();
+    ev.draft.out = '  ';
+    await ev.startDraft();
+    expect(ev.draft.error?.type).toBe('usage');
+    expect(f.calls.map((c) => c.target)).not.toContain('Evaluate.Draft');
+    ev.draft.out = '/root/x.toml';
+    await ev.startDraft();
+    expect(ev.draft.error).toMatchObject({ type: 'usage', message: 'The gold set could not be saved: open /root/x.toml: permission denied' });
+  });
+
+  it('stops a draft on Cancel, saying that nothing was saved', async () => {
+    let stop: () => void = () => {};
+    const f = fake({
+      ...evalDefaults,
+      'Evaluate.Draft': () => new Promise((_, reject) => (stop = () => reject(new ApiError({ type: 'cancelled', message: 'cancelled' })))),
+      'Evaluate.Cancel': () => stop(),
+    });
+    await app.boot(f.t);
+    await tick();
+    app.openEvaluate();
+    await tick();
+    ev.draft.out = '/tmp/g.toml';
+    const p = ev.startDraft();
+    await ev.cancel();
+    await p;
+    expect(ev.draft).toMatchObject({ running: false, stopped: true, error: null, result: null });
+    expect(ev.gold).toBe('chinook');
+  });
+
+  it('keeps the database open while an evaluation runs on it, and reloads the sets when another opens', async () => {
+    let finish: (r: EvalResult) => void = () => {};
+    const sales = { ...demo, name: 'sales.db', path: '/data/sales.db', demo: false, title: 'sales.db (read-only) — Querent' };
+    const f = fake({
+      ...evalDefaults,
+      'Evaluate.Run': () => new Promise((r) => (finish = r)),
+      'Datasets.Open': () => sales,
+    });
+    await app.boot(f.t);
+    await tick();
+    app.openEvaluate();
+    await tick();
+    const p = ev.start();
+    expect(await app.open('/data/sales.db')).toBe(false);
+    expect(app.banner?.message).toBe('An evaluation is running on this database');
+    expect(f.calls.map((c) => c.target)).not.toContain('Datasets.Open');
+    finish(evalResult());
+    await p;
+    const sets = f.calls.filter((c) => c.target === 'Evaluate.GoldSets').length;
+    expect(await app.open('/data/sales.db')).toBe(true);
+    await tick();
+    expect(f.calls.filter((c) => c.target === 'Evaluate.GoldSets').length).toBe(sets + 1);
+    expect(app.view).toBe('evaluate');
+  });
+
+  it('goes back to the questions when one is asked (from the history, say)', async () => {
+    const f = fake({ ...evalDefaults, 'Ask.Question': () => answer() });
+    await app.boot(f.t);
+    app.openEvaluate();
+    await app.ask('How many?');
+    expect(app.view).toBe('ask');
   });
 });
