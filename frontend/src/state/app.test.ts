@@ -555,7 +555,7 @@ describe('evaluating models', () => {
   it('says where to save a draft, and why it could not be saved', async () => {
     const f = fake({
       ...evalDefaults,
-      'Evaluate.Draft': () => Promise.reject(new ApiError({ type: 'export', message: 'open /root/x.toml: permission denied', hint: '' })),
+      'Evaluate.Draft': () => Promise.reject(new ApiError({ type: 'export', message: 'open /data/x.toml: permission denied', hint: '' })),
     });
     await app.boot(f.t);
     await tick();
@@ -565,9 +565,9 @@ describe('evaluating models', () => {
     await ev.startDraft();
     expect(ev.draft.error?.type).toBe('usage');
     expect(f.calls.map((c) => c.target)).not.toContain('Evaluate.Draft');
-    ev.draft.out = '/root/x.toml';
+    ev.draft.out = '/data/x.toml';
     await ev.startDraft();
-    expect(ev.draft.error).toMatchObject({ type: 'usage', message: 'The gold set could not be saved: open /root/x.toml: permission denied' });
+    expect(ev.draft.error).toMatchObject({ type: 'usage', message: 'The gold set could not be saved: open /data/x.toml: permission denied' });
   });
 
   it('stops a draft on Cancel, saying that nothing was saved', async () => {
