@@ -252,7 +252,7 @@ func allInts(rows [][]Value, j int) bool {
 		switch v := cell(r, j).(type) {
 		case nil:
 		default:
-			if n, ok := toNumber(v); !ok || !n.isInt {
+			if n, ok := toNumber(v); !ok || !n.IsInt {
 				return false
 			}
 		}
@@ -332,7 +332,7 @@ func dateLikeInts(name string, rows [][]Value, j int) bool {
 	}
 	for _, r := range rows {
 		if v := cell(r, j); v != nil {
-			if n, _ := toNumber(v); !check(n.i) {
+			if n, _ := toNumber(v); !check(n.I) {
 				return false
 			}
 		}
@@ -478,7 +478,7 @@ func pie(c chartColumn, measures []chartColumn, rows int) bool {
 	}
 	lo, ok1 := toNumber(ms.Min)
 	hi, ok2 := toNumber(ms.Max)
-	if !ok1 || !ok2 || lo.float() < 0 || hi.float() <= 0 {
+	if !ok1 || !ok2 || lo.Float() < 0 || hi.Float() <= 0 {
 		return false
 	}
 	return !notAdditive(measures[0].name)

@@ -233,71 +233,17 @@ func ComputeStats(cols []Column, rows [][]Value) ColumnStatsList {
 	return l
 }
 
-// number is a numeric value keeping its storage class, so that integers
-// beyond 2^53 compare and subtract exactly.
-type number struct {
-	i     int64
-	f     float64
-	isInt bool
-}
-
-func (n number) float() float64 {
-	if n.isInt {
-		return float64(n.i)
-	}
-	return n.f
-}
-
-func (n number) value() Value {
-	if n.isInt {
-		return n.i
-	}
-	return n.f
-}
-
-// cmpNumber compares two numbers by value, exactly (no rounding of large
-// integers to float).
-func cmpNumber(a, b number) int {
-	switch {
-	case a.isInt && b.isInt:
-		return cmp.Compare(a.i, b.i)
-	case !a.isInt && !b.isInt:
-		return cmp.Compare(a.f, b.f)
-	case a.isInt:
-		return cmpIntFloat(a.i, b.f)
-	default:
-		return -cmpIntFloat(b.i, a.f)
-	}
-}
-
-// cmpIntFloat compares an integer with a (non-NaN) float exactly.
-func cmpIntFloat(i int64, f float64) int {
-	const two63 = 9223372036854775808.0
-	if f >= two63 {
-		return -1
-	}
-	if f < -two63 {
-		return 1
-	}
-	t := math.Trunc(f)
-	if c := cmp.Compare(i, int64(t)); c != 0 {
-		return c
-	}
-	// Same integer part: the fraction decides.
-	return cmp.Compare(t, f)
-}
-
 // sortNumbers sorts by value; equal values put integers first, so that
 // Min, Max and the run representatives prefer the integer.
-func sortNumbers(nums []number) {
-	slices.SortFunc(nums, func(a, b number) int {
-		if c := cmpNumber(a, b); c != 0 {
+func sortNumbers(nums []Number) {
+	slices.SortFunc(nums, func(a, b Number) int {
+		if c := CompareNumbers(a, b); c != 0 {
 			return c
 		}
 		switch {
-		case a.isInt == b.isInt:
+		case a.IsInt == b.IsInt:
 			return 0
-		case a.isInt:
+		case a.IsInt:
 			return -1
 		default:
 			return 1
@@ -305,69 +251,55 @@ func sortNumbers(nums []number) {
 	})
 }
 
-// sub returns a-b as a float, exactly when both are integers whose
-// difference fits in 53 bits.
-func sub(a, b number) float64 {
-	if a.isInt && b.isInt {
-		d := a.i - b.i
-		// Overflow happens when the operands' signs differ and the
-		// result's sign differs from a's.
-		if (a.i >= 0) == (b.i >= 0) || (d >= 0) == (a.i >= 0) {
-			return float64(d)
-		}
-	}
-	return a.float() - b.float()
-}
-
 // toNumber normalises the Go numeric types a caller may pass.
-func toNumber(v Value) (number, bool) {
+func toNumber(v Value) (Number, bool) {
 	switch x := v.(type) {
 	case int64:
-		return number{i: x, isInt: true}, true
+		return Number{I: x, IsInt: true}, true
 	case float64:
-		return number{f: x}, true
+		return Number{F: x}, true
 	case int:
-		return number{i: int64(x), isInt: true}, true
+		return Number{I: int64(x), IsInt: true}, true
 	case int32:
-		return number{i: int64(x), isInt: true}, true
+		return Number{I: int64(x), IsInt: true}, true
 	case int16:
-		return number{i: int64(x), isInt: true}, true
+		return Number{I: int64(x), IsInt: true}, true
 	case int8:
-		return number{i: int64(x), isInt: true}, true
+		return Number{I: int64(x), IsInt: true}, true
 	case uint:
 		return uintNumber(uint64(x)), true
 	case uint64:
 		return uintNumber(x), true
 	case uint32:
-		return number{i: int64(x), isInt: true}, true
+		return Number{I: int64(x), IsInt: true}, true
 	case uint16:
-		return number{i: int64(x), isInt: true}, true
+		return Number{I: int64(x), IsInt: true}, true
 	case uint8:
-		return number{i: int64(x), isInt: true}, true
+		return Number{I: int64(x), IsInt: true}, true
 	case float32:
-		return number{f: float64(x)}, true
+		return Number{F: float64(x)}, true
 	}
-	return number{}, false
+	return Number{}, false
 }
 
-func uintNumber(x uint64) number {
+func uintNumber(x uint64) Number {
 	if x > math.MaxInt64 {
-		return number{f: float64(x)}
+		return Number{F: float64(x)}
 	}
-	return number{i: int64(x), isInt: true}
+	return Number{I: int64(x), IsInt: true}
 }
 
 // numberRun is a run of equal numbers in sorted order.
 type numberRun struct {
-	v     number // the first of the run: the integer where there is one
+	v     Number // the first of the run: the integer where there is one
 	count int64
 }
 
-func numberRuns(sorted []number) []numberRun {
+func numberRuns(sorted []Number) []numberRun {
 	var runs []numberRun
 	for i := 0; i < len(sorted); {
 		j := i + 1
-		for j < len(sorted) && cmpNumber(sorted[i], sorted[j]) == 0 {
+		for j < len(sorted) && CompareNumbers(sorted[i], sorted[j]) == 0 {
 			j++
 		}
 		runs = append(runs, numberRun{v: sorted[i], count: int64(j - i)})
@@ -379,7 +311,7 @@ func numberRuns(sorted []number) []numberRun {
 func columnStats(vals []Value) *ColumnStats {
 	s := &ColumnStats{Outliers: []Value{}, TopValues: []TopValue{}}
 	var (
-		nums   []number
+		nums   []Number
 		strs   []string
 		blobs  [][]byte
 		others []Value
@@ -397,7 +329,7 @@ func columnStats(vals []Value) *ColumnStats {
 			switch {
 			case !ok:
 				others = append(others, v)
-			case !n.isInt && math.IsNaN(n.f):
+			case !n.IsInt && math.IsNaN(n.F):
 				s.NullCount++
 			default:
 				nums = append(nums, n)
@@ -441,19 +373,19 @@ func finite(x float64) *float64 {
 	return &x
 }
 
-func numericStats(s *ColumnStats, nums []number) {
+func numericStats(s *ColumnStats, nums []Number) {
 	sortNumbers(nums)
 	runs := numberRuns(nums)
 	s.Distinct = int64(len(runs))
-	s.Min = runs[0].v.value()
-	s.Max = runs[len(runs)-1].v.value()
+	s.Min = runs[0].v.Value()
+	s.Max = runs[len(runs)-1].v.Value()
 
 	hasInf := false
 	allInt := true
 	for _, x := range nums {
-		if !x.isInt {
+		if !x.IsInt {
 			allInt = false
-			if math.IsInf(x.f, 0) {
+			if math.IsInf(x.F, 0) {
 				hasInf = true
 			}
 		}
@@ -466,14 +398,14 @@ func numericStats(s *ColumnStats, nums []number) {
 		}
 	}
 
-	q1, med, q3 := percentile(nums, 0.25), percentile(nums, 0.5), percentile(nums, 0.75)
+	q1, med, q3 := Percentile(nums, 0.25), Percentile(nums, 0.5), Percentile(nums, 0.75)
 	s.P25, s.P50, s.P75 = finite(q1), finite(med), finite(q3)
 	s.Outliers = outliers(runs, q1, med, q3)
 
 	if allInt && len(runs) <= maxIntTopDistinct {
 		tops := make([]TopValue, len(runs))
 		for i, r := range runs { // runs are in value order: a stable sort keeps it for ties
-			tops[i] = TopValue{Value: r.v.value(), Count: r.count}
+			tops[i] = TopValue{Value: r.v.Value(), Count: r.count}
 		}
 		slices.SortStableFunc(tops, func(a, b TopValue) int { return cmp.Compare(b.Count, a.Count) })
 		s.TopValues = tops[:min(len(tops), maxTopValues)]
@@ -485,25 +417,25 @@ func numericStats(s *ColumnStats, nums []number) {
 // power of two so that no sum overflows, with compensated sums and the
 // corrected two-pass variance: 1e15+1, 1e15+2, 1e15+3 has a standard
 // deviation of exactly 1, and integers beyond 2^53 are subtracted exactly.
-func meanStd(sorted []number) (mean, std float64) {
+func meanStd(sorted []Number) (mean, std float64) {
 	n := len(sorted)
 	k := sorted[n/2]
 	d := make([]float64, n)
 	maxAbs := 0.0
 	for i, x := range sorted {
-		d[i] = sub(x, k)
+		d[i] = NumberDiff(x, k)
 		maxAbs = max(maxAbs, math.Abs(d[i]))
 	}
 	if math.IsInf(maxAbs, 0) { // values near ±MaxFloat64 on both sides: no shift
-		k = number{isInt: true}
+		k = Number{IsInt: true}
 		maxAbs = 0
 		for i, x := range sorted {
-			d[i] = x.float()
+			d[i] = x.Float()
 			maxAbs = max(maxAbs, math.Abs(d[i]))
 		}
 	}
 	if maxAbs == 0 {
-		return k.float(), 0
+		return k.Float(), 0
 	}
 	_, exp := math.Frexp(maxAbs)
 	scale := math.Ldexp(1, -exp)
@@ -513,7 +445,7 @@ func meanStd(sorted []number) (mean, std float64) {
 		sum.add(d[i])
 	}
 	m := sum.value() / float64(n)
-	mean = k.float() + math.Ldexp(m, exp)
+	mean = k.Float() + math.Ldexp(m, exp)
 	if n < 2 {
 		return mean, 0
 	}
@@ -546,35 +478,6 @@ func (k *kahan) add(x float64) {
 
 func (k *kahan) value() float64 { return k.sum + k.c }
 
-// percentile is numpy's default (method "linear"): the value at rank
-// (n-1)·p, interpolated between the two closest ranks the way numpy's
-// _lerp does it, so results match numpy to the last bit. The difference of
-// the two neighbours is exact for integers. It may return ±Inf or NaN
-// when the neighbours are infinite.
-func percentile(sorted []number, p float64) float64 {
-	h := float64(len(sorted)-1) * p
-	lo := math.Floor(h)
-	i := int(lo)
-	t := h - lo
-	a := sorted[i]
-	if t == 0 || i+1 >= len(sorted) {
-		return a.float()
-	}
-	b := sorted[i+1]
-	if cmpNumber(a, b) == 0 {
-		return a.float()
-	}
-	diff := sub(b, a)
-	af, bf := a.float(), b.float()
-	if math.IsInf(diff, 0) && !math.IsInf(af, 0) && !math.IsInf(bf, 0) {
-		return af*(1-t) + bf*t // the difference of ±1e308 overflows; the weights do not
-	}
-	if t >= 0.5 {
-		return bf - diff*(1-t)
-	}
-	return af + diff*t
-}
-
 // outliers returns the distinct values outside Tukey's fences, farthest
 // from the median first.
 func outliers(runs []numberRun, q1, med, q3 float64) []Value {
@@ -584,19 +487,19 @@ func outliers(runs []numberRun, q1, med, q3 float64) []Value {
 	}
 	iqr := q3 - q1
 	lo, hi := q1-1.5*iqr, q3+1.5*iqr
-	var found []number
+	var found []Number
 	for _, r := range runs {
 		// As floats, like the quartiles: integers beyond 2^53 round the
 		// same way on both sides.
-		if f := r.v.float(); f < lo || f > hi {
+		if f := r.v.Float(); f < lo || f > hi {
 			found = append(found, r.v)
 		}
 	}
-	slices.SortStableFunc(found, func(a, b number) int { // found is in value order: ties stay smaller first
-		return cmp.Compare(math.Abs(b.float()-med), math.Abs(a.float()-med))
+	slices.SortStableFunc(found, func(a, b Number) int { // found is in value order: ties stay smaller first
+		return cmp.Compare(math.Abs(b.Float()-med), math.Abs(a.Float()-med))
 	})
 	for _, v := range found[:min(len(found), maxOutliers)] {
-		out = append(out, v.value())
+		out = append(out, v.Value())
 	}
 	return out
 }
@@ -630,11 +533,11 @@ func topValues(tops []TopValue) []TopValue {
 // mixedStats counts a column that holds several storage classes. Value
 // order for ties is SQLite's: numbers, then text, then blobs (then any
 // other Go type, by its printed form).
-func mixedStats(s *ColumnStats, nums []number, strs []string, blobs [][]byte, others []Value) {
+func mixedStats(s *ColumnStats, nums []Number, strs []string, blobs [][]byte, others []Value) {
 	var tops []TopValue
 	sortNumbers(nums)
 	for _, r := range numberRuns(nums) {
-		tops = append(tops, TopValue{Value: r.v.value(), Count: r.count})
+		tops = append(tops, TopValue{Value: r.v.Value(), Count: r.count})
 	}
 	tops = append(tops, countStrings(strs, func(k string) Value { return k })...)
 	bs := make([]string, len(blobs))

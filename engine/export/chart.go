@@ -273,16 +273,16 @@ func (x *xlsxWriter) histogram(ctx context.Context, db engine.Database, info *en
 	lo, hi := toNumber(s.Min), toNumber(s.Max)
 	c := &x.stats.cols[j]
 	bins := histogramBins
-	width := sub(hi, lo) / float64(bins)
-	intBins := lo.isInt && hi.isInt && c.nFloat == 0 && sub(hi, lo) < histogramBins
+	width := engine.NumberDiff(hi, lo) / float64(bins)
+	intBins := lo.IsInt && hi.IsInt && c.nFloat == 0 && engine.NumberDiff(hi, lo) < histogramBins
 	switch {
 	case intBins:
-		bins, width = int(hi.i-lo.i)+1, 1
+		bins, width = int(hi.I-lo.I)+1, 1
 	case width == 0 || math.IsInf(width, 0):
 		bins, width = 1, 1
 	}
-	bin := func(v number) int {
-		b := int(math.Floor(sub(v, lo) / width))
+	bin := func(v engine.Number) int {
+		b := int(math.Floor(engine.NumberDiff(v, lo) / width))
 		return min(max(b, 0), bins-1)
 	}
 	counts := make([]int64, bins)
@@ -317,10 +317,10 @@ func (x *xlsxWriter) histogram(ctx context.Context, db engine.Database, info *en
 	}
 	var note string
 	if intBins {
-		note = fmt.Sprintf("Histogram of %s: one bin per value from %s to %s; %s.", name, fmtNum(lo.float()), fmtNum(hi.float()), source)
+		note = fmt.Sprintf("Histogram of %s: one bin per value from %s to %s; %s.", name, fmtNum(lo.Float()), fmtNum(hi.Float()), source)
 	} else {
 		note = fmt.Sprintf("Histogram of %s: %d equal bins of width %s from %s to %s; %s.", name, bins, fmtNum(width),
-			fmtNum(lo.float()), fmtNum(hi.float()), source)
+			fmtNum(lo.Float()), fmtNum(hi.Float()), source)
 	}
 	if err := x.notes(sheet, note, sug); err != nil {
 		return err
@@ -333,15 +333,15 @@ func (x *xlsxWriter) histogram(ctx context.Context, db engine.Database, info *en
 		return writeError(err)
 	}
 	for b := range bins {
-		from := lo.float() + float64(b)*width
-		to := lo.float() + float64(b+1)*width
+		from := lo.Float() + float64(b)*width
+		to := lo.Float() + float64(b+1)*width
 		var label string
 		switch {
 		case intBins:
-			from, to = float64(lo.i+int64(b)), float64(lo.i+int64(b))
-			label = strconv.FormatInt(lo.i+int64(b), 10)
+			from, to = float64(lo.I+int64(b)), float64(lo.I+int64(b))
+			label = strconv.FormatInt(lo.I+int64(b), 10)
 		case b == bins-1:
-			to = hi.float()
+			to = hi.Float()
 			label = "[" + fmtNum(from) + ", " + fmtNum(to) + "]"
 		default:
 			label = "[" + fmtNum(from) + ", " + fmtNum(to) + ")"
@@ -371,7 +371,7 @@ func (x *xlsxWriter) histogram(ctx context.Context, db engine.Database, info *en
 
 // binQuery counts column j's values per bin by a second guarded query over
 // the result: the same statement, capped as the export was.
-func (x *xlsxWriter) binQuery(ctx context.Context, db engine.Database, info *engine.StreamInfo, j int, lo number, width float64, bins int, counts []int64) error {
+func (x *xlsxWriter) binQuery(ctx context.Context, db engine.Database, info *engine.StreamInfo, j int, lo engine.Number, width float64, bins int, counts []int64) error {
 	v, err := db.Validate(ctx, info.Query)
 	if err != nil {
 		return err
@@ -384,9 +384,9 @@ func (x *xlsxWriter) binQuery(ctx context.Context, db engine.Database, info *eng
 	if info.Truncated {
 		limit = " LIMIT " + strconv.FormatInt(info.Rows, 10)
 	}
-	loLit := engine.FormatFloat(lo.f)
-	if lo.isInt {
-		loLit = strconv.FormatInt(lo.i, 10)
+	loLit := engine.FormatFloat(lo.F)
+	if lo.IsInt {
+		loLit = strconv.FormatInt(lo.I, 10)
 	}
 	// One row of sums, no GROUP BY: nothing to sort, so nothing spills to
 	// a temporary file (which a read-only database may not have).
@@ -420,14 +420,14 @@ func (x *xlsxWriter) binQuery(ctx context.Context, db engine.Database, info *eng
 }
 
 // toNumber reads a statistic's min or max.
-func toNumber(v engine.Value) number {
+func toNumber(v engine.Value) engine.Number {
 	switch v := v.(type) {
 	case int64:
-		return number{i: v, isInt: true}
+		return engine.Number{I: v, IsInt: true}
 	case float64:
-		return number{f: v}
+		return engine.Number{F: v}
 	}
-	return number{}
+	return engine.Number{}
 }
 
 // fmtNum writes a bin edge briefly: up to 6 significant digits.

@@ -1,7 +1,6 @@
 package export
 
 import (
-	"cmp"
 	"hash/maphash"
 	"math"
 	"math/rand/v2"
@@ -29,97 +28,6 @@ func perColumn(ncols int) int {
 	return min(statsMaxPerColumn, max(statsMinPerColumn, statsBudget/ncols))
 }
 
-// number is a numeric value keeping its storage class, so that integers
-// beyond 2^53 compare and subtract exactly (as engine's statistics do).
-type number struct {
-	i     int64
-	f     float64
-	isInt bool
-}
-
-func (n number) float() float64 {
-	if n.isInt {
-		return float64(n.i)
-	}
-	return n.f
-}
-
-func (n number) value() engine.Value {
-	if n.isInt {
-		return n.i
-	}
-	return n.f
-}
-
-// cmpNumber compares two numbers by value, exactly.
-func cmpNumber(a, b number) int {
-	switch {
-	case a.isInt && b.isInt:
-		return cmp.Compare(a.i, b.i)
-	case !a.isInt && !b.isInt:
-		return cmp.Compare(a.f, b.f)
-	case a.isInt:
-		return cmpIntFloat(a.i, b.f)
-	default:
-		return -cmpIntFloat(b.i, a.f)
-	}
-}
-
-// cmpIntFloat compares an integer with a (non-NaN) float exactly.
-func cmpIntFloat(i int64, f float64) int {
-	const two63 = 9223372036854775808.0
-	if f >= two63 {
-		return -1
-	}
-	if f < -two63 {
-		return 1
-	}
-	t := math.Trunc(f)
-	if c := cmp.Compare(i, int64(t)); c != 0 {
-		return c
-	}
-	return cmp.Compare(t, f)
-}
-
-// sub returns a-b as a float, exactly when both are integers whose
-// difference fits in 53 bits.
-func sub(a, b number) float64 {
-	if a.isInt && b.isInt {
-		d := a.i - b.i
-		if (a.i >= 0) == (b.i >= 0) || (d >= 0) == (a.i >= 0) {
-			return float64(d)
-		}
-	}
-	return a.float() - b.float()
-}
-
-// percentile is numpy's default (linear) method on sorted numbers, as
-// engine.ComputeStats computes it, so that a sample holding every value
-// gives the same quartiles.
-func percentile(sorted []number, p float64) float64 {
-	h := float64(len(sorted)-1) * p
-	lo := math.Floor(h)
-	i := int(lo)
-	t := h - lo
-	a := sorted[i]
-	if t == 0 || i+1 >= len(sorted) {
-		return a.float()
-	}
-	b := sorted[i+1]
-	if cmpNumber(a, b) == 0 {
-		return a.float()
-	}
-	diff := sub(b, a)
-	af, bf := a.float(), b.float()
-	if math.IsInf(diff, 0) && !math.IsInf(af, 0) && !math.IsInf(bf, 0) {
-		return af*(1-t) + bf*t
-	}
-	if t >= 0.5 {
-		return bf - diff*(1-t)
-	}
-	return af + diff*t
-}
-
 // Value classes, in SQLite's sort order (numbers, text, blobs).
 const (
 	classNum = iota
@@ -135,14 +43,14 @@ type colStats struct {
 	distinctCap, sampleCap int
 
 	// numbers
-	min, max number
+	min, max engine.Number
 	hasInf   bool
-	shift    number // the first number: Welford runs on differences from it
-	overflow bool   // a difference or square overflowed: no mean or std
+	shift    engine.Number // the first number: Welford runs on differences from it
+	overflow bool          // a difference or square overflowed: no mean or std
 	wn       int64
 	wmean    float64
 	wm2      float64
-	sample   []number
+	sample   []engine.Number
 	rng      *rand.Rand
 
 	// text
@@ -153,7 +61,7 @@ type colStats struct {
 	capped    bool
 	topClass  int
 	topCount  int64
-	topNumber number
+	topNumber engine.Number
 	topText   string
 }
 
@@ -163,7 +71,7 @@ func (c *colStats) top() engine.Value {
 	case c.topCount == 0:
 		return nil
 	case c.topClass == classNum:
-		return c.topNumber.value()
+		return c.topNumber.Value()
 	case c.topClass == classBlob:
 		return []byte(c.topText)
 	}
@@ -215,7 +123,7 @@ func (s *streamStats) add(row []engine.Value) {
 		case nil:
 			c.nulls++
 		case int64:
-			c.addNumber(number{i: x, isInt: true}, splitmix(uint64(x)))
+			c.addNumber(engine.Number{I: x, IsInt: true}, splitmix(uint64(x)))
 		case float64:
 			if math.IsNaN(x) {
 				c.nulls++
@@ -228,7 +136,7 @@ func (s *streamStats) add(row []engine.Value) {
 				key = splitmix(math.Float64bits(x) ^ tagFloat)
 			}
 			c.nFloat++
-			c.addNumber(number{f: x}, key)
+			c.addNumber(engine.Number{F: x}, key)
 		case string:
 			c.count++
 			if c.nText == 0 || x < c.minS {
@@ -238,38 +146,38 @@ func (s *streamStats) add(row []engine.Value) {
 				c.maxS = x
 			}
 			c.nText++
-			c.addKey(maphash.String(s.seed, x)^tagText, classText, number{}, x)
+			c.addKey(maphash.String(s.seed, x)^tagText, classText, engine.Number{}, x)
 		case []byte:
 			c.count++
 			c.nBlob++
-			c.addKey(maphash.Bytes(s.seed, x)^tagBlob, classBlob, number{}, string(x))
+			c.addKey(maphash.Bytes(s.seed, x)^tagBlob, classBlob, engine.Number{}, string(x))
 		default:
 			c.nulls++ // a database returns no other type
 		}
 	}
 }
 
-func (c *colStats) addNumber(n number, key uint64) {
+func (c *colStats) addNumber(n engine.Number, key uint64) {
 	c.count++
 	if c.nNum == 0 {
 		c.min, c.max = n, n
-		if !math.IsInf(n.f, 0) {
+		if !math.IsInf(n.F, 0) {
 			c.shift = n // Welford on differences from the first value keeps 1e15+1, 1e15+2… exact
 		}
 	} else {
 		// Equal values: keep the integer, as engine's statistics do.
-		if d := cmpNumber(n, c.min); d < 0 || d == 0 && n.isInt && !c.min.isInt {
+		if d := engine.CompareNumbers(n, c.min); d < 0 || d == 0 && n.IsInt && !c.min.IsInt {
 			c.min = n
 		}
-		if d := cmpNumber(n, c.max); d > 0 || d == 0 && n.isInt && !c.max.isInt {
+		if d := engine.CompareNumbers(n, c.max); d > 0 || d == 0 && n.IsInt && !c.max.IsInt {
 			c.max = n
 		}
 	}
 	c.nNum++
-	if !n.isInt && math.IsInf(n.f, 0) {
+	if !n.IsInt && math.IsInf(n.F, 0) {
 		c.hasInf = true
 	} else if !c.hasInf && !c.overflow {
-		d := sub(n, c.shift)
+		d := engine.NumberDiff(n, c.shift)
 		c.wn++
 		delta := d - c.wmean
 		c.wmean += delta / float64(c.wn)
@@ -288,7 +196,7 @@ func (c *colStats) addNumber(n number, key uint64) {
 
 // addKey counts a value in the distinct table and keeps the most frequent
 // (ties: the smaller value, in SQLite's order).
-func (c *colStats) addKey(key uint64, class int, n number, text string) {
+func (c *colStats) addKey(key uint64, class int, n engine.Number, text string) {
 	cnt, ok := c.counts[key]
 	if !ok {
 		if len(c.counts) >= c.distinctCap {
@@ -304,12 +212,12 @@ func (c *colStats) addKey(key uint64, class int, n number, text string) {
 }
 
 // less reports whether a value sorts before the current top value.
-func (c *colStats) less(class int, n number, text string) bool {
+func (c *colStats) less(class int, n engine.Number, text string) bool {
 	if class != c.topClass {
 		return class < c.topClass
 	}
 	if class == classNum {
-		return cmpNumber(n, c.topNumber) < 0
+		return engine.CompareNumbers(n, c.topNumber) < 0
 	}
 	return text < c.topText
 }
@@ -367,19 +275,19 @@ func (s *streamStats) summarize(j int) summary {
 		DistinctCapped: c.capped, DistinctCap: c.distinctCap, HasInf: c.hasInf, Overflow: c.overflow}
 	switch out.Kind {
 	case engine.KindNumeric:
-		out.Min, out.Max = c.min.value(), c.max.value()
+		out.Min, out.Max = c.min.Value(), c.max.Value()
 		if !c.hasInf && !c.overflow && c.wn > 0 {
-			out.Mean = finite(c.shift.float() + c.wmean)
+			out.Mean = finite(c.shift.Float() + c.wmean)
 			if c.wn >= 2 {
 				out.Std = finite(math.Sqrt(c.wm2 / float64(c.wn-1)))
 			}
 		}
 		sorted := slices.Clone(c.sample)
-		slices.SortFunc(sorted, cmpNumber)
+		slices.SortFunc(sorted, engine.CompareNumbers)
 		if len(sorted) > 0 {
-			out.P25 = finite(percentile(sorted, 0.25))
-			out.P50 = finite(percentile(sorted, 0.5))
-			out.P75 = finite(percentile(sorted, 0.75))
+			out.P25 = finite(engine.Percentile(sorted, 0.25))
+			out.P50 = finite(engine.Percentile(sorted, 0.5))
+			out.P75 = finite(engine.Percentile(sorted, 0.75))
 		}
 		out.SampleSize, out.NumSeen = int64(len(c.sample)), c.nNum
 		out.Sampled = out.SampleSize < out.NumSeen
