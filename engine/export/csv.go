@@ -209,47 +209,20 @@ func writeCSV(ctx context.Context, db engine.Database, sql string, w io.Writer, 
 		}
 	}
 	// Two goroutines: this one reads, the pipe's writes.
-	var p *pipe
-	defer func() {
-		if p != nil {
-			p.stop()
-		}
-	}()
 	write := func(vals []engine.Value) error {
 		if err := c.row(vals); err != nil {
 			return writeError(err)
 		}
 		return nil
 	}
-	doneCh := ctx.Done()
-	var rows, bytes int64
-	info, err := db.Stream(ctx, sql, engine.StreamOptions{MaxRows: opts.MaxRows, Timeout: opts.Timeout},
-		func(cols []engine.Column) error {
+	info, err := streamPiped(ctx, db, sql, opts, prog,
+		func(cols []engine.Column) (func([]engine.Value) error, error) {
 			rep.Columns = append([]engine.Column(nil), cols...)
 			if err := c.header(cols); err != nil {
-				return writeError(err)
+				return nil, writeError(err)
 			}
-			p = newPipe(len(cols), write)
-			return nil
-		},
-		func(vals []engine.Value) error {
-			if done(doneCh) {
-				return ctx.Err()
-			}
-			n, err := p.send(vals)
-			if err != nil {
-				return err
-			}
-			rows++
-			bytes += n
-			prog.tick(rows, func() int64 { return bytes })
-			return nil
-		})
-	if p != nil {
-		if perr := p.stop(); err == nil {
-			err = perr
-		}
-	}
+			return write, nil
+		}, nil)
 	if err != nil {
 		return err
 	}

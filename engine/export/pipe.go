@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"sync"
 
 	"querent/engine"
@@ -131,4 +132,52 @@ func (p *pipe) stop() error {
 		p.wg.Wait()
 	}
 	return p.failed()
+}
+
+// streamPiped streams the statement's rows to a writer on its own
+// goroutine through a pipe: start sees the columns and returns the writer's
+// take; see, when set, sees each row on the reading goroutine first (the
+// values are reused after it returns). It checks the context between rows
+// and reports progress.
+func streamPiped(ctx context.Context, db engine.Database, sql string, opts Options, prog *progress,
+	start func(cols []engine.Column) (take func([]engine.Value) error, err error), see func(vals []engine.Value)) (*engine.StreamInfo, error) {
+	var p *pipe
+	defer func() {
+		if p != nil {
+			p.stop()
+		}
+	}()
+	doneCh := ctx.Done()
+	var rows, bytes int64
+	info, err := db.Stream(ctx, sql, engine.StreamOptions{MaxRows: opts.MaxRows, Timeout: opts.Timeout},
+		func(cols []engine.Column) error {
+			take, err := start(cols)
+			if err != nil {
+				return err
+			}
+			p = newPipe(len(cols), take)
+			return nil
+		},
+		func(vals []engine.Value) error {
+			if done(doneCh) {
+				return ctx.Err()
+			}
+			if see != nil {
+				see(vals)
+			}
+			n, err := p.send(vals)
+			if err != nil {
+				return err
+			}
+			rows++
+			bytes += n
+			prog.tick(rows, func() int64 { return bytes })
+			return nil
+		})
+	if p != nil {
+		if perr := p.stop(); err == nil {
+			err = perr
+		}
+	}
+	return info, err
 }

@@ -106,45 +106,20 @@ func writeXLSX(ctx context.Context, db engine.Database, sql string, w io.Writer,
 	}()
 	// Two goroutines: this one reads the rows and gathers the statistics
 	// and the chart's rows; the pipe's writes the sheet.
-	var p *pipe
-	defer func() {
-		if p != nil {
-			p.stop()
-		}
-	}()
-	doneCh := ctx.Done()
-	var read, readBytes int64
-	info, err := db.Stream(ctx, sql, engine.StreamOptions{MaxRows: opts.MaxRows, Timeout: opts.Timeout},
-		func(cols []engine.Column) error {
+	info, err := streamPiped(ctx, db, sql, opts, prog,
+		func(cols []engine.Column) (func([]engine.Value) error, error) {
 			x.cols = append([]engine.Column(nil), cols...)
 			x.stats = newStreamStats(len(cols))
-			p = newPipe(len(x.cols), x.take)
-			return nil
+			return x.take, nil
 		},
-		func(vals []engine.Value) error {
-			if done(doneCh) {
-				return ctx.Err()
-			}
+		func(vals []engine.Value) {
 			x.stats.add(vals)
 			if x.opts.Chart != ChartNone && len(x.chart) < chartPoints && x.chartB < chartBufferBytes {
 				r, n := copyRow(vals)
 				x.chart = append(x.chart, r)
 				x.chartB += n
 			}
-			n, err := p.send(vals)
-			if err != nil {
-				return err
-			}
-			read++
-			readBytes += n
-			prog.tick(read, func() int64 { return readBytes })
-			return nil
 		})
-	if p != nil {
-		if perr := p.stop(); err == nil {
-			err = perr
-		}
-	}
 	if err != nil {
 		return err
 	}
