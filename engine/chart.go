@@ -325,7 +325,7 @@ func dateLikeInts(name string, rows [][]Value, j int) bool {
 		check = func(x int64) bool { return minMonth <= x && x <= maxMonth }
 	case dateName(name):
 		check = func(x int64) bool {
-			return minYYYYMMDD <= x && x <= maxYYYYMMDD && validDate(int(x/10000), int(x/100%100), int(x%100))
+			return minYYYYMMDD <= x && x <= maxYYYYMMDD && ValidDate(int(x/10000), int(x/100%100), int(x%100))
 		}
 	default:
 		return false
@@ -386,7 +386,7 @@ func isDateText(s string) bool {
 		return false
 	}
 	d, ok := atoi(s[8:10])
-	if !ok || !validDate(y, m, d) {
+	if !ok || !ValidDate(y, m, d) {
 		return false
 	}
 	rest := s[10:]
@@ -449,17 +449,6 @@ func atoi(s string) (int, bool) {
 		v = v*10 + int(s[i]-'0')
 	}
 	return v, true
-}
-
-func validDate(y, m, d int) bool {
-	if m < 1 || m > 12 || d < 1 {
-		return false
-	}
-	days := [...]int{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[m-1]
-	if m == 2 && y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-		days = 29
-	}
-	return d <= days
 }
 
 // pie reports whether one number split across 2–6 categories, one row

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"querent/engine"
 )
 
 // maxCellChars is Excel's limit on the text of a cell, in UTF-16 code
@@ -55,7 +57,7 @@ func parseDate(s string) (float64, dateForm, bool) {
 	y, ok1 := digits(s[0:4])
 	m, ok2 := digits(s[5:7])
 	d, ok3 := digits(s[8:10])
-	if !ok1 || !ok2 || !ok3 || !validDay(y, m, d) {
+	if !ok1 || !ok2 || !ok3 || !engine.ValidDate(y, m, d) {
 		return 0, formNone, false
 	}
 	serial := float64(daysFromCivil(y, m, d) + excelEpochOffset)
@@ -121,17 +123,6 @@ func digits(s string) (int, bool) {
 		v = v*10 + int(c-'0')
 	}
 	return v, s != ""
-}
-
-func validDay(y, m, d int) bool {
-	if m < 1 || m > 12 || d < 1 {
-		return false
-	}
-	days := [...]int{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[m-1]
-	if m == 2 && y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-		days = 29
-	}
-	return d <= days
 }
 
 // daysFromCivil is the number of days from 1970-01-01 to y-m-d in the

@@ -761,23 +761,6 @@ func year(v, n int, f *dateFormat) (int, bool) {
 	return 0, false
 }
 
-func daysIn(y, m int) int {
-	switch m {
-	case 2:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
-}
-
-func validDate(y, m, d int) bool {
-	return m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, m)
-}
-
 // parseDate reads t as a date or date-time; why says what is wrong with a
 // value that almost is one ("" when it is not a date at all).
 func parseDate(t string) (d dateScan, why string, ok bool) {
@@ -882,10 +865,10 @@ func parseDate(t string) (d dateScan, why string, ok bool) {
 	default:
 		return d, "", false
 	}
-	if !d.ambiguous && !validDate(d.y, d.a, d.b) {
+	if !d.ambiguous && !engine.ValidDate(d.y, d.a, d.b) {
 		return d, "which is not a valid date", false
 	}
-	if d.ambiguous && !validDate(d.y, d.a, d.b) && !validDate(d.y, d.b, d.a) {
+	if d.ambiguous && !engine.ValidDate(d.y, d.a, d.b) && !engine.ValidDate(d.y, d.b, d.a) {
 		return d, "which is not a valid date", false
 	}
 	if i == len(t) {
@@ -971,8 +954,8 @@ func (st *dateInfo) add(line int64, t string) string {
 	}
 	if d.ambiguous {
 		// parseDate made sure that at least one order reads the value.
-		md := validDate(d.y, d.a, d.b)
-		dm := validDate(d.y, d.b, d.a)
+		md := engine.ValidDate(d.y, d.a, d.b)
+		dm := engine.ValidDate(d.y, d.b, d.a)
 		if !(st.mdOK && md) && !(st.dmOK && dm) {
 			if md {
 				return fmt.Sprintf("which puts the month first, while line %d (%q) puts the day first", st.dmBy.line, st.dmBy.value)
@@ -1468,7 +1451,7 @@ func (cv *converter) convert(s string) (engine.Value, bool) {
 		if d.ambiguous && cv.dayFirst {
 			m, day = day, m
 		}
-		if !validDate(d.y, m, day) {
+		if !engine.ValidDate(d.y, m, day) {
 			return nil, false
 		}
 		var v engine.Value = formatDate(d.y, m, day, d.h, d.mi, d.s, cv.kind == cvDateTime)

@@ -32,21 +32,13 @@ const wrapperName = "_querent_q"
 // driver hands back text exactly as stored instead of parsing DATE columns.
 // limit < 0 means no LIMIT.
 func wrap(sql string, ncols int, limit int64) string {
-	var names, outs strings.Builder
-	for i := 1; i <= ncols; i++ {
-		if i > 1 {
-			names.WriteString(", ")
-			outs.WriteString(", ")
-		}
-		fmt.Fprintf(&names, "c%d", i)
-		fmt.Fprintf(&outs, "+c%d", i)
-	}
+	names, outs := wrapColumns(ncols)
 	lim := ""
 	if limit >= 0 {
 		lim = fmt.Sprintf(" LIMIT %d", limit)
 	}
 	return fmt.Sprintf("WITH %s(%s) AS MATERIALIZED (SELECT * FROM (\n%s\n)%s)\nSELECT %s FROM %s",
-		wrapperName, names.String(), sql, lim, outs.String(), wrapperName)
+		wrapperName, names, sql, lim, outs, wrapperName)
 }
 
 // Run validates query and runs it under the guard: the wrapper, a timeout
@@ -237,25 +229,32 @@ func sqliteCode(err error) (int, bool) {
 	return 0, false
 }
 
+// wrapColumns names the wrapper's columns c1, c2… and the outer select's
+// +c1, +c2… (the unary + drops the declared type).
+func wrapColumns(ncols int) (names, outs string) {
+	var n, o strings.Builder
+	for i := 1; i <= ncols; i++ {
+		if i > 1 {
+			n.WriteString(", ")
+			o.WriteString(", ")
+		}
+		fmt.Fprintf(&n, "c%d", i)
+		fmt.Fprintf(&o, "+c%d", i)
+	}
+	return n.String(), o.String()
+}
+
 // streamWrap is the wrapper of a streamed run: no materialization (the
 // rows flow to the caller as SQLite finds them), the same unary + to keep
 // text as stored, and a LIMIT only when a limit is asked for.
 func streamWrap(sql string, ncols int, limit int64) string {
-	var names, outs strings.Builder
-	for i := 1; i <= ncols; i++ {
-		if i > 1 {
-			names.WriteString(", ")
-			outs.WriteString(", ")
-		}
-		fmt.Fprintf(&names, "c%d", i)
-		fmt.Fprintf(&outs, "+c%d", i)
-	}
+	names, outs := wrapColumns(ncols)
 	lim := ""
 	if limit > 0 {
 		lim = fmt.Sprintf(" LIMIT %d", limit)
 	}
 	return fmt.Sprintf("WITH %s(%s) AS NOT MATERIALIZED (SELECT * FROM (\n%s\n))\nSELECT %s FROM %s%s",
-		wrapperName, names.String(), sql, outs.String(), wrapperName, lim)
+		wrapperName, names, sql, outs, wrapperName, lim)
 }
 
 // Stream validates and runs query under the guard without the display cap,
