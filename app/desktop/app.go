@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -134,6 +135,21 @@ func (s *Services) Close() {
 // Bindings lists the services for Wails' Bind option.
 func (s *Services) Bindings() []any {
 	return []any{s.Datasets, s.Ask, s.Results, s.Export, s.Settings, s.Evaluate}
+}
+
+// stem names the open database for the files made from it: the file's
+// name without its extension, "chinook" for the demo, fallback when none
+// is open.
+func (a *app) stem(fallback string) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch {
+	case a.info == nil:
+		return fallback
+	case a.info.Demo:
+		return "chinook"
+	}
+	return strings.TrimSuffix(a.info.Name, filepath.Ext(a.info.Name))
 }
 
 // dialogsOrNil returns the native dialogs, nil in the browser mode.

@@ -189,17 +189,8 @@ func (e *Evaluate) ChooseDraftFile() (string, error) {
 func (e *Evaluate) DefaultDraftName() (string, error) { return e.defaultDraftName(), nil }
 
 func (e *Evaluate) defaultDraftName() string {
-	name := "database"
-	e.a.mu.Lock()
-	if e.a.info != nil {
-		name = strings.TrimSuffix(e.a.info.Name, filepath.Ext(e.a.info.Name))
-		if e.a.info.Demo {
-			name = "chinook"
-		}
-	}
-	e.a.mu.Unlock()
 	home, _ := os.UserHomeDir()
-	return filepath.Join(home, safeName(name)+"-gold.toml")
+	return filepath.Join(home, safeName(e.a.stem("database"))+"-gold.toml")
 }
 
 var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

@@ -97,15 +97,7 @@ func (e *Export) Cancel() error {
 
 // DefaultName proposes a file name for an export of the open database.
 func (e *Export) DefaultName(format string) (string, error) {
-	name := "querent-export"
-	e.a.mu.Lock()
-	if e.a.info != nil {
-		name = strings.TrimSuffix(e.a.info.Name, filepath.Ext(e.a.info.Name))
-		if e.a.info.Demo {
-			name = "chinook"
-		}
-	}
-	e.a.mu.Unlock()
+	name := e.a.stem("querent-export")
 	if format != "csv" {
 		format = "xlsx"
 	}
