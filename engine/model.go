@@ -57,6 +57,17 @@ type PullProgress struct {
 	Total     int64  `json:"total"`
 }
 
+// listModelsTimeout bounds listing the installed models.
+const listModelsTimeout = 15 * time.Second
+
+// ListModels lists the installed models within listModelsTimeout (Ollama
+// answers at once when it runs; a stuck server must not hold a command).
+func ListModels(ctx context.Context, m Model) ([]ModelInfo, error) {
+	ctx, cancel := context.WithTimeout(ctx, listModelsTimeout)
+	defer cancel()
+	return m.Models(ctx)
+}
+
 // Model is the engine's model port: a local chat model with structured
 // output, listing, optional embeddings and downloads. engine/ollama
 // implements it over Ollama's API. Every call takes a context with a

@@ -186,9 +186,7 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 	if err != nil {
 		return c.finishAsk(s, p, askAnswer(p, err), err)
 	}
-	lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	installed, err := m.Models(lctx)
-	cancel()
+	installed, err := engine.ListModels(ctx, m)
 	if err != nil {
 		return c.finishAsk(s, p, askAnswer(p, err), err)
 	}
@@ -199,9 +197,7 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 			name = engine.DefaultPullModel
 		}
 		if err = pullModel(ctx, s, m, name); err == nil {
-			lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-			installed, err = m.Models(lctx)
-			cancel()
+			installed, err = engine.ListModels(ctx, m)
 			if err == nil {
 				name, err = engine.PickModel(installed, name)
 			}

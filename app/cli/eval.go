@@ -169,9 +169,7 @@ func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
 		if err != nil {
 			return fail(err)
 		}
-		lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-		installed, err := m.Models(lctx)
-		cancel()
+		installed, err := engine.ListModels(ctx, m)
 		if err != nil {
 			return fail(err)
 		}
@@ -457,9 +455,7 @@ func (c *CLI) runEvalInit(ctx context.Context, args []string, s *stdio) int {
 	if err != nil {
 		return fail(err)
 	}
-	lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	installed, err := m.Models(lctx)
-	cancel()
+	installed, err := engine.ListModels(ctx, m)
 	if err != nil {
 		return fail(err)
 	}

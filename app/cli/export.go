@@ -178,9 +178,7 @@ func (c *CLI) questionSQL(ctx context.Context, s *stdio, db engine.Database, que
 	if err != nil {
 		return "", "", err
 	}
-	lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	installed, err := m.Models(lctx)
-	cancel()
+	installed, err := engine.ListModels(ctx, m)
 	if err != nil {
 		return "", "", err
 	}

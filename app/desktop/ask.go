@@ -103,9 +103,7 @@ func (q *Ask) asker(ctx context.Context, db engine.Database, set SettingsData, q
 	if err != nil {
 		return nil, fail(err)
 	}
-	lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	models, err := m.Models(lctx)
-	cancel()
+	models, err := engine.ListModels(ctx, m)
 	if err != nil {
 		return nil, fail(err)
 	}

@@ -213,9 +213,7 @@ func (e *Evaluate) model(ctx context.Context, timeout time.Duration) (engine.Mod
 	if err != nil {
 		return nil, nil, err
 	}
-	lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	defer cancel()
-	installed, err := m.Models(lctx)
+	installed, err := engine.ListModels(ctx, m)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -292,9 +292,7 @@ func (s *Server) asker(ctx context.Context, d Database, model string) (*engine.A
 	if err != nil {
 		return nil, err
 	}
-	lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	installed, err := m.Models(lctx)
-	cancel()
+	installed, err := engine.ListModels(ctx, m)
 	if err != nil {
 		e := engine.AsError(err)
 		if e.Code == engine.CodeLLMUnavailable {
