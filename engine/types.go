@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -381,4 +382,25 @@ func FormatFloat(x float64) string {
 		}
 	}
 	return s + ".0"
+}
+
+// GroupThousands writes an integer with commas between thousands
+// (1,234,567), as the messages and reports show counts.
+func GroupThousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }

@@ -225,7 +225,7 @@ func (p *exportProgress) update(rows, bytes int64) {
 		return
 	}
 	p.last = time.Now()
-	fmt.Fprintf(p.w, "\r\033[Kwriting %s: %s rows, %s  (Ctrl-C cancels)", p.out, groupThousands(rows), humanSize(bytes))
+	fmt.Fprintf(p.w, "\r\033[Kwriting %s: %s rows, %s  (Ctrl-C cancels)", p.out, engine.GroupThousands(rows), humanSize(bytes))
 	p.shown = true
 }
 

@@ -184,9 +184,9 @@ func (p *progressBar) update(pr engine.ImportProgress) {
 		detail = fmt.Sprintf("%s of %s", humanSize(pr.BytesDone), humanSize(pr.BytesTotal))
 	case pr.RowsTotal > 0:
 		frac = float64(pr.Rows) / float64(pr.RowsTotal)
-		detail = fmt.Sprintf("%s of %s rows", groupThousands(pr.Rows), groupThousands(pr.RowsTotal))
+		detail = fmt.Sprintf("%s of %s rows", engine.GroupThousands(pr.Rows), engine.GroupThousands(pr.RowsTotal))
 	default:
-		detail = groupThousands(pr.Rows) + " rows"
+		detail = engine.GroupThousands(pr.Rows) + " rows"
 	}
 	bar := ""
 	if frac >= 0 {

@@ -169,7 +169,7 @@ func cutText(s string) (out string, cut bool, chars int) {
 		return s, false, 0
 	}
 	chars = utf8.RuneCountInString(s)
-	marker := "… [cut: " + group(int64(chars)) + " characters]"
+	marker := "… [cut: " + engine.GroupThousands(int64(chars)) + " characters]"
 	return cutUTF16(s, maxCellChars-utf16Len(marker)) + marker, true, chars
 }
 
@@ -201,26 +201,6 @@ func badXMLSlow(s string) bool {
 		i += w
 	}
 	return false
-}
-
-// group writes n with thousands separators: 40,000.
-func group(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }
 
 // displayWidth estimates the width of text in Excel's character units:

@@ -192,8 +192,8 @@ func (x *xlsxWriter) plot(kind string, xi int, ys []int, sug engine.ChartSuggest
 	}
 	capped := ""
 	if x.rows > int64(n) {
-		capped = fmt.Sprintf(" (first %s of %s rows)", group(int64(n)), group(x.rows))
-		x.warn.add("the %s chart plots the first %s of %s rows", kind, group(int64(n)), group(x.rows))
+		capped = fmt.Sprintf(" (first %s of %s rows)", engine.GroupThousands(int64(n)), engine.GroupThousands(x.rows))
+		x.warn.add("the %s chart plots the first %s of %s rows", kind, engine.GroupThousands(int64(n)), engine.GroupThousands(x.rows))
 	}
 	chart.Title = excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: title + capped}}}
 	sheet, err := x.chartSheet()
@@ -297,18 +297,18 @@ func (x *xlsxWriter) histogram(ctx context.Context, db engine.Database, info *en
 	}
 	if !s.Sampled {
 		fromSample()
-		source = fmt.Sprintf("counts of all %s values", group(s.NumSeen))
+		source = fmt.Sprintf("counts of all %s values", engine.GroupThousands(s.NumSeen))
 	} else if err := x.binQuery(ctx, db, info, j, lo, width, bins, counts); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		fromSample()
 		source = fmt.Sprintf("counts from a sample of %s of %s values (the counting query failed: %s)",
-			group(s.SampleSize), group(s.NumSeen), engine.AsError(err).Message)
+			engine.GroupThousands(s.SampleSize), engine.GroupThousands(s.NumSeen), engine.AsError(err).Message)
 		x.warn.add("the histogram of %s counts a sample of %s of %s values: the query that counts them all failed (%s)",
-			name, group(s.SampleSize), group(s.NumSeen), engine.AsError(err).Message)
+			name, engine.GroupThousands(s.SampleSize), engine.GroupThousands(s.NumSeen), engine.AsError(err).Message)
 	} else {
-		source = fmt.Sprintf("counts of all %s values, by a second query over the result", group(s.NumSeen))
+		source = fmt.Sprintf("counts of all %s values, by a second query over the result", engine.GroupThousands(s.NumSeen))
 	}
 
 	sheet, err := x.chartSheet()

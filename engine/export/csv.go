@@ -232,7 +232,7 @@ func writeCSV(ctx context.Context, db engine.Database, sql string, w io.Writer, 
 	rep.Rows = info.Rows
 	rep.Truncated = info.Truncated
 	if info.Truncated {
-		warn.add("the export stopped at the row limit: %s rows were written (--max-rows)", group(info.Rows))
+		warn.add("the export stopped at the row limit: %s rows were written (--max-rows)", engine.GroupThousands(info.Rows))
 	}
 	rep.Warnings = warn.list
 	return nil

@@ -147,7 +147,7 @@ func TestCutText(t *testing.T) {
 		if n := utf16Len(got); n > maxCellChars {
 			t.Errorf("%s: %d UTF-16 units, want at most %d", tt.name, n, maxCellChars)
 		}
-		wantEnd := "… [cut: " + group(int64(tt.chars)) + " characters]"
+		wantEnd := "… [cut: " + engine.GroupThousands(int64(tt.chars)) + " characters]"
 		if !strings.HasSuffix(got, wantEnd) || !strings.HasPrefix(tt.in, strings.TrimSuffix(got, wantEnd)) {
 			t.Errorf("%s: got …%q, want a prefix of the text ending %q", tt.name, got[max(0, len(got)-40):], wantEnd)
 		}
@@ -189,8 +189,8 @@ func TestAppendFloat(t *testing.T) {
 
 func TestGroup(t *testing.T) {
 	for in, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 40000: "40,000", 1048575: "1,048,575", -1234567: "-1,234,567"} {
-		if got := group(in); got != want {
-			t.Errorf("group(%d) = %s, want %s", in, got, want)
+		if got := engine.GroupThousands(in); got != want {
+			t.Errorf("engine.GroupThousands(%d) = %s, want %s", in, got, want)
 		}
 	}
 }

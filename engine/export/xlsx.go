@@ -92,7 +92,7 @@ func (o *occurrences) add(row int64, col int, sheet string, sheetRow int) {
 
 func (x *xlsxWriter) where(o occurrences) string {
 	ref, _ := excelize.CoordinatesToCellName(o.col+1, o.sheetRow)
-	return fmt.Sprintf("row %s, column %s (cell %s!%s)", group(o.row), x.cols[o.col].Name, o.sheet, ref)
+	return fmt.Sprintf("row %s, column %s (cell %s!%s)", engine.GroupThousands(o.row), x.cols[o.col].Name, o.sheet, ref)
 }
 
 // writeXLSX streams the result into w as a workbook.
@@ -425,20 +425,20 @@ func (x *xlsxWriter) finishData() error {
 	}
 	if x.bigInts.n > 0 {
 		x.warn.add("%s integer(s) beyond ±2^53 were written as text so that no digit is lost (Excel's numbers are doubles); first at %s",
-			group(x.bigInts.n), x.where(x.bigInts))
+			engine.GroupThousands(x.bigInts.n), x.where(x.bigInts))
 	}
 	if x.cuts.n > 0 {
 		x.warn.add("%s text value(s) were longer than Excel's limit of 32,767 characters per cell and were cut, ending with \"… [cut: N characters]\"; first at %s (%s characters); export to CSV to keep them whole",
-			group(x.cuts.n), x.where(x.cuts), group(int64(x.cuts.chars)))
+			engine.GroupThousands(x.cuts.n), x.where(x.cuts), engine.GroupThousands(int64(x.cuts.chars)))
 	}
 	if x.badChars.n > 0 {
 		x.warn.add("%s text value(s) held characters a spreadsheet cannot store (control characters or invalid UTF-8), written as U+FFFD; first at %s",
-			group(x.badChars.n), x.where(x.badChars))
+			engine.GroupThousands(x.badChars.n), x.where(x.badChars))
 	}
 	for j, o := range x.notDates {
 		if o.n > 0 {
 			x.warn.add("column %s holds dates, but %s value(s) are not ISO dates from 1900-03-01 on and stay text; first at %s",
-				x.cols[j].Name, group(o.n), x.where(o))
+				x.cols[j].Name, engine.GroupThousands(o.n), x.where(o))
 		}
 	}
 	if len(x.sheets) > 1 {
@@ -451,7 +451,7 @@ func (x *xlsxWriter) finishData() error {
 // finishSheets writes the Provenance, Statistics and Chart sheets.
 func (x *xlsxWriter) finishSheets(ctx context.Context, db engine.Database, info *engine.StreamInfo) error {
 	if info.Truncated {
-		x.warn.add("the export stopped at the row limit: %s rows were written (--max-rows)", group(info.Rows))
+		x.warn.add("the export stopped at the row limit: %s rows were written (--max-rows)", engine.GroupThousands(info.Rows))
 	}
 	for _, s := range []string{sheetProvenance, sheetStatistics} {
 		if _, err := x.f.NewSheet(UniqueSheetName(s, x.f.GetSheetList())); err != nil {
@@ -499,9 +499,9 @@ func (x *xlsxWriter) writeProvenance(ctx context.Context, db engine.Database, in
 	}
 	capped := "no"
 	if info.Truncated {
-		capped = fmt.Sprintf("yes: stopped at the limit of %s rows (--max-rows)", group(x.opts.MaxRows))
+		capped = fmt.Sprintf("yes: stopped at the limit of %s rows (--max-rows)", engine.GroupThousands(x.opts.MaxRows))
 	} else if x.opts.MaxRows > 0 {
-		capped = fmt.Sprintf("no (limit %s rows)", group(x.opts.MaxRows))
+		capped = fmt.Sprintf("no (limit %s rows)", engine.GroupThousands(x.opts.MaxRows))
 	}
 	sheet := sheetProvenance
 	rows := [][]any{
@@ -562,13 +562,13 @@ func (x *xlsxWriter) writeStatistics() error {
 		var distinct any = s.Distinct
 		var notes []string
 		if s.DistinctCapped {
-			distinct = "more than " + group(int64(s.DistinctCap))
+			distinct = "more than " + engine.GroupThousands(int64(s.DistinctCap))
 		}
 		if s.Sampled {
-			notes = append(notes, fmt.Sprintf("p25, p50 and p75 from a sample of %s of %s values", group(s.SampleSize), group(s.NumSeen)))
+			notes = append(notes, fmt.Sprintf("p25, p50 and p75 from a sample of %s of %s values", engine.GroupThousands(s.SampleSize), engine.GroupThousands(s.NumSeen)))
 		}
 		if s.DistinctCapped && s.Top != nil {
-			notes = append(notes, fmt.Sprintf("top value among the first %s distinct values", group(int64(s.DistinctCap))))
+			notes = append(notes, fmt.Sprintf("top value among the first %s distinct values", engine.GroupThousands(int64(s.DistinctCap))))
 		}
 		if s.HasInf {
 			notes = append(notes, "no mean or std: the column holds Infinity")

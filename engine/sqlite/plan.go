@@ -109,10 +109,10 @@ func (d *DB) explainLocked(ctx context.Context, v *engine.Validation) ([]string,
 			if len(filtered) > 0 {
 				add("full scan of %s (%s rows) although the query filters it on %s: an index would let SQLite read only the matching rows — %s "+
 					"(the file's owner can add it; Querent never changes the file)",
-					t, thousands(n), strings.Join(filtered, ", "), createIndex(t, filtered))
+					t, engine.GroupThousands(n), strings.Join(filtered, ", "), createIndex(t, filtered))
 			} else {
 				add("reads all %s rows of %s (no WHERE filter on it); if only part of it is needed, filter with WHERE or stop early with LIMIT",
-					thousands(n), t)
+					engine.GroupThousands(n), t)
 			}
 			continue
 		}
@@ -145,7 +145,7 @@ func (d *DB) explainLocked(ctx context.Context, v *engine.Validation) ([]string,
 				clause = "DISTINCT"
 			}
 			add("sorts up to %s rows in a temporary B-tree for %s; an index on the %s column(s) would give the rows already in order",
-				thousands(maxScanned), what, clause)
+				engine.GroupThousands(maxScanned), what, clause)
 			continue
 		}
 		if reCorrel.MatchString(r.detail) {
@@ -173,10 +173,10 @@ func (d *DB) explainLocked(ctx context.Context, v *engine.Validation) ([]string,
 		}
 		if hasJoinCondition {
 			add("%s are joined without an equality condition SQLite can use: each row of one is compared with every row of the other (%s combinations); "+
-				"join on key columns (ON a.key = b.key)", orAnd(names), thousands(product))
+				"join on key columns (ON a.key = b.key)", orAnd(names), engine.GroupThousands(product))
 		} else {
 			add("%s are joined without a join condition (a cartesian product: %s combinations); add ON a.key = b.key, "+
-				"or JOIN … USING (key), for the columns that link them", orAnd(names), thousands(product))
+				"or JOIN … USING (key), for the columns that link them", orAnd(names), engine.GroupThousands(product))
 		}
 	}
 	return hints, nil
@@ -294,20 +294,4 @@ func satMul(a, b int64) int64 {
 		return 1 << 62
 	}
 	return a * b
-}
-
-// thousands formats n with thousands separators.
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }
