@@ -182,6 +182,9 @@ func summarizeReads(reads []read) (tables, columns []string) {
 // names right after FROM or JOIN that are tables or views of the schema,
 // and not common table expressions of the statement, are added.
 func (d *DB) addJoinedTables(ctx context.Context, text string, tables []string) []string {
+	if !reJoinWords.MatchString(text) {
+		return tables // the common case: no lexing on the validation path
+	}
 	var sig []token
 	joins := false
 	for _, t := range lex(text) {
@@ -189,8 +192,8 @@ func (d *DB) addJoinedTables(ctx context.Context, text string, tables []string) 
 			continue
 		}
 		if t.kind == tokWord {
-			w := strings.ToUpper(text[t.start:t.end])
-			joins = joins || w == "USING" || w == "NATURAL"
+			w := text[t.start:t.end]
+			joins = joins || strings.EqualFold(w, "USING") || strings.EqualFold(w, "NATURAL")
 		}
 		sig = append(sig, t)
 	}
@@ -329,6 +332,8 @@ var (
 	reNoFunction = regexp.MustCompile(`^no such function: (.+)$`)
 	reNear       = regexp.MustCompile(`^near "(.*)": syntax error$`)
 	reUnsafe     = regexp.MustCompile(`^unsafe use of (.+)$`)
+	// reJoinWords finds statements that may join with USING or NATURAL.
+	reJoinWords = regexp.MustCompile(`(?i)\b(using|natural)\b`)
 )
 
 // compileError turns a failed compile into the contract's error types.
