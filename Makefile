@@ -136,7 +136,7 @@ race: check-go
 ifeq ($(QUERENT_QUICK),)
 	CGO_ENABLED=1 $(GO) test -count=1 -race -run 'TestRunConcurrent|TestRunTimeoutAndCancel|TestSQLErrors|TestCancelled|TestImport' ./engine/sqlite ./app/cli
 	CGO_ENABLED=1 $(GO) test -count=1 -race -short ./engine/ingest
-	CGO_ENABLED=1 $(GO) test -count=1 -race ./app/mcp
+	CGO_ENABLED=1 $(GO) test -count=1 -race ./app/mcp ./engine/worker
 endif
 
 fuzz: check-go

@@ -63,6 +63,7 @@ const (
 )
 
 func main() {
+	wiring.RunWorkerIfAsked() // this process may be a query worker
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

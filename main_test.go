@@ -302,6 +302,7 @@ func TestFileFilters(t *testing.T) {
 }
 
 func TestMain(m *testing.M) {
+	wiring.RunWorkerIfAsked() // the services' databases open in workers: this binary, started again
 	// The services write recent files and history to the data folder:
 	// never the user's, even for a test that forgets to set one.
 	dir, err := os.MkdirTemp("", "querent-main-test-")

@@ -23,6 +23,7 @@ import (
 var version = "dev"
 
 func main() {
+	wiring.RunWorkerIfAsked() // this process may be a query worker
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	c := &cli.CLI{Open: wiring.OpenDatabase, Import: importFiles, Model: wiring.NewModel, History: wiring.OpenHistory,
 		Export: exportQuery, Serve: serve, Version: version}

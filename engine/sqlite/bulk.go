@@ -271,6 +271,21 @@ func (s *bulkStmt) step() (bool, error) {
 	}
 }
 
+// rowBytes is the size of the current row's text and blob values, read
+// without copying them (numbers count nothing: they are fixed-size).
+func (s *bulkStmt) rowBytes() int64 {
+	tls, p := s.c.tls, s.p
+	var n int64
+	for i := int32(0); i < lib.Xsqlite3_column_count(tls, p); i++ {
+		v := lib.Xsqlite3_column_value(tls, p, i)
+		switch lib.Xsqlite3_value_type(tls, v) {
+		case lib.SQLITE_TEXT, lib.SQLITE_BLOB:
+			n += int64(lib.Xsqlite3_value_bytes(tls, v))
+		}
+	}
+	return n
+}
+
 // readRow reads the current row's values into dst as SQLite stores them:
 // int64, float64, string (text exactly, NUL bytes included), []byte or nil.
 // Each column is fetched once as an sqlite3_value (one lock of the

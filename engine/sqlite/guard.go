@@ -270,7 +270,7 @@ var limits = []struct {
 
 const (
 	// maxValueBytes is the largest string or blob (and row) SQLite may build.
-	maxValueBytes = 10_000_000
+	maxValueBytes = 10 << 20
 	// maxSQLBytes is the longest statement accepted.
-	maxSQLBytes = 100_000
+	maxSQLBytes = 100 << 10
 )

@@ -34,8 +34,22 @@ type Options struct {
 	// (default 10 s). A check that runs out of time is skipped with a
 	// warning; a negative value skips it.
 	QuickCheckTimeout time.Duration
-	// MaxResultBytes bounds the memory a result may take (default 256 MB).
+	// MaxMemory is the memory ceiling of one statement (default
+	// DefaultMaxMemory, 1 GB). The row and result caps below are derived
+	// from it when they are not set; the query worker also gives it to
+	// SQLite as its hard heap limit and watches its own size against it.
+	MaxMemory int64
+	// MaxResultBytes bounds the memory a result may take (default an
+	// eighth of MaxMemory: 128 MB).
 	MaxResultBytes int64
+	// MaxRowBytes bounds one row of a result, checked before its values
+	// are copied out of SQLite (default a sixteenth of MaxMemory: 64 MB).
+	MaxRowBytes int64
+	// ExactCountMaxBytes is the file size up to which schema introspection
+	// counts the rows of tables exactly (default 256 MB): SQLite counts a
+	// table in one step that no deadline can interrupt, so on larger files
+	// the count is estimated from the largest rowid or sqlite_stat1.
+	ExactCountMaxBytes int64
 	// LargeTableRows is the row count from which query-plan hints speak of
 	// full scans and sorts (default 10,000).
 	LargeTableRows int64
@@ -47,12 +61,24 @@ type Options struct {
 	CheckCache CheckCache
 }
 
+// DefaultMaxMemory is the default memory ceiling of one statement.
+const DefaultMaxMemory = 1 << 30
+
 func (o Options) withDefaults() Options {
 	if o.QuickCheckTimeout == 0 {
 		o.QuickCheckTimeout = 10 * time.Second
 	}
+	if o.MaxMemory <= 0 {
+		o.MaxMemory = DefaultMaxMemory
+	}
 	if o.MaxResultBytes == 0 {
-		o.MaxResultBytes = 256 << 20
+		o.MaxResultBytes = o.MaxMemory / 8
+	}
+	if o.MaxRowBytes == 0 {
+		o.MaxRowBytes = o.MaxMemory / 16
+	}
+	if o.ExactCountMaxBytes == 0 {
+		o.ExactCountMaxBytes = 256 << 20
 	}
 	if o.LargeTableRows == 0 {
 		o.LargeTableRows = 10_000
@@ -86,6 +112,10 @@ type DB struct {
 
 	shaMu sync.Mutex
 	sha   string
+
+	// size is the opened file's size in bytes (the snapshot's when there
+	// is one), for choosing between exact and estimated row counts.
+	size int64
 
 	// tls and handle are the connection's SQLite handle, for interrupting
 	// a streamed run between rows (sqlite3_interrupt may be called from any
@@ -146,6 +176,9 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 	db.name = abs
 	db.path = abs
+	if st, err := os.Stat(openPath); err == nil {
+		db.size = st.Size()
+	}
 	db.warnings = append(warnings, db.warnings...)
 	db.cleanup = append(db.cleanup, cleanup...)
 	return db, nil
@@ -256,6 +289,8 @@ func (d *DB) quickCheck(ctx context.Context, abs, shown string) (passed bool, er
 	defer cancel()
 	var problems []string
 	err = d.withLock(ctx, func() error {
+		stop := d.interruptOn(cctx)
+		defer stop()
 		d.auth.reset(policyInternal)
 		rows, err := d.conn.QueryContext(cctx, "PRAGMA quick_check(20)")
 		if err != nil {
@@ -565,18 +600,8 @@ func quoteShell(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func humanBytes(n int64) string {
-	const unit = 1000
-	if n < unit {
-		return fmt.Sprintf("%d bytes", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
-}
+// humanBytes writes a size the one way Querent shows sizes.
+func humanBytes(n int64) string { return engine.FormatSize(n) }
 
 // SHA256 returns the hex sha256 of the database file (the user's file, not
 // a snapshot; the bundled demo's own bytes for the demo), computed once.

@@ -73,49 +73,89 @@ func (d *DB) runLocked(ctx context.Context, query string, v *engine.Validation, 
 		Columns:     append([]engine.Column(nil), v.Columns...),
 		TablesUsed:  v.Tables,
 	}
+	if d.tls == nil || d.handle == 0 {
+		return nil, engine.Errorf(engine.CodeInternal, "the connection's handle is not available")
+	}
 	tctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
+	// Rows are read through SQLite's C API on the pinned connection (we hold
+	// its lock), so that each row's size is known before its values are
+	// copied out of SQLite, and every step, not only the first, is under
+	// the deadline (interruptOn).
+	stop := d.interruptOn(tctx)
+	defer stop()
+	c := &bulkConn{tls: d.tls, db: d.handle}
 	d.auth.reset(policyQuery)
 	start := time.Now()
-	rows, err := d.conn.QueryContext(tctx, res.ExecutedSQL)
+	st, err := c.prepare(res.ExecutedSQL)
 	if err != nil {
 		return nil, d.runError(ctx, tctx, query, v.SQL, opts.Timeout, err)
 	}
-	defer rows.Close()
+	defer st.close()
 	n := len(v.Columns)
 	vals := make([]any, n)
-	ptrs := make([]any, n)
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
 	var size int64
-	for rows.Next() {
+	for {
+		ok, err := st.step()
+		if err != nil {
+			return nil, d.runError(ctx, tctx, query, v.SQL, opts.Timeout, err)
+		}
+		if !ok {
+			break
+		}
 		if len(res.Rows) == opts.MaxRows {
 			res.Truncated = true
 			break
 		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, d.runError(ctx, tctx, query, v.SQL, opts.Timeout, err)
+		rowBytes := st.rowBytes()
+		if rowBytes > d.opts.MaxRowBytes {
+			return nil, queryError(engine.CodeTooBig, query, -1,
+				"row %d of the result holds %s, more than the %s a row may take", len(res.Rows)+1,
+				humanBytes(rowBytes), humanBytes(d.opts.MaxRowBytes)).WithHint(
+				"select fewer or shorter columns: substr(col, 1, 200) or length(col) instead of a long text or blob")
 		}
-		row := make([]engine.Value, n)
-		for i, x := range vals {
-			row[i] = normalize(x)
-			size += valueSize(row[i])
-		}
-		size += 24
+		size += rowBytes + 24 + 16*int64(n)
 		if size > d.opts.MaxResultBytes {
 			return nil, queryError(engine.CodeTooBig, query, -1,
 				"the result is larger than %s after %d rows", humanBytes(d.opts.MaxResultBytes), len(res.Rows)).WithHint(
 				"select fewer or shorter columns (substr(col, 1, 200), length(col)) or fewer rows (LIMIT, WHERE)")
 		}
+		st.readRow(vals)
+		row := make([]engine.Value, n)
+		copy(row, vals)
 		res.Rows = append(res.Rows, row)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, d.runError(ctx, tctx, query, v.SQL, opts.Timeout, err)
 	}
 	res.Elapsed = time.Since(start)
 	fillTypes(res)
 	return res, nil
+}
+
+// interruptOn interrupts the statement running on the connection when ctx
+// ends, until the returned stop is called. The driver only watches a
+// context while a statement starts (its progress handler): reading later
+// rows, and steps run through the C API, are covered by this instead. The
+// interrupt never reaches a later statement: once stop returns it cannot
+// fire, and SQLite clears a stale interrupt when the next statement starts
+// with none running.
+func (d *DB) interruptOn(ctx context.Context) (stop func()) {
+	if d.tls == nil || d.handle == 0 {
+		return func() {}
+	}
+	var mu sync.Mutex
+	active := true
+	after := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if active {
+			d.interrupt()
+		}
+	})
+	return func() {
+		after()
+		mu.Lock()
+		active = false
+		mu.Unlock()
+	}
 }
 
 // normalize returns a scanned value as one of the engine's value types.
@@ -140,16 +180,6 @@ func normalize(x any) engine.Value {
 	default:
 		return fmt.Sprint(v)
 	}
-}
-
-func valueSize(v engine.Value) int64 {
-	switch x := v.(type) {
-	case string:
-		return int64(len(x)) + 16
-	case []byte:
-		return int64(len(x)) + 24
-	}
-	return 16
 }
 
 // fillTypes gives a type to each column without a declared type: the storage
@@ -297,24 +327,9 @@ func (d *DB) streamLocked(ctx context.Context, query string, v *engine.Validatio
 	defer cancel()
 	// Rows are read through SQLite's C API on the pinned connection (we hold
 	// its lock): database/sql and the driver cost more per value than the
-	// rest of an export. So the deadline is ours to enforce: interrupt
-	// SQLite when it passes, but never after this run ended (the next
-	// statement must not be hit).
-	var imu sync.Mutex
-	active := true
-	stop := context.AfterFunc(tctx, func() {
-		imu.Lock()
-		defer imu.Unlock()
-		if active {
-			d.interrupt()
-		}
-	})
-	defer func() {
-		stop()
-		imu.Lock()
-		active = false
-		imu.Unlock()
-	}()
+	// rest of an export. So the deadline is ours to enforce.
+	stop := d.interruptOn(tctx)
+	defer stop()
 	c := &bulkConn{tls: d.tls, db: d.handle}
 	d.auth.reset(policyQuery)
 	start := time.Now()
@@ -375,6 +390,12 @@ func (d *DB) streamLocked(ctx context.Context, query string, v *engine.Validatio
 		}
 		if !ok {
 			break
+		}
+		if rb := st.rowBytes(); rb > d.opts.MaxRowBytes {
+			return info, queryError(engine.CodeTooBig, query, -1,
+				"row %d of the result holds %s, more than the %s a row may take", info.Rows+int64(len(ahead))+1,
+				humanBytes(rb), humanBytes(d.opts.MaxRowBytes)).WithHint(
+				"select fewer or shorter columns: substr(col, 1, 200) or length(col) instead of a long text or blob")
 		}
 		st.readRow(vals)
 		if !sentColumns {

@@ -35,6 +35,21 @@ type rowCount struct {
 // rows and the distinct values of low-cardinality text columns. The result
 // is computed once per open file (the file cannot change while open).
 func (d *DB) Schema(ctx context.Context) (*engine.Schema, error) {
+	return d.SchemaSteps(ctx, nil, nil)
+}
+
+// Step names of SchemaSteps.
+func countStep(table string) string   { return "count " + table }
+func samplesStep(table string) string { return "samples " + table }
+
+// SchemaSteps is Schema steered step by step, for a caller that watches it
+// from outside (the query worker's parent, which can stop a step that
+// SQLite cannot interrupt): skip names the bounded steps not to run
+// ("count T", "samples T"; "*" for all of them) because they ran past their
+// budget before — a skipped step leaves a note on its table instead of its
+// data — and onStep, when set, is called before each bounded step with its
+// name and budget.
+func (d *DB) SchemaSteps(ctx context.Context, skip map[string]bool, onStep func(step string, budget time.Duration)) (*engine.Schema, error) {
 	d.schemaMu.Lock()
 	defer d.schemaMu.Unlock()
 	if d.schema != nil {
@@ -43,7 +58,7 @@ func (d *DB) Schema(ctx context.Context) (*engine.Schema, error) {
 	var s *engine.Schema
 	err := d.withLock(ctx, func() error {
 		var err error
-		s, err = d.schemaLocked(ctx)
+		s, err = d.schemaLocked(ctx, skip, onStep)
 		return err
 	})
 	if err != nil {
@@ -53,7 +68,11 @@ func (d *DB) Schema(ctx context.Context) (*engine.Schema, error) {
 	return s, nil
 }
 
-func (d *DB) schemaLocked(ctx context.Context) (*engine.Schema, error) {
+func (d *DB) schemaLocked(ctx context.Context, skip map[string]bool, onStep func(string, time.Duration)) (*engine.Schema, error) {
+	// The catalog steps below read only the schema's own rows and pragmas,
+	// bounded by its size: the caller's context covers them.
+	stop := d.interruptOn(ctx)
+	defer stop()
 	idx, err := d.nameIndexLocked(ctx)
 	if err != nil {
 		return nil, d.readError(ctx, err)
@@ -88,6 +107,7 @@ func (d *DB) schemaLocked(ctx context.Context) (*engine.Schema, error) {
 		}
 	}
 	d.loadOriginalNamesLocked(ctx, byName)
+	budget := d.opts.SchemaTableBudget
 	for _, t := range s.Tables {
 		if t.Note != "" {
 			t.RowCount, t.RowCountEstimated = unknownRowCount, true
@@ -96,11 +116,34 @@ func (d *DB) schemaLocked(ctx context.Context) (*engine.Schema, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, engine.AsError(err)
 		}
-		rc := d.rowCountFullLocked(ctx, t.Name, t.Kind)
+		var rc rowCount
+		if step := countStep(t.Name); skip[step] || skip["*"] {
+			rc = d.estimateLocked(ctx, t.Name, t.Kind)
+			t.Note = "counting its rows ran past " + budget.String() + " and was stopped; the row count is an estimate"
+		} else {
+			if onStep != nil {
+				onStep(step, budget)
+			}
+			rc = d.rowCountFullLocked(ctx, t.Name, t.Kind)
+		}
 		t.RowCount, t.RowCountEstimated = rc.n, rc.estimated
+		if step := samplesStep(t.Name); skip[step] || skip["*"] {
+			t.Note = joinNote(t.Note, "sample rows were not read: reading them ran past "+budget.String()+" and was stopped")
+			continue
+		} else if onStep != nil {
+			onStep(step, budget)
+		}
 		d.loadSamplesLocked(ctx, t)
 	}
 	return s, nil
+}
+
+// joinNote adds a sentence to a table's note.
+func joinNote(note, more string) string {
+	if note == "" {
+		return more
+	}
+	return note + "; " + more
 }
 
 func (d *DB) readError(ctx context.Context, err error) error {
@@ -325,11 +368,19 @@ func (d *DB) rowCountFullLocked(ctx context.Context, table, kind string) rowCoun
 	return rc
 }
 
-// countLocked counts exactly within the per-table budget; past it, a table's
-// count is estimated from its largest rowid or sqlite_stat1.
+// countLocked counts exactly within the per-table budget; past it, or on a
+// file too large to count its tables quickly, a table's count is estimated
+// from its largest rowid or sqlite_stat1.
 func (d *DB) countLocked(ctx context.Context, table, kind string) rowCount {
+	if kind == "table" && d.size > d.opts.ExactCountMaxBytes {
+		// SQLite counts a table's b-tree in one step, which no interrupt
+		// reaches: on a large file that step alone could outlast any budget.
+		return d.estimateLocked(ctx, table, kind)
+	}
 	bctx, cancel := context.WithTimeout(ctx, d.opts.SchemaTableBudget)
 	defer cancel()
+	stop := d.interruptOn(bctx)
+	defer stop()
 	var n int64
 	rows, err := d.queryLocked(bctx, "SELECT count(*) FROM "+quoteIdent(table))
 	if err == nil {
@@ -344,12 +395,23 @@ func (d *DB) countLocked(ctx context.Context, table, kind string) rowCount {
 	if err == nil {
 		return rowCount{n: n}
 	}
+	if ctx.Err() != nil {
+		return rowCount{n: unknownRowCount, estimated: true}
+	}
+	return d.estimateLocked(ctx, table, kind)
+}
+
+// estimateLocked estimates a table's row count from its largest rowid or
+// sqlite_stat1, both cheap on any size; -1 (unknown) for views and when
+// neither is known.
+func (d *DB) estimateLocked(ctx context.Context, table, kind string) rowCount {
 	if kind != "table" || ctx.Err() != nil {
 		return rowCount{n: unknownRowCount, estimated: true}
 	}
-	// max(rowid) reads one path down the b-tree: cheap on any size.
 	ectx, cancel2 := context.WithTimeout(ctx, time.Second)
 	defer cancel2()
+	stop := d.interruptOn(ectx)
+	defer stop()
 	var est sql.NullInt64
 	if r, err := d.queryLocked(ectx, "SELECT max(rowid) FROM "+quoteIdent(table)); err == nil {
 		if r.Next() {
@@ -381,6 +443,8 @@ func (d *DB) countLocked(ctx context.Context, table, kind string) rowCount {
 func (d *DB) loadSamplesLocked(ctx context.Context, t *engine.Table) {
 	bctx, cancel := context.WithTimeout(ctx, d.opts.SchemaTableBudget)
 	defer cancel()
+	stop := d.interruptOn(bctx)
+	defer stop()
 	var cols []string
 	for _, c := range t.Columns {
 		if c.Generated != "hidden" {
@@ -392,7 +456,7 @@ func (d *DB) loadSamplesLocked(ctx context.Context, t *engine.Table) {
 	}
 	sel := make([]string, len(cols))
 	for i, c := range cols {
-		sel[i] = "+" + quoteIdent(c)
+		sel[i] = cutExpr(quoteIdent(c))
 	}
 	rows, err := d.queryLocked(bctx, fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(sel, ", "), quoteIdent(t.Name), sampleRows))
 	if err != nil {
@@ -453,7 +517,7 @@ func sampleNote(ctx context.Context, err error) string {
 // category, however short the table).
 func (d *DB) distinctLocked(ctx context.Context, table, col string) ([]engine.Value, bool) {
 	q := fmt.Sprintf("SELECT +c, count(*) FROM (SELECT %s AS c FROM %s LIMIT %d) WHERE c IS NOT NULL GROUP BY c ORDER BY c LIMIT %d",
-		quoteIdent(col), quoteIdent(table), distinctScanRows, distinctMax+1)
+		cutExpr(quoteIdent(col)), quoteIdent(table), distinctScanRows, distinctMax+1)
 	rows, err := d.queryLocked(ctx, q)
 	if err != nil {
 		return nil, false
@@ -478,6 +542,16 @@ func (d *DB) distinctLocked(ctx context.Context, table, col string) ([]engine.Va
 		return nil, false
 	}
 	return out, true
+}
+
+// cutExpr selects col cut to what a sample shows (one character more than
+// shown, so that shorten still marks the cut), inside SQLite: a long value
+// is never copied out whole. Numbers are left alone (substr would turn them
+// into text); the expression has no declared type, so the driver hands
+// back text exactly as stored.
+func cutExpr(col string) string {
+	return fmt.Sprintf("CASE typeof(%[1]s) WHEN 'text' THEN substr(%[1]s, 1, %[2]d) WHEN 'blob' THEN substr(%[1]s, 1, %[3]d) ELSE %[1]s END",
+		col, sampleTextRunes+1, sampleBlobBytes)
 }
 
 // shorten cuts long sample values: they are for showing, not for analysis.

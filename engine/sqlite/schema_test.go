@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"querent/engine"
 )
@@ -147,12 +146,13 @@ func TestSchemaEdges(t *testing.T) {
 	}
 }
 
-// TestSchemaEstimates counts a table too big for the budget: the count is
+// TestSchemaEstimates counts a table of a file too big to count exactly
+// (SQLite counts a table in one uninterruptible step): the count is
 // estimated, flagged, and close.
 func TestSchemaEstimates(t *testing.T) {
 	path := makeDB(t, t.TempDir(), "est.db", "CREATE TABLE t(id INTEGER PRIMARY KEY, x)",
 		"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 200000) INSERT INTO t SELECT n, n FROM r")
-	db := openT(t, path, Options{SchemaTableBudget: time.Microsecond})
+	db := openT(t, path, Options{ExactCountMaxBytes: 1})
 	s, err := db.Schema(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ package wiring
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -16,20 +17,64 @@ import (
 	"querent/engine/ingest"
 	"querent/engine/ollama"
 	"querent/engine/sqlite"
+	"querent/engine/worker"
 )
 
-// OpenDatabase opens a user's file, or the bundled demo for "". Files that
-// passed the integrity check are remembered in Querent's data folder, so an
-// unchanged file is not read whole on every open.
+// OpenDatabase opens a user's file, or the bundled demo for "", in a query
+// worker (engine/worker): a copy of this executable that holds the guarded
+// connection and is killed when a statement outlives its timeout, is
+// cancelled and does not stop, or grows past the memory ceiling
+// (MaxMemory). Every binary that calls it must call RunWorkerIfAsked first.
 func OpenDatabase(ctx context.Context, path string) (engine.Database, error) {
-	if path == "" {
-		return sqlite.OpenDemo(ctx, sqlite.Options{})
+	return worker.Open(ctx, path, worker.Config{MaxMemory: MaxMemory()})
+}
+
+// RunWorkerIfAsked serves as a query worker and exits when this process
+// was started as one (by OpenDatabase); otherwise it returns at once. Call
+// it first thing in main, and in TestMain of tests that open databases
+// through OpenDatabase.
+func RunWorkerIfAsked() {
+	worker.Main(openInWorker)
+}
+
+// openInWorker opens the database inside the worker process, with SQLite's
+// heap limited to three quarters of the ceiling (the rest is Go's: the
+// result being copied out, the frames being written).
+func openInWorker(ctx context.Context, a worker.OpenArgs) (engine.Database, error) {
+	if err := sqlite.LimitProcessHeap(a.MaxMemory / 4 * 3); err != nil {
+		return nil, engine.Errorf(engine.CodeInternal, "cannot limit SQLite's memory: %v", err).WithErr(err)
 	}
-	var opts sqlite.Options
+	return OpenInProcess(ctx, a.Path, sqlite.Options{MaxMemory: a.MaxMemory, QuickCheckTimeout: skipCheck(a.SkipCheck)})
+}
+
+func skipCheck(skip bool) time.Duration {
+	if skip {
+		return -1
+	}
+	return 0
+}
+
+// OpenInProcess opens a database in this process, without a worker: for the
+// worker itself, and for tests of the engine. Files that passed the
+// integrity check are remembered in Querent's data folder, so an unchanged
+// file is not read whole on every open.
+func OpenInProcess(ctx context.Context, path string, opts sqlite.Options) (engine.Database, error) {
+	if path == "" {
+		return sqlite.OpenDemo(ctx, opts)
+	}
 	if dir, err := engine.DataDir(); err == nil {
 		opts.CheckCache = &sqlite.FileCheckCache{Path: filepath.Join(dir, "checked-files.json")}
 	}
 	return sqlite.Open(ctx, path, opts)
+}
+
+// MaxMemory is the memory ceiling of one statement, import or export:
+// $QUERENT_MAX_MEMORY (a size such as 512MB or 2GB, or bytes), else 1 GB.
+func MaxMemory() int64 {
+	if n, err := engine.ParseSize(os.Getenv("QUERENT_MAX_MEMORY")); err == nil && n > 0 {
+		return n
+	}
+	return worker.DefaultMaxMemory
 }
 
 // NewModel connects to Ollama.

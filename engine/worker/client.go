@@ -1,0 +1,587 @@
+package worker
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"querent/engine"
+)
+
+// Bounds of the parent's watch over a worker.
+const (
+	// runGrace is how long past a statement's own timeout the parent waits
+	// for the worker to stop it before killing the worker: SQLite stops an
+	// interruptible statement within a few milliseconds of its deadline.
+	runGrace = 60 * time.Millisecond
+	// cancelGrace is how long a cancelled request may take to stop.
+	cancelGrace = 50 * time.Millisecond
+	// stepGrace is how long past its budget a schema step may run.
+	stepGrace = 250 * time.Millisecond
+	// checkTimeout bounds validating and explaining a statement: compiling
+	// is bounded by the guard's limits and takes microseconds.
+	checkTimeout = 10 * time.Second
+	// memoryPoll is how often the worker's size is read while it works.
+	memoryPoll = 20 * time.Millisecond
+	// maxSkips bounds the schema steps skipped one by one; past it, every
+	// remaining bounded step is skipped.
+	maxSkips = 8
+)
+
+// Config says how to start workers. The zero value starts this very
+// executable, which must call Main first thing.
+type Config struct {
+	// Exe is the worker's executable (default: os.Executable()).
+	Exe string
+	// Args are its arguments (default none: the environment marks it).
+	Args []string
+	// Env adds to its environment.
+	Env []string
+	// MaxMemory is the memory ceiling of one statement (default
+	// DefaultMaxMemory): the worker is killed, and the statement fails with
+	// too_big, when its resident size goes past it.
+	MaxMemory int64
+	// StartTimeout bounds starting a worker (default 20 s).
+	StartTimeout time.Duration
+	// OpenTimeout bounds opening the database in it, integrity check
+	// included (default 60 s).
+	OpenTimeout time.Duration
+}
+
+// DefaultMaxMemory is the default memory ceiling of one statement: 1 GB.
+const DefaultMaxMemory = 1 << 30
+
+func (c Config) withDefaults() (Config, error) {
+	if c.Exe == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return c, startError("querent", err)
+		}
+		c.Exe = exe
+	}
+	if c.MaxMemory <= 0 {
+		c.MaxMemory = DefaultMaxMemory
+	}
+	if c.StartTimeout <= 0 {
+		c.StartTimeout = 20 * time.Second
+	}
+	if c.OpenTimeout <= 0 {
+		c.OpenTimeout = 60 * time.Second
+	}
+	return c, nil
+}
+
+// Client is a database whose queries run in a worker process: the same
+// guarded database as in-process, behind a boundary that can be killed.
+// A statement that outlives its timeout, a cancelled one that does not
+// stop, or a worker that grows past the memory ceiling is ended by killing
+// the worker; the next call starts a new one. So a timeout is a promise:
+// one SQL function call over a huge value runs in SQLite without any check
+// for interrupts, and only a process boundary stops it on time.
+//
+// Calls are served one at a time (the worker has one connection); each
+// database has its own worker, so a runaway statement on one never holds
+// up another.
+type Client struct {
+	cfg  Config
+	args OpenArgs
+	info openReply
+
+	lock chan struct{} // held by the call in flight
+
+	pmu    sync.Mutex
+	p      *process // nil when no worker runs
+	closed bool
+
+	nextID atomic.Uint64
+	starts atomic.Int64
+
+	schemaMu sync.Mutex
+	schema   *engine.Schema
+	skip     []string
+
+	shaMu sync.Mutex
+	sha   string
+}
+
+var (
+	_ engine.Database      = (*Client)(nil)
+	_ engine.Fingerprinter = (*Client)(nil)
+)
+
+// Open starts a worker that opens the database at path ("" for the bundled
+// demo) and returns its client. The errors are the opener's (a file that
+// is not a database, damaged, missing…), or internal when no worker can
+// be started.
+func Open(ctx context.Context, path string, cfg Config) (*Client, error) {
+	if IsWorker() {
+		return nil, engine.Errorf(engine.CodeInternal, "a query worker cannot start workers of its own")
+	}
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{cfg: cfg, args: OpenArgs{Path: path, MaxMemory: cfg.MaxMemory}, lock: make(chan struct{}, 1)}
+	if err := c.acquire(ctx, time.Time{}); err != nil {
+		return nil, engine.AsError(err)
+	}
+	defer c.release()
+	if _, err := c.ensure(ctx); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// Starts is how many workers this client has started (1 plus restarts).
+func (c *Client) Starts() int { return int(c.starts.Load()) }
+
+// PID is the running worker's process id, or 0.
+func (c *Client) PID() int {
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	if c.p == nil || c.p.cmd.Process == nil {
+		return 0
+	}
+	return c.p.cmd.Process.Pid
+}
+
+// acquire takes the call lock, or fails when ctx ends or the deadline
+// (if set) passes first.
+func (c *Client) acquire(ctx context.Context, deadline time.Time) error {
+	var expire <-chan time.Time
+	if !deadline.IsZero() {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		expire = t.C
+	}
+	select {
+	case c.lock <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-expire:
+		return errExpired
+	}
+}
+
+func (c *Client) release() { <-c.lock }
+
+// errExpired says a call's deadline passed while it waited for another.
+var errExpired = fmt.Errorf("expired")
+
+// ensure returns the running worker, starting one (and opening the
+// database in it) when none runs. Held under the call lock.
+func (c *Client) ensure(ctx context.Context) (*process, error) {
+	c.pmu.Lock()
+	p, closed := c.p, c.closed
+	c.pmu.Unlock()
+	if closed {
+		return nil, engine.Errorf(engine.CodeInternal, "the database was closed")
+	}
+	if p != nil {
+		return p, nil
+	}
+	p, err := spawn(c.cfg.Exe, c.cfg.Args, c.cfg.Env, c.cfg.StartTimeout)
+	if err != nil {
+		return nil, err
+	}
+	c.starts.Add(1)
+	c.pmu.Lock()
+	if c.closed {
+		c.pmu.Unlock()
+		p.kill()
+		return nil, engine.Errorf(engine.CodeInternal, "the database was closed")
+	}
+	c.p = p
+	c.pmu.Unlock()
+	first := c.starts.Load() == 1
+	args := c.args
+	args.SkipCheck = !first
+	rep, err := c.roundTrip(ctx, p, request{ID: c.nextID.Add(1), Op: opOpen, Open: args}, callOpts{
+		deadline: time.Now().Add(c.cfg.OpenTimeout),
+		onTimeout: func() error {
+			return engine.Errorf(engine.CodeDatabase, "%s: opening it took longer than %s", c.shown(), c.cfg.OpenTimeout).WithHint(
+				"the file may be very large or damaged; try again, or open a copy")
+		},
+	})
+	if err != nil {
+		c.drop(p)
+		return nil, err
+	}
+	if rep.Open == nil {
+		c.drop(p)
+		return nil, engine.Errorf(engine.CodeInternal, "the query worker did not say what it opened")
+	}
+	if first {
+		c.info = *rep.Open
+	}
+	return p, nil
+}
+
+func (c *Client) shown() string {
+	if c.info.Name != "" {
+		return c.info.Name
+	}
+	if c.args.Path == "" {
+		return "the demo database"
+	}
+	return c.args.Path
+}
+
+// drop kills a worker and forgets it.
+func (c *Client) drop(p *process) {
+	c.pmu.Lock()
+	if c.p == p {
+		c.p = nil
+	}
+	c.pmu.Unlock()
+	p.kill()
+}
+
+// callOpts say how the parent watches one request.
+type callOpts struct {
+	// deadline, when set, is when the worker is killed and onTimeout's
+	// error returned.
+	deadline  time.Time
+	onTimeout func() error
+	// onFrame receives the request's row and column frames; an error
+	// cancels the request (and is returned once it stopped).
+	onFrame func(frame) error
+}
+
+// stepOverrun says a schema step ran past its budget and the worker was killed.
+type stepOverrun struct{ step string }
+
+func (e *stepOverrun) Error() string { return "the step " + e.step + " ran past its budget" }
+
+// roundTrip sends req to p and waits for its reply, watching the deadline,
+// the context, the memory ceiling and the schema steps' budgets.
+func (c *Client) roundTrip(ctx context.Context, p *process, req request, o callOpts) (*reply, error) {
+	if err := p.send(req); err != nil {
+		c.drop(p)
+		if ctx.Err() != nil {
+			return nil, engine.AsError(ctx.Err())
+		}
+		return nil, p.deathError("stopped")
+	}
+	var hard <-chan time.Time
+	if !o.deadline.IsZero() {
+		t := time.NewTimer(time.Until(o.deadline))
+		defer t.Stop()
+		hard = t.C
+	}
+	var memC <-chan time.Time
+	if rssOf(p) > 0 {
+		t := time.NewTicker(memoryPoll)
+		defer t.Stop()
+		memC = t.C
+	}
+	stepTimer := time.NewTimer(time.Hour)
+	stepTimer.Stop()
+	defer stepTimer.Stop()
+	var curStep string
+	var stepC <-chan time.Time
+	done := ctx.Done()
+	var graceC <-chan time.Time
+	var frameErr error
+	graceTimer := time.NewTimer(time.Hour)
+	graceTimer.Stop()
+	defer graceTimer.Stop()
+	startCancel := func() {
+		if graceC == nil {
+			p.cancel(req.ID)
+			graceTimer.Reset(cancelGrace)
+			graceC = graceTimer.C
+		}
+	}
+	for {
+		select {
+		case f := <-p.frames:
+			switch f.typ {
+			case frameReply:
+				var rep reply
+				if err := decodeGob(f, &rep); err != nil || rep.ID != req.ID {
+					c.drop(p)
+					return nil, engine.Errorf(engine.CodeInternal, "the query worker's answer did not fit the question (%v)", err)
+				}
+				if frameErr != nil {
+					return nil, frameErr
+				}
+				if ctx.Err() != nil {
+					return nil, engine.AsError(ctx.Err())
+				}
+				if rep.Err != nil {
+					return &rep, rep.Err.toError()
+				}
+				return &rep, nil
+			case frameStep:
+				var s step
+				if decodeGob(f, &s) == nil {
+					curStep = s.Name
+					stepTimer.Reset(s.Budget + stepGrace)
+					stepC = stepTimer.C
+				}
+			default:
+				if frameErr == nil && o.onFrame != nil {
+					if err := o.onFrame(f); err != nil {
+						frameErr = err
+						startCancel()
+					}
+				}
+			}
+		case <-p.dead:
+			c.drop(p)
+			switch {
+			case frameErr != nil:
+				return nil, frameErr
+			case ctx.Err() != nil:
+				return nil, engine.AsError(ctx.Err())
+			}
+			return nil, p.deathError("stopped unexpectedly")
+		case <-hard:
+			c.drop(p)
+			if frameErr != nil {
+				return nil, frameErr
+			}
+			return nil, o.onTimeout()
+		case <-stepC:
+			c.drop(p)
+			return nil, &stepOverrun{step: curStep}
+		case <-done:
+			done = nil
+			startCancel()
+		case <-graceC:
+			c.drop(p)
+			if frameErr != nil {
+				return nil, frameErr
+			}
+			return nil, engine.AsError(ctx.Err())
+		case <-memC:
+			if rss := rssOf(p); rss > c.cfg.MaxMemory {
+				c.drop(p)
+				return nil, engine.Errorf(engine.CodeTooBig, "the query needed more than %s of memory and was stopped", engine.FormatSize(c.cfg.MaxMemory)).WithHint(
+					"ask for less: fewer rows or columns, shorter values (substr(col, 1, 200)), or aggregate first; the ceiling is a setting (QUERENT_MAX_MEMORY)")
+			}
+		}
+	}
+}
+
+// call runs one request under the call lock, starting a worker if needed.
+func (c *Client) call(ctx context.Context, req request, o callOpts) (*reply, error) {
+	if err := c.acquire(ctx, o.deadline); err != nil {
+		if err == errExpired {
+			return nil, o.onTimeout()
+		}
+		return nil, engine.AsError(err)
+	}
+	defer c.release()
+	p, err := c.ensure(ctx)
+	if err != nil {
+		return nil, err
+	}
+	req.ID = c.nextID.Add(1)
+	return c.roundTrip(ctx, p, req, o)
+}
+
+// Dialect is the database's dialect ("sqlite").
+func (c *Client) Dialect() string { return c.info.Dialect }
+
+// Name is the database as shown to the user.
+func (c *Client) Name() string { return c.info.Name }
+
+// Path is the absolute path of the user's file, "" for the bundled demo.
+func (c *Client) Path() string { return c.info.Path }
+
+// Warnings are what the user should know about this file.
+func (c *Client) Warnings() []string { return append([]string(nil), c.info.Warnings...) }
+
+// Schema describes the tables and views. Each bounded step (a count, the
+// samples of a table) runs under the worker's watch: a step that outlives
+// its budget — a view whose rows never come, one function call over a huge
+// value — is stopped by killing the worker, and the schema is read again
+// in a new one without that step (its table gets a note). The result is
+// kept: the file cannot change while open.
+func (c *Client) Schema(ctx context.Context) (*engine.Schema, error) {
+	c.schemaMu.Lock()
+	defer c.schemaMu.Unlock()
+	if c.schema != nil {
+		return c.schema, nil
+	}
+	for {
+		skip := c.skip
+		if len(skip) >= maxSkips {
+			skip = append(append([]string(nil), skip...), "*")
+		}
+		rep, err := c.call(ctx, request{Op: opSchema, Skip: skip}, callOpts{})
+		if so, ok := err.(*stepOverrun); ok {
+			if len(c.skip) > maxSkips {
+				return nil, engine.Errorf(engine.CodeDatabase, "%s: reading its schema kept running past every budget", c.shown()).WithHint(
+					"the file's views may be built to hang whoever opens it; query its tables directly")
+			}
+			c.skip = append(c.skip, so.step)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		c.schema = rep.Schema
+		return c.schema, nil
+	}
+}
+
+// Validate compiles sql without running it, in the worker.
+func (c *Client) Validate(ctx context.Context, sql string) (*engine.Validation, error) {
+	rep, err := c.call(ctx, request{Op: opValidate, SQL: sql}, callOpts{
+		deadline: time.Now().Add(checkTimeout), onTimeout: checkTimedOut(sql)})
+	if err != nil {
+		return nil, err
+	}
+	return rep.Valid, nil
+}
+
+// Explain returns query-plan hints for sql.
+func (c *Client) Explain(ctx context.Context, sql string) ([]string, error) {
+	rep, err := c.call(ctx, request{Op: opExplain, SQL: sql}, callOpts{
+		deadline: time.Now().Add(checkTimeout), onTimeout: checkTimedOut(sql)})
+	if err != nil {
+		return nil, err
+	}
+	return rep.Hints, nil
+}
+
+func checkTimedOut(sql string) func() error {
+	return func() error {
+		e := engine.Errorf(engine.CodeTimeout, "checking the query took longer than %s and was stopped", checkTimeout).WithHint(
+			"simplify the query; if it is short, the file's schema may be built to hang whoever reads it")
+		e.Query = sql
+		return e
+	}
+}
+
+// ranPast is the timeout error of a statement the worker was killed for.
+func ranPast(sql string, timeout time.Duration) func() error {
+	return func() error {
+		e := engine.Errorf(engine.CodeTimeout, "the query ran past its %s timeout and was stopped", timeout).WithHint(
+			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time with --timeout")
+		e.Query = sql
+		return e
+	}
+}
+
+// Run validates and runs sql in the worker, with a row cap and a timeout
+// that holds: past it (and a grace of a few tens of milliseconds for the
+// worker to stop the statement itself) the worker is killed.
+func (c *Client) Run(ctx context.Context, sql string, opts engine.RunOptions) (*engine.Result, error) {
+	if opts.MaxRows <= 0 {
+		opts.MaxRows = engine.DefaultMaxRows
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = engine.DefaultTimeout
+	}
+	var rows [][]engine.Value
+	rep, err := c.call(ctx, request{Op: opRun, SQL: sql, Run: opts}, callOpts{
+		deadline:  time.Now().Add(opts.Timeout + runGrace),
+		onTimeout: ranPast(sql, opts.Timeout),
+		onFrame: func(f frame) error {
+			if f.typ != frameRows {
+				return nil
+			}
+			_, rs, err := decodeRows(f.payload)
+			if err != nil {
+				return engine.Errorf(engine.CodeInternal, "the query worker sent rows that cannot be read: %v", err)
+			}
+			rows = append(rows, rs...)
+			return nil
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	m := rep.Result
+	if m == nil {
+		return nil, engine.Errorf(engine.CodeInternal, "the query worker sent no result")
+	}
+	if rows == nil {
+		rows = [][]engine.Value{}
+	}
+	return &engine.Result{Query: m.Query, ExecutedSQL: m.ExecutedSQL, Columns: m.Columns, Rows: rows,
+		Truncated: m.Truncated, Elapsed: m.Elapsed, TablesUsed: m.TablesUsed}, nil
+}
+
+// Stream validates and runs sql in the worker without the display cap,
+// handing each row to row as it arrives; the timeout (default
+// engine.DefaultExportTimeout) covers the whole run and holds like Run's.
+func (c *Client) Stream(ctx context.Context, sql string, opts engine.StreamOptions,
+	columns func([]engine.Column) error, row func([]engine.Value) error) (*engine.StreamInfo, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = engine.DefaultExportTimeout
+	}
+	rep, err := c.call(ctx, request{Op: opStream, SQL: sql, Stream: opts}, callOpts{
+		deadline:  time.Now().Add(opts.Timeout + runGrace),
+		onTimeout: ranPast(sql, opts.Timeout),
+		onFrame: func(f frame) error {
+			switch f.typ {
+			case frameColumns:
+				var cols []engine.Column
+				if err := decodeGob(f, &cols); err != nil {
+					return engine.Errorf(engine.CodeInternal, "the query worker sent columns that cannot be read: %v", err)
+				}
+				return columns(cols)
+			case frameRows:
+				_, rs, err := decodeRows(f.payload)
+				if err != nil {
+					return engine.Errorf(engine.CodeInternal, "the query worker sent rows that cannot be read: %v", err)
+				}
+				for _, r := range rs {
+					if err := row(r); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		},
+	})
+	if rep != nil && rep.Info != nil {
+		return rep.Info, err
+	}
+	return nil, err
+}
+
+// SHA256 returns the hex sha256 of the database file, computed once.
+func (c *Client) SHA256(ctx context.Context) (string, error) {
+	c.shaMu.Lock()
+	defer c.shaMu.Unlock()
+	if c.sha != "" {
+		return c.sha, nil
+	}
+	rep, err := c.call(ctx, request{Op: opSHA}, callOpts{})
+	if err != nil {
+		return "", err
+	}
+	c.sha = rep.SHA
+	return c.sha, nil
+}
+
+// Close stops the worker: at once if a call is in flight (that call fails),
+// else by closing its input.
+func (c *Client) Close() error {
+	c.pmu.Lock()
+	p := c.p
+	c.p, c.closed = nil, true
+	c.pmu.Unlock()
+	if p == nil {
+		return nil
+	}
+	select {
+	case c.lock <- struct{}{}:
+		p.stop()
+		<-c.lock
+	default:
+		p.kill()
+	}
+	return nil
+}

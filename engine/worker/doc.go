@@ -1,0 +1,14 @@
+// Package worker runs a database's queries in a child process — the same
+// executable started again — so that the limits on them hold whatever the
+// SQL does. SQLite checks for interrupts between the steps of its virtual
+// machine, and one step (one call of like(), instr() or replace() over a
+// value of megabytes) can run for minutes; memory, too, grows inside one
+// step. A process can always be killed: the parent (Client, an
+// engine.Database) sends each call to its worker, watches the call's
+// deadline, its cancellation and the worker's size, and kills the worker
+// when any of them is passed; the next call starts a new one.
+//
+// The worker side is Serve, started by Main when the environment marks the
+// process as a worker; the parent side is Open. They speak frames on the
+// worker's standard input and output (protocol.go).
+package worker

@@ -1,0 +1,274 @@
+package worker
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"querent/engine"
+)
+
+// OpenFunc opens the database a worker serves, in the worker process.
+type OpenFunc func(ctx context.Context, args OpenArgs) (engine.Database, error)
+
+// SteppedSchema is implemented by databases whose schema introspection runs
+// in bounded steps that a watcher may stop (engine/sqlite): skip names the
+// steps not to run, onStep is told of each step before it runs.
+type SteppedSchema interface {
+	SchemaSteps(ctx context.Context, skip map[string]bool, onStep func(step string, budget time.Duration)) (*engine.Schema, error)
+}
+
+// envWorker marks a process started as a worker.
+const envWorker = "QUERENT_WORKER"
+
+// IsWorker reports whether this process was started as a query worker.
+func IsWorker() bool { return os.Getenv(envWorker) != "" }
+
+// Main serves as a query worker and exits when this process was started as
+// one; otherwise it returns at once. Every binary that opens databases
+// through Open calls it first thing in main (and test binaries in TestMain),
+// since a worker is the same executable started again.
+func Main(open OpenFunc) {
+	if !IsWorker() {
+		return
+	}
+	err := Serve(os.Stdin, os.Stdout, open)
+	if err != nil && !errors.Is(err, io.EOF) {
+		fmt.Fprintln(os.Stderr, "querent worker:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// Serve answers a parent's requests read from r, writing to w, until r
+// ends. The first request must open the database. Requests are handled one
+// at a time; a cancel frame cancels the one running. When r ends (the
+// parent closed it, or died) the process must end at once, even in the
+// middle of a statement, so Serve returns io.EOF from the reader as soon as
+// it is seen and Main exits.
+func Serve(r io.Reader, w io.Writer, open OpenFunc) error {
+	fw := newFrameWriter(w)
+	var hello [8]byte
+	binary.BigEndian.PutUint64(hello[:], protocolVersion)
+	if err := fw.write(frameHello, hello[:]); err != nil {
+		return err
+	}
+	s := &server{fw: fw, open: open}
+	reqs := make(chan request, 16)
+	done := make(chan error, 1)
+	go func() {
+		br := bufio.NewReaderSize(r, 64<<10)
+		for {
+			f, err := readFrame(br)
+			if err != nil {
+				done <- err
+				return
+			}
+			switch f.typ {
+			case frameRequest:
+				var req request
+				if err := decodeGob(f, &req); err != nil {
+					done <- err
+					return
+				}
+				reqs <- req
+			case frameCancel:
+				if len(f.payload) == 8 {
+					s.cancel(binary.BigEndian.Uint64(f.payload))
+				}
+			}
+		}
+	}()
+	for {
+		select {
+		case err := <-done:
+			// The parent is gone: stop now, whatever is running.
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				err = io.EOF
+			}
+			return err
+		case req := <-reqs:
+			if err := s.handle(req); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// server is the worker's state: the one open database.
+type server struct {
+	fw   *frameWriter
+	open OpenFunc
+	db   engine.Database
+
+	mu       sync.Mutex
+	running  uint64
+	cancelFn context.CancelFunc
+}
+
+func (s *server) cancel(id uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.running == id && s.cancelFn != nil {
+		s.cancelFn()
+	}
+}
+
+// handle answers one request; an error is a failure to write to the
+// parent, which ends the worker.
+func (s *server) handle(req request) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.mu.Lock()
+	s.running, s.cancelFn = req.ID, cancel
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.running, s.cancelFn = 0, nil
+		s.mu.Unlock()
+		cancel()
+	}()
+	rep := reply{ID: req.ID}
+	var err error
+	if s.db == nil && req.Op != opOpen {
+		err = engine.Errorf(engine.CodeInternal, "the query worker has no database open")
+	} else {
+		err = s.do(ctx, req, &rep)
+	}
+	if errors.Is(err, errWrite) {
+		return err
+	}
+	rep.Err = toWire(err)
+	return s.fw.writeGob(frameReply, rep)
+}
+
+// errWrite marks a failure to write to the parent.
+var errWrite = errors.New("cannot write to the parent")
+
+func (s *server) do(ctx context.Context, req request, rep *reply) error {
+	switch req.Op {
+	case opOpen:
+		if req.Open.MaxMemory > 0 {
+			// Go's collector works harder as the heap nears half the ceiling;
+			// SQLite's own heap is limited by the opener.
+			debug.SetMemoryLimit(req.Open.MaxMemory / 2)
+		}
+		db, err := s.open(ctx, req.Open)
+		if err != nil {
+			return err
+		}
+		s.db = db
+		o := &openReply{Name: db.Name(), Dialect: db.Dialect(), Warnings: db.Warnings()}
+		if f, ok := db.(interface{ Path() string }); ok {
+			o.Path = f.Path()
+		}
+		rep.Open = o
+		return nil
+	case opSchema:
+		if st, ok := s.db.(SteppedSchema); ok {
+			skip := map[string]bool{}
+			for _, n := range req.Skip {
+				skip[n] = true
+			}
+			var werr error
+			sch, err := st.SchemaSteps(ctx, skip, func(name string, budget time.Duration) {
+				if werr == nil {
+					werr = s.fw.writeGob(frameStep, step{ID: req.ID, Name: name, Budget: budget})
+				}
+			})
+			if werr != nil {
+				return errWrite
+			}
+			rep.Schema = sch
+			return err
+		}
+		sch, err := s.db.Schema(ctx)
+		rep.Schema = sch
+		return err
+	case opValidate:
+		v, err := s.db.Validate(ctx, req.SQL)
+		rep.Valid = v
+		return err
+	case opExplain:
+		h, err := s.db.Explain(ctx, req.SQL)
+		rep.Hints = h
+		return err
+	case opSHA:
+		f, ok := s.db.(engine.Fingerprinter)
+		if !ok {
+			return engine.Errorf(engine.CodeInternal, "this database has no fingerprint")
+		}
+		sum, err := f.SHA256(ctx)
+		rep.SHA = sum
+		return err
+	case opRun:
+		res, err := s.db.Run(ctx, req.SQL, req.Run)
+		if err != nil {
+			return err
+		}
+		var b rowBatch
+		b.reset(req.ID, len(res.Columns))
+		for _, row := range res.Rows {
+			b.add(row)
+			if b.full() {
+				if err := s.fw.write(frameRows, b.payload()); err != nil {
+					return errWrite
+				}
+				b.reset(req.ID, len(res.Columns))
+			}
+		}
+		if b.rows > 0 {
+			if err := s.fw.write(frameRows, b.payload()); err != nil {
+				return errWrite
+			}
+		}
+		rep.Result = &resultMeta{Query: res.Query, ExecutedSQL: res.ExecutedSQL, Columns: res.Columns,
+			Truncated: res.Truncated, Elapsed: res.Elapsed, TablesUsed: res.TablesUsed}
+		return nil
+	case opStream:
+		var b rowBatch
+		var werr error
+		flush := func() error {
+			if b.rows == 0 {
+				return nil
+			}
+			if err := s.fw.write(frameRows, b.payload()); err != nil {
+				werr = errWrite
+				return werr
+			}
+			b.reset(req.ID, b.cols)
+			return nil
+		}
+		info, err := s.db.Stream(ctx, req.SQL, req.Stream, func(cols []engine.Column) error {
+			b.reset(req.ID, len(cols))
+			if err := s.fw.writeGob(frameColumns, cols); err != nil {
+				werr = errWrite
+				return werr
+			}
+			return nil
+		}, func(row []engine.Value) error {
+			b.add(row)
+			if b.full() {
+				return flush()
+			}
+			return nil
+		})
+		if werr != nil {
+			return werr
+		}
+		if err == nil {
+			if ferr := flush(); ferr != nil {
+				return ferr
+			}
+		}
+		rep.Info = info
+		return err
+	}
+	return engine.Errorf(engine.CodeInternal, "the query worker does not know the request %q", req.Op)
+}

@@ -1,0 +1,345 @@
+package worker_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	_ "modernc.org/sqlite"
+
+	"querent/engine"
+	"querent/engine/sqlite"
+	"querent/engine/worker"
+)
+
+// TestMain lets this test binary serve as the workers its tests start. A
+// path starting with "fake:" opens a fake database that misbehaves in the
+// way its name says, inside the worker.
+func TestMain(m *testing.M) {
+	worker.Main(func(ctx context.Context, a worker.OpenArgs) (engine.Database, error) {
+		if kind, ok := strings.CutPrefix(a.Path, "fake:"); ok {
+			return &fakeDB{kind: kind}, nil
+		}
+		if err := sqlite.LimitProcessHeap(a.MaxMemory / 4 * 3); err != nil {
+			return nil, err
+		}
+		opts := sqlite.Options{MaxMemory: a.MaxMemory}
+		if a.SkipCheck {
+			opts.QuickCheckTimeout = -1
+		}
+		return sqlite.Open(ctx, a.Path, opts)
+	})
+	os.Exit(m.Run())
+}
+
+// fakeDB misbehaves on Run: "hog" grows the worker's own memory without
+// end, "crash" exits the worker.
+type fakeDB struct{ kind string }
+
+func (f *fakeDB) Dialect() string    { return "fake" }
+func (f *fakeDB) Name() string       { return "fake " + f.kind }
+func (f *fakeDB) Warnings() []string { return nil }
+func (f *fakeDB) Schema(ctx context.Context) (*engine.Schema, error) {
+	return &engine.Schema{Database: f.Name()}, nil
+}
+func (f *fakeDB) Validate(ctx context.Context, s string) (*engine.Validation, error) {
+	return &engine.Validation{SQL: s}, nil
+}
+func (f *fakeDB) Explain(ctx context.Context, s string) ([]string, error) { return nil, nil }
+func (f *fakeDB) Stream(ctx context.Context, s string, o engine.StreamOptions, c func([]engine.Column) error, r func([]engine.Value) error) (*engine.StreamInfo, error) {
+	return nil, engine.Errorf(engine.CodeInternal, "no")
+}
+func (f *fakeDB) Close() error { return nil }
+
+var hoard [][]byte
+
+func (f *fakeDB) Run(ctx context.Context, s string, o engine.RunOptions) (*engine.Result, error) {
+	switch f.kind {
+	case "hog":
+		for ctx.Err() == nil {
+			b := make([]byte, 8<<20)
+			for i := range b {
+				b[i] = byte(i)
+			}
+			hoard = append(hoard, b)
+		}
+	case "crash":
+		os.Exit(3)
+	}
+	return &engine.Result{Query: s, Columns: []engine.Column{{Name: "x", Type: "INTEGER"}}, Rows: [][]engine.Value{{int64(1)}}}, nil
+}
+
+// makeDB writes a SQLite file with the given statements.
+func makeDB(t *testing.T, stmts ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "w.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, s := range stmts {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	return path
+}
+
+func open(t *testing.T, path string, cfg worker.Config) *worker.Client {
+	t.Helper()
+	c, err := worker.Open(context.Background(), path, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+const (
+	// instrBomb is one call of instr() over 10 MB values: one step of
+	// SQLite's machine that runs for minutes and cannot be interrupted.
+	instrBomb = "SELECT instr(printf('%.*c', 9999000, 'a'), printf('%.*c', 4000000, 'a') || 'b') AS n"
+	// likeBomb is the same with LIKE.
+	likeBomb = "SELECT printf('%.*c', 9999000, 'a') LIKE '%' || printf('%.*c', 9990, 'a') || 'b' AS m"
+)
+
+// patience bounds how long a stopped call may take in these tests: far
+// more than the timeout and the grace (a loaded machine), far less than a
+// bomb left running (minutes).
+const patience = 20 * time.Second
+
+func code(err error) string { return engine.ErrorCode(err) }
+
+func TestValuesRoundTrip(t *testing.T) {
+	path := makeDB(t, "CREATE TABLE t(i INTEGER, r REAL, s TEXT, b BLOB, n)",
+		`INSERT INTO t VALUES (9223372036854775807, 1.5, 'héllo'||char(0)||'x', x'00ff', NULL), (-1, -0.0, '', x'', NULL)`)
+	c := open(t, path, worker.Config{})
+	if c.Dialect() != "sqlite" || !strings.HasSuffix(c.Path(), "w.db") || c.Name() == "" {
+		t.Errorf("dialect %q, path %q, name %q", c.Dialect(), c.Path(), c.Name())
+	}
+	res, err := c.Run(context.Background(), "SELECT * FROM t", engine.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]engine.Value{
+		{int64(9223372036854775807), 1.5, "héllo\x00x", []byte{0, 0xff}, nil},
+		{int64(-1), 0.0, "", []byte{}, nil},
+	}
+	if !reflect.DeepEqual(res.Rows, want) {
+		t.Errorf("rows %#v, want %#v", res.Rows, want)
+	}
+	if len(res.Columns) != 5 || res.Columns[0].Type != "INTEGER" || !strings.Contains(res.ExecutedSQL, "_querent_q") {
+		t.Errorf("columns %+v, executed %q", res.Columns, res.ExecutedSQL)
+	}
+	if _, err := c.Validate(context.Background(), "SELECT nope FROM t"); code(err) != engine.CodeUnknownColumn {
+		t.Errorf("validate: %v", err)
+	}
+	if _, err := c.Run(context.Background(), "WITH x AS (SELECT 1) DELETE FROM t", engine.RunOptions{}); code(err) != engine.CodeRefused {
+		t.Errorf("a write: %v", err)
+	}
+	s, err := c.Schema(context.Background())
+	if err != nil || s.Table("t") == nil || s.Table("t").RowCount != 2 {
+		t.Fatalf("schema %+v, %v", s, err)
+	}
+	if sum, err := c.SHA256(context.Background()); err != nil || len(sum) != 64 {
+		t.Errorf("sha256 %q, %v", sum, err)
+	}
+	var got int
+	info, err := c.Stream(context.Background(), "SELECT * FROM t", engine.StreamOptions{},
+		func(cols []engine.Column) error {
+			if len(cols) != 5 {
+				t.Errorf("stream columns %+v", cols)
+			}
+			return nil
+		}, func(row []engine.Value) error { got++; return nil })
+	if err != nil || got != 2 || info.Rows != 2 {
+		t.Errorf("stream: %d rows, info %+v, %v", got, info, err)
+	}
+	if c.Starts() != 1 {
+		t.Errorf("%d workers started, want 1", c.Starts())
+	}
+}
+
+// TestTimeoutHolds: one uninterruptible function call stops at its
+// timeout, by killing the worker; the next call gets a new one.
+func TestTimeoutHolds(t *testing.T) {
+	c := open(t, makeDB(t, "CREATE TABLE t(x)"), worker.Config{})
+	for _, bomb := range []string{instrBomb, likeBomb} {
+		start := time.Now()
+		_, err := c.Run(context.Background(), bomb, engine.RunOptions{Timeout: 300 * time.Millisecond})
+		if code(err) != engine.CodeTimeout || time.Since(start) > patience {
+			t.Fatalf("%s: %v after %s", bomb, err, time.Since(start))
+		}
+		if res, err := c.Run(context.Background(), "SELECT 1 AS one", engine.RunOptions{}); err != nil || res.Rows[0][0] != int64(1) {
+			t.Fatalf("after the bomb: %v", err)
+		}
+	}
+	if c.Starts() != 3 {
+		t.Errorf("%d workers started, want 3 (one per bomb killed)", c.Starts())
+	}
+}
+
+// TestCancelStops: cancelling stops the bomb at once.
+func TestCancelStops(t *testing.T) {
+	c := open(t, makeDB(t, "CREATE TABLE t(x)"), worker.Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		cancel()
+	}()
+	start := time.Now()
+	_, err := c.Run(ctx, instrBomb, engine.RunOptions{Timeout: 10 * time.Minute})
+	if code(err) != engine.CodeCancelled || !errors.Is(err, context.Canceled) || time.Since(start) > patience {
+		t.Fatalf("%v after %s", err, time.Since(start))
+	}
+}
+
+// TestOtherDatabaseAnswers: a runaway statement on one database never
+// holds up another.
+func TestOtherDatabaseAnswers(t *testing.T) {
+	a := open(t, makeDB(t, "CREATE TABLE a(x)"), worker.Config{})
+	b := open(t, makeDB(t, "CREATE TABLE b(x)"), worker.Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := a.Run(ctx, instrBomb, engine.RunOptions{Timeout: 10 * time.Minute})
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // let the bomb start
+	for i := 0; i < 5; i++ {
+		if _, err := b.Run(context.Background(), "SELECT count(*) FROM b", engine.RunOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("the bomb ended before the other database was asked: %v", err)
+	default:
+	}
+	cancel()
+	if err := <-done; code(err) != engine.CodeCancelled {
+		t.Errorf("bomb: %v", err)
+	}
+}
+
+// TestSameDatabaseWaitsItsOwnTimeout: a statement waiting behind a runaway
+// on the same database still ends within its own timeout.
+func TestSameDatabaseWaitsItsOwnTimeout(t *testing.T) {
+	c := open(t, makeDB(t, "CREATE TABLE t(x)"), worker.Config{})
+	go c.Run(context.Background(), instrBomb, engine.RunOptions{Timeout: 10 * time.Minute})
+	time.Sleep(100 * time.Millisecond)
+	start := time.Now()
+	_, err := c.Run(context.Background(), "SELECT 1", engine.RunOptions{Timeout: 200 * time.Millisecond})
+	if code(err) != engine.CodeTimeout || time.Since(start) > patience {
+		t.Fatalf("%v after %s", err, time.Since(start))
+	}
+}
+
+// TestMemoryCeiling: a worker that grows past the ceiling is killed and the
+// call fails with too_big; a row too large for the ceiling is refused by
+// SQLite's heap limit.
+func TestMemoryCeiling(t *testing.T) {
+	if _, err := os.Stat("/proc/self/statm"); err != nil {
+		t.Skip("the worker's size is read from /proc")
+	}
+	c := open(t, "fake:hog", worker.Config{MaxMemory: 200 << 20})
+	_, err := c.Run(context.Background(), "SELECT 1", engine.RunOptions{Timeout: time.Minute})
+	if code(err) != engine.CodeTooBig || !strings.Contains(err.Error(), "200 MB") {
+		t.Fatalf("hog: %v", err)
+	}
+
+	db := open(t, makeDB(t, "CREATE TABLE t(x)"), worker.Config{MaxMemory: 256 << 20})
+	cols := make([]string, 100)
+	for i := range cols {
+		cols[i] = "printf('%.*c', 9999000 - " + string(rune('0'+i%10)) + ", 'x')"
+	}
+	_, err = db.Run(context.Background(), "SELECT "+strings.Join(cols, ", "), engine.RunOptions{})
+	if code(err) != engine.CodeTooBig {
+		t.Fatalf("a 1 GB row: %v", err)
+	}
+	if _, err := db.Run(context.Background(), "SELECT 1", engine.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWorkerDeath: a worker that dies is reported, and the next call
+// starts another.
+func TestWorkerDeath(t *testing.T) {
+	c := open(t, "fake:crash", worker.Config{})
+	_, err := c.Run(context.Background(), "SELECT 1", engine.RunOptions{})
+	if code(err) != engine.CodeInternal || !strings.Contains(err.Error(), "stopped unexpectedly") {
+		t.Fatalf("%v", err)
+	}
+	if _, err := c.Schema(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if c.Starts() != 2 {
+		t.Errorf("%d starts", c.Starts())
+	}
+}
+
+// TestHostileViews: a view whose second row never comes, and a view whose
+// rows are one uninterruptible call each, cannot hang schema loading:
+// their steps are stopped and noted, the rest of the schema is read.
+func TestHostileViews(t *testing.T) {
+	path := makeDB(t, "CREATE TABLE good(id INTEGER PRIMARY KEY, name TEXT)",
+		"INSERT INTO good VALUES (1, 'a'), (2, 'b')",
+		"CREATE VIEW endless AS WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r) SELECT x FROM r WHERE x=1 OR x=1000000000000",
+		"CREATE VIEW bomb AS SELECT instr(printf('%.*c', 9999000, 'a'), printf('%.*c', 4000000, 'a') || 'b') AS n")
+	c := open(t, path, worker.Config{})
+	start := time.Now()
+	s, err := c.Schema(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) > patience {
+		t.Fatalf("schema took %s", time.Since(start))
+	}
+	for _, v := range []string{"endless", "bomb"} {
+		if tb := s.Table(v); tb == nil || tb.Note == "" {
+			t.Errorf("view %s: %+v", v, tb)
+		}
+	}
+	if g := s.Table("good"); g == nil || g.RowCount != 2 || len(g.Samples.Values) != 2 {
+		t.Errorf("good: %+v", g)
+	}
+	t.Logf("schema in %s with %d workers; notes: %q / %q", time.Since(start).Round(time.Millisecond), c.Starts(),
+		s.Table("endless").Note, s.Table("bomb").Note)
+}
+
+// TestStreamStopsEarly: a consumer that stops a stream leaves the client
+// usable.
+func TestStreamStopsEarly(t *testing.T) {
+	c := open(t, makeDB(t, "CREATE TABLE t(x)"), worker.Config{})
+	stop := errors.New("enough")
+	n := 0
+	_, err := c.Stream(context.Background(), "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r WHERE x < 1000000) SELECT x FROM r",
+		engine.StreamOptions{}, func([]engine.Column) error { return nil }, func([]engine.Value) error {
+			n++
+			if n == 10 {
+				return stop
+			}
+			return nil
+		})
+	if !errors.Is(err, stop) {
+		t.Fatalf("%v", err)
+	}
+	if _, err := c.Run(context.Background(), "SELECT 1", engine.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	_, err := worker.Open(context.Background(), filepath.Join(t.TempDir(), "missing.db"), worker.Config{})
+	if code(err) != engine.CodeDatabase || !strings.Contains(err.Error(), "no such file") {
+		t.Fatalf("%v", err)
+	}
+}
