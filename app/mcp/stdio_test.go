@@ -4,11 +4,16 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"querent/app/mcp"
 	"querent/engine"
@@ -352,4 +357,96 @@ func TestStdioRepliesDoNotInterleave(t *testing.T) {
 	if len(answered) != n || parseErrors != n {
 		t.Errorf("%d answers, %d parse errors; want %d of each", len(answered), parseErrors, n)
 	}
+}
+
+// A tool call that blocks on one database does not hold up calls on
+// another, and the client's cancellation reaches the blocked call.
+func TestStdioCallsOnOtherDatabasesAnswerWhileOneIsBlocked(t *testing.T) {
+	runEntered, schemaEntered := make(chan struct{}), make(chan struct{})
+	runCancelled := make(chan error, 1)
+	releaseSchema := make(chan struct{})
+	var once sync.Once
+	a := &fakeDB{name: "/data/a.db",
+		run: func(ctx context.Context, sql string) (*engine.Result, error) {
+			close(runEntered)
+			<-ctx.Done() // an uninterruptible query, as far as the server knows
+			runCancelled <- ctx.Err()
+			return nil, engine.AsError(ctx.Err())
+		},
+		schema: func(ctx context.Context) (*engine.Schema, error) {
+			once.Do(func() { close(schemaEntered) })
+			<-releaseSchema
+			return (&fakeDB{name: "/data/a.db"}).Schema(ctx)
+		}}
+	b := &fakeDB{name: "/data/b.db"}
+
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- mcp.New([]mcp.Database{{Name: "a", DB: a}, {Name: "b", DB: b}}, mcp.Options{Version: "test"}).Run(context.Background(), mcp.Stdio(inR, outW))
+		outW.Close()
+	}()
+	// The watchdog only turns a deadlock into a failure instead of a hang;
+	// nothing here depends on how fast the calls are.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: "1"}, nil).Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// On a: a query that does not return, and a list_tables stuck in Schema.
+	runCtx, cancelRun := context.WithCancel(ctx)
+	runDone := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(runCtx, &sdk.CallToolParams{Name: "run_query", Arguments: map[string]any{"sql": "SELECT forever()", "database": "a"}})
+		runDone <- err
+	}()
+	listDone := make(chan *sdk.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "list_tables", Arguments: map[string]any{"database": "a"}})
+		if err != nil {
+			t.Errorf("list_tables on a: %v", err)
+		}
+		listDone <- res
+	}()
+	<-runEntered
+	<-schemaEntered
+
+	// Meanwhile every tool answers on b.
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"run_query", map[string]any{"sql": "SELECT n FROM t", "database": "b"}, `"row_count":3`},
+		{"list_tables", map[string]any{"database": "b"}, `"name":"t"`},
+		{"describe_table", map[string]any{"table": "t", "database": "b"}, `"name":"n"`},
+		{"explain_query", map[string]any{"sql": "SELECT n FROM t", "database": "b"}, `"valid":true`},
+	} {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: c.tool, Arguments: c.args})
+		if err != nil {
+			t.Fatalf("%s on b while a is blocked: %v", c.tool, err)
+		}
+		if text := res.Content[0].(*sdk.TextContent).Text; res.IsError || !strings.Contains(text, c.want) {
+			t.Errorf("%s on b: %.300s", c.tool, text)
+		}
+	}
+
+	// The client gives up on the blocked query: notifications/cancelled
+	// cancels the call's context.
+	cancelRun()
+	if err := <-runCancelled; !errors.Is(err, context.Canceled) {
+		t.Errorf("the blocked call's context: %v", err)
+	}
+	if err := <-runDone; !errors.Is(err, context.Canceled) {
+		t.Errorf("the cancelled call returned %v", err)
+	}
+	close(releaseSchema)
+	if res := <-listDone; res == nil || res.IsError {
+		t.Errorf("list_tables on a after the release: %+v", res)
+	}
+	cs.Close()
+	<-done
 }
