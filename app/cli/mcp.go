@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -94,14 +93,10 @@ func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
 	case ctx.Err() != nil:
 		return 130
 	case err != nil && !errors.Is(err, io.EOF):
-		var syntax *json.SyntaxError
-		if errors.As(err, &syntax) {
-			printError(s.err, "mcp", engine.Errorf(engine.CodeUsage, "the MCP connection ended: the input is not a JSON-RPC message stream (%v)", err).WithHint(
-				"querent mcp reads JSON-RPC messages, one per line, on standard input: start it from an MCP client (see querent mcp --help)"))
-		} else {
-			printError(s.err, "mcp", engine.Errorf(engine.CodeInternal, "the MCP connection failed: %v", err).WithHint(
-				"the client may have stopped; start querent mcp again from the MCP client"))
-		}
+		// Input that is not JSON-RPC gets error replies and the session goes
+		// on (mcp.Stdio); what ends it here is the connection itself.
+		printError(s.err, "mcp", engine.Errorf(engine.CodeInternal, "the MCP connection failed: %v", err).WithHint(
+			"the client may have stopped; start querent mcp again from the MCP client"))
 		return 2
 	}
 	return 0

@@ -95,9 +95,33 @@ func TestMCPAnswersEverythingBeforeTheEndOfInput(t *testing.T) {
 			t.Errorf("no %s in:\n%s", want, out)
 		}
 	}
-	// Input that is not JSON-RPC ends the connection with a clear message.
-	code, _, errs = runWith(t, c, "hello\n", "mcp")
-	if code != 2 || !strings.Contains(errs, "not a JSON-RPC message") || !strings.Contains(errs, "MCP client") {
-		t.Errorf("exit %d: %s", code, errs)
+}
+
+// Input that is not JSON-RPC gets its error reply and the session goes on:
+// the requests after it are answered, and the end of the input still ends
+// the server with status 0.
+func TestMCPAnswersBadInputAndGoesOn(t *testing.T) {
+	c := &CLI{Open: open, Version: "test"}
+	in := strings.Join([]string{
+		`hello`,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"script","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`[{"jsonrpc":"2.0","id":2,"method":"ping"}]`,
+		`{"id":3,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"run_query","arguments":{"sql":"SELECT count(*) AS n FROM Invoice"}}}`,
+	}, "\n") + "\n"
+	code, out, errs := runWith(t, c, in, "mcp")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: `) {
+		t.Fatalf("want the parse error, then 4 answers:\n%s", out)
+	}
+	// The answers to requests come as each is done, not in the order read.
+	for _, want := range []string{`"id":1,"result"`, `"id":2,"error":{"code":-32600`, `"id":3,"error":{"code":-32600`, `\"n\":412`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %s in:\n%s", want, out)
+		}
 	}
 }

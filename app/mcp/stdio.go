@@ -1,42 +1,93 @@
 package mcp
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"slices"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// MaxLineBytes is the longest line, one JSON-RPC message, that `querent
+// mcp` reads (4 MiB). A longer line is read to its end and dropped, never
+// kept whole, and the client gets an error reply saying so: whatever a
+// client sends, the server's memory stays bounded. The engine caps SQL at
+// 100 KB, so a real request fits many times over.
+const MaxLineBytes = 4 << 20
+
 // Stdio returns the transport of `querent mcp`: newline-delimited JSON-RPC
-// on r and w. Unlike a bare sdk.IOTransport, the end of the input does not
-// drop the answers to requests still running: the server answers every
-// request it has read before it stops, so that
-// `printf '…requests…' | querent mcp` gets its answers too.
+// on r and w. Unlike a bare sdk.IOTransport, it keeps the session alive
+// whatever the client sends, and the end of the input does not drop the
+// answers to requests still running:
+//
+//   - only well-formed single JSON-RPC 2.0 messages reach the SDK, whose
+//     reader ends the session at the first one it cannot decode. A line
+//     that is not JSON gets a -32700 parse error (id null); a batch (MCP
+//     2025-06-18 removed JSON-RPC batching) gets a -32600 reply for each of
+//     its requests, with that request's id, or one with a null id when
+//     none has an id; other JSON that is not a JSON-RPC message gets -32600
+//     with its id when one can be read; a line over [MaxLineBytes] gets
+//     -32600 with its id when the start of the line has one.
+//   - the server answers every request it has read before it stops, so
+//     that `printf '…requests…' | querent mcp` gets its answers too.
+//
+// The error replies are written under the same lock as the SDK's own
+// messages, so lines never mix.
 func Stdio(r io.Reader, w io.Writer) sdk.Transport {
-	t := &tracker{}
+	t := &tracker{open: map[jsonrpc.ID]bool{}}
 	t.cond = sync.NewCond(&t.mu)
+	out := &countWriter{w: w, t: t}
 	return &sdk.IOTransport{
-		Reader: &drainReader{r: r, t: t},
-		Writer: &countWriter{w: w, t: t},
+		Reader: &drainReader{in: bufio.NewReaderSize(r, 64<<10), t: t, out: out},
+		Writer: out,
+		// The reader never passes on a line over MaxLineBytes, so the SDK's
+		// own cap, which would end the session, cannot trip; it stays as a
+		// backstop.
+		MaxLineLength: 2 * MaxLineBytes,
 	}
 }
 
-// tracker counts the requests read and the responses written.
+// tracker knows which of the client's requests still wait for an answer.
 type tracker struct {
-	mu                  sync.Mutex
-	cond                *sync.Cond
-	requests, responses int
+	mu   sync.Mutex
+	cond *sync.Cond
+	open map[jsonrpc.ID]bool
 }
 
-func (t *tracker) add(requests, responses int) {
-	if requests == 0 && responses == 0 {
+// read notes a message the SDK is about to read: a request waits for its
+// response; a request the client cancels gets none (or one nobody waits
+// for), so its cancellation counts as its answer.
+func (t *tracker) read(msg jsonrpc.Message) {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok {
 		return
 	}
+	switch {
+	case req.ID.IsValid():
+		t.mu.Lock()
+		t.open[req.ID] = true
+		t.mu.Unlock()
+	case req.Method == "notifications/cancelled":
+		var p struct {
+			RequestID any `json:"requestId"`
+		}
+		if json.Unmarshal(req.Params, &p) == nil {
+			if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
+				t.answered(id)
+			}
+		}
+	}
+}
+
+// answered notes that a request has its response.
+func (t *tracker) answered(id jsonrpc.ID) {
 	t.mu.Lock()
-	t.requests += requests
-	t.responses += responses
+	delete(t.open, id)
 	t.mu.Unlock()
 	t.cond.Broadcast()
 }
@@ -44,100 +95,273 @@ func (t *tracker) add(requests, responses int) {
 // waitAnswered blocks until every request read has its response.
 func (t *tracker) waitAnswered() {
 	t.mu.Lock()
-	for t.responses < t.requests {
+	for len(t.open) > 0 {
 		t.cond.Wait()
 	}
 	t.mu.Unlock()
 }
 
-// counts are the JSON-RPC messages of some lines, by kind.
-type counts struct{ requests, responses, cancels int }
-
-// lines splits complete lines off buf (keeping a partial last line) and
-// counts the JSON-RPC messages among them.
-func lines(buf *[]byte, data []byte) (c counts) {
-	*buf = append(*buf, data...)
-	for {
-		i := bytes.IndexByte(*buf, '\n')
-		if i < 0 {
-			return c
-		}
-		classify(bytes.TrimSpace((*buf)[:i]), &c)
-		*buf = (*buf)[i+1:]
-	}
-}
-
-// classify counts a message's requests (a method and an id), responses
-// (an id and no method) and cancellations; a batch counts each of its
-// messages.
-func classify(line []byte, c *counts) {
-	type message struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	var batch []message
-	if len(line) > 0 && line[0] == '[' {
-		if json.Unmarshal(line, &batch) != nil {
-			return
-		}
-	} else {
-		var m message
-		if json.Unmarshal(line, &m) != nil {
-			return
-		}
-		batch = []message{m}
-	}
-	for _, m := range batch {
-		switch {
-		case m.Method == "notifications/cancelled":
-			c.cancels++
-		case m.Method != "" && len(m.ID) > 0:
-			c.requests++
-		case m.Method == "" && len(m.ID) > 0:
-			c.responses++
-		}
-	}
-}
-
-// drainReader reads the client's messages; at the end of the input it
-// waits until every request read has been answered before it says so.
+// drainReader gives the SDK the client's messages, one well-formed
+// JSON-RPC message per line, and answers the lines it cannot pass on. At
+// the end of the input it waits until every request read has been
+// answered before it says so.
 type drainReader struct {
-	r   io.Reader
+	in  *bufio.Reader
 	t   *tracker
-	buf []byte
+	out *countWriter
+	// pending is the rest of the accepted line (and its newline) that the
+	// SDK has not read yet; line is the buffer it lives in.
+	pending, line []byte
+	eof           bool
 }
 
 func (d *drainReader) Read(p []byte) (int, error) {
-	n, err := d.r.Read(p)
-	if n > 0 {
-		// The client's requests wait for answers; a request it cancels
-		// gets none, so its cancellation stands for one.
-		c := lines(&d.buf, p[:n])
-		d.t.add(c.requests, c.cancels)
-		if err == io.EOF {
-			return n, nil // the end comes with the next read, once these are answered
+	for len(d.pending) == 0 {
+		if d.eof {
+			d.t.waitAnswered()
+			return 0, io.EOF
 		}
+		line, over, err := d.readLine()
+		if err == io.EOF {
+			d.eof = true // the end comes once this last line is answered
+		} else if err != nil {
+			return 0, err
+		}
+		d.accept(line, over)
 	}
-	if err == io.EOF {
-		d.t.waitAnswered()
-	}
-	return n, err
+	n := copy(p, d.pending)
+	d.pending = d.pending[n:]
+	return n, nil
 }
 
 func (d *drainReader) Close() error { return nil }
 
-// countWriter writes the server's messages and counts its responses.
+// readLine reads the next line without its newline. A line longer than
+// MaxLineBytes is read to its end but not kept: over is true and line holds
+// its first MaxLineBytes bytes, enough to find the message's id.
+func (d *drainReader) readLine() (line []byte, over bool, err error) {
+	if cap(d.line) > 1<<20 {
+		d.line = nil // do not hold on to the buffer of a long line
+	}
+	d.line = d.line[:0]
+	for {
+		chunk, err := d.in.ReadSlice('\n')
+		if err == nil {
+			chunk = chunk[:len(chunk)-1]
+		}
+		if !over {
+			if room := MaxLineBytes - len(d.line); len(chunk) > room {
+				chunk, over = chunk[:room], true
+			}
+			if need := len(d.line) + len(chunk); need > cap(d.line) {
+				// Double (append grows large slices by a quarter, which
+				// costs five times a long line in copies), up to the limit.
+				d.line = slices.Grow(d.line, min(max(2*cap(d.line), need), MaxLineBytes)-len(d.line))
+			}
+			d.line = append(d.line, chunk...)
+		}
+		if err != bufio.ErrBufferFull {
+			return d.line, over, err
+		}
+	}
+}
+
+// accept passes a well-formed message on to the SDK, or answers the line
+// with an error.
+func (d *drainReader) accept(line []byte, over bool) {
+	if over {
+		d.reply(idOf(line), jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+			"invalid request: the line is over %d MiB, the most querent mcp reads; send smaller requests (one JSON-RPC message per line)", MaxLineBytes>>20))
+		return
+	}
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return // a blank line carries no message
+	}
+	if !json.Valid(line) {
+		var v json.RawMessage
+		err := json.Unmarshal(line, &v)
+		d.reply(nil, jsonrpc.CodeParseError, "parse error: "+err.Error())
+		return
+	}
+	if line[0] == '[' {
+		d.refuseBatch(line)
+		return
+	}
+	msg, problem := decode(line)
+	if problem != "" {
+		d.reply(idOf(line), jsonrpc.CodeInvalidRequest, "invalid request: "+problem)
+		return
+	}
+	d.t.read(msg)
+	d.pending = append(line, '\n')
+}
+
+// refuseBatch answers a JSON-RPC batch: MCP 2025-06-18 removed batching,
+// and the SDK ends the session on one. Each request in it that has an id
+// gets its own error reply, so that none of the client's calls waits for
+// ever; a batch without one gets a single reply with a null id.
+func (d *drainReader) refuseBatch(line []byte) {
+	const msg = "invalid request: JSON-RPC batches are not supported (MCP 2025-06-18 removed them); send one message per line"
+	var elems []json.RawMessage
+	_ = json.Unmarshal(line, &elems)
+	replied := false
+	for _, e := range elems {
+		if id := idOf(e); id != nil {
+			d.reply(id, jsonrpc.CodeInvalidRequest, msg)
+			replied = true
+		}
+	}
+	if !replied {
+		d.reply(nil, jsonrpc.CodeInvalidRequest, msg)
+	}
+}
+
+// reply writes a JSON-RPC error response (id nil: null).
+func (d *drainReader) reply(id json.RawMessage, code int, message string) {
+	type wireError struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   wireError       `json:"error"`
+	}{"2.0", id, wireError{code, message}})
+	// A reply that cannot be written has nobody to read it: the end of the
+	// input follows.
+	_ = d.out.writeLine(append(b, '\n'))
+}
+
+// decode checks that line (valid JSON) is one JSON-RPC 2.0 message the
+// SDK can read, and says what is wrong when it is not.
+func decode(line []byte) (jsonrpc.Message, string) {
+	if line[0] != '{' {
+		return nil, `not a JSON-RPC 2.0 message: send an object with "jsonrpc":"2.0" and a "method"`
+	}
+	// The keys as written: the SDK matches them exactly, not ignoring case.
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(line, &fields); err != nil {
+		return nil, err.Error()
+	}
+	if string(fields["jsonrpc"]) != `"2.0"` {
+		return nil, `"jsonrpc" must be "2.0"`
+	}
+	id, hasID := fields["id"]
+	var idValue any
+	if hasID && json.Unmarshal(id, &idValue) != nil {
+		idValue = true // a number out of range: not an id the SDK can read
+	}
+	switch idValue.(type) {
+	case nil, string, float64:
+	default:
+		return nil, `"id" must be a string, a number or null`
+	}
+	method, hasMethod := fields["method"]
+	var name string
+	if hasMethod && json.Unmarshal(method, &name) != nil || string(method) == "null" {
+		return nil, `"method" must be a string`
+	}
+	_, hasResult := fields["result"]
+	_, hasError := fields["error"]
+	if !hasMethod && (!hasID || !hasResult && !hasError) {
+		// Neither a request nor a response to one of the server's requests.
+		return nil, `a request needs a "method"`
+	}
+	// The SDK's own decoder has the last word (it also bounds the nesting).
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		return nil, err.Error()
+	}
+	return msg, ""
+}
+
+// idOf returns the id of a JSON-RPC message as written (a string or a
+// number), or nil when none can be read. It reads only as far as the id,
+// so it works on the start of a line too long to keep.
+func idOf(msg []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(msg))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if key != "id" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return nil
+			}
+			continue
+		}
+		switch v := must(dec.Token()).(type) {
+		case string:
+			b, _ := json.Marshal(v)
+			return b
+		case json.Number:
+			return json.RawMessage(v)
+		}
+		return nil
+	}
+	return nil
+}
+
+// must drops the error of a token: a token that cannot be read is nil.
+func must(tok json.Token, err error) json.Token {
+	if err != nil {
+		return nil
+	}
+	return tok
+}
+
+// countWriter writes the server's messages, notes the responses, and
+// writes the reader's error replies under the same lock, so that lines
+// written by different goroutines never mix.
 type countWriter struct {
+	mu  sync.Mutex
 	w   io.Writer
 	t   *tracker
 	buf []byte
 }
 
+// Write is the SDK's: it writes each message, newline included, in one
+// call.
 func (c *countWriter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	n, err := c.w.Write(p)
 	// A response that cannot be written counts as given: nobody waits for it.
-	c.t.add(0, lines(&c.buf, p).responses)
+	data := p
+	if len(c.buf) > 0 {
+		c.buf = append(c.buf, p...)
+		data = c.buf
+	}
+	for {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			break
+		}
+		if msg, err := jsonrpc.DecodeMessage(data[:i]); err == nil {
+			if resp, ok := msg.(*jsonrpc.Response); ok && resp.ID.IsValid() {
+				c.t.answered(resp.ID)
+			}
+		}
+		data = data[i+1:]
+	}
+	// Keep a partial line (the SDK writes whole ones) for the next write.
+	c.buf = append(c.buf[:0:0], data...)
 	return n, err
+}
+
+// writeLine writes one line that is not the SDK's (an error reply).
+func (c *countWriter) writeLine(line []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, err := c.w.Write(line)
+	return err
 }
 
 func (c *countWriter) Close() error { return nil }
