@@ -56,6 +56,10 @@ type Options struct {
 	// SchemaTableBudget bounds the time spent counting, sampling and finding
 	// distinct values of one table during schema introspection (default 250 ms).
 	SchemaTableBudget time.Duration
+	// SchemaBudget bounds the time spent on those steps for all tables
+	// together (default 1.5 s), so that any file opens at once: past it,
+	// the remaining tables get estimated counts and no samples, with a note.
+	SchemaBudget time.Duration
 	// CheckCache, when set, remembers files that passed the integrity check
 	// so that an unchanged file is not read whole on every open.
 	CheckCache CheckCache
@@ -85,6 +89,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.SchemaTableBudget == 0 {
 		o.SchemaTableBudget = 250 * time.Millisecond
+	}
+	if o.SchemaBudget == 0 {
+		o.SchemaBudget = 1500 * time.Millisecond
 	}
 	return o
 }

@@ -108,6 +108,7 @@ func (d *DB) schemaLocked(ctx context.Context, skip map[string]bool, onStep func
 	}
 	d.loadOriginalNamesLocked(ctx, byName)
 	budget := d.opts.SchemaTableBudget
+	spent := time.Now().Add(d.opts.SchemaBudget)
 	for _, t := range s.Tables {
 		if t.Note != "" {
 			t.RowCount, t.RowCountEstimated = unknownRowCount, true
@@ -115,6 +116,13 @@ func (d *DB) schemaLocked(ctx context.Context, skip map[string]bool, onStep func
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, engine.AsError(err)
+		}
+		if time.Now().After(spent) {
+			rc := d.estimateLocked(ctx, t.Name, t.Kind)
+			t.RowCount, t.RowCountEstimated = rc.n, rc.estimated
+			t.Note = "its rows were not counted (the count is an estimate) nor sampled: reading the tables' details took more than " +
+				d.opts.SchemaBudget.String() + " in all, and Querent stopped there so that the file opens at once"
+			continue
 		}
 		var rc rowCount
 		if step := countStep(t.Name); skip[step] || skip["*"] {

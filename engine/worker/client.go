@@ -26,9 +26,11 @@ const (
 	checkTimeout = 10 * time.Second
 	// memoryPoll is how often the worker's size is read while it works.
 	memoryPoll = 20 * time.Millisecond
-	// maxSkips bounds the schema steps skipped one by one; past it, every
-	// remaining bounded step is skipped.
-	maxSkips = 8
+	// maxSkips bounds the schema steps skipped one by one; past it, or once
+	// schemaBudget is spent, every remaining bounded step is skipped, so
+	// that a file opens within seconds however many hostile views it has.
+	maxSkips     = 8
+	schemaBudget = 1500 * time.Millisecond
 )
 
 // Config says how to start workers. The zero value starts this very
@@ -411,9 +413,10 @@ func (c *Client) Schema(ctx context.Context) (*engine.Schema, error) {
 	if c.schema != nil {
 		return c.schema, nil
 	}
+	start := time.Now()
 	for {
 		skip := c.skip
-		if len(skip) >= maxSkips {
+		if len(skip) >= maxSkips || (len(skip) > 0 && time.Since(start) > schemaBudget) {
 			skip = append(append([]string(nil), skip...), "*")
 		}
 		rep, err := c.call(ctx, request{Op: opSchema, Skip: skip}, callOpts{})

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	_ "modernc.org/sqlite"
+)
+
+// The red team's bombs: one SQL function call over a 10 MB value, which
+// SQLite runs as one step of its machine, deaf to interrupts (175 s, 574 s
+// and more under a 2 s timeout before the query worker).
+var bombs = map[string]string{
+	"like":  "SELECT printf('%.*c', 9999000, 'a') LIKE '%' || printf('%.*c', 9990, 'a') || 'b' AS m",
+	"instr": "SELECT instr(printf('%.*c', 9999000, 'a'), printf('%.*c', 4000000, 'a') || 'b') AS n",
+	"glob":  "SELECT printf('%.*c', 9999000, 'a') GLOB '*' || printf('%.*c', 9990, 'a') || 'b' AS g",
+}
+
+// patience bounds a stopped bomb in these tests: far above the timeout
+// plus its grace on a loaded machine, far below a bomb left running.
+const patience = 20 * time.Second
+
+// runExe runs the binary and returns its exit code, output and how long it took.
+func runExe(t *testing.T, exe string, stdin string, args ...string) (int, string, string, time.Duration) {
+	t.Helper()
+	cmd := exec.Command(exe, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Stdin = strings.NewReader(stdin)
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), out.String(), errb.String(), d
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0, out.String(), errb.String(), d
+}
+
+// TestBombsStopOnTime: from sql, ask --input and export, every bomb ends
+// with a timeout soon after its 1 s timeout.
+func TestBombsStopOnTime(t *testing.T) {
+	exe := build(t)
+	dir := t.TempDir()
+	for name, q := range bombs {
+		code, _, errs, d := runExe(t, exe, "", "sql", "--timeout", "1s", q)
+		if code != 1 || !strings.Contains(errs, "timeout") || d > patience {
+			t.Errorf("sql %s: exit %d after %s: %s", name, code, d, errs)
+		}
+		t.Logf("sql %s: stopped after %s", name, d.Round(time.Millisecond))
+	}
+	req, _ := json.Marshal(map[string]any{"question": bombs["instr"], "timeout_s": 1})
+	code, out, _, d := runExe(t, exe, string(req), "ask", "--input", "-")
+	if code != 1 || !strings.Contains(out, `"type":"timeout"`) && !strings.Contains(out, `"type": "timeout"`) || d > patience {
+		t.Errorf("ask --input: exit %d after %s: %.300s", code, d, out)
+	}
+	outFile := filepath.Join(dir, "bomb.csv")
+	code, _, errs, d := runExe(t, exe, "", "export", "--timeout", "1s", "--sql", bombs["like"], "--out", outFile)
+	if code != 1 || !strings.Contains(errs, "timeout") || d > patience {
+		t.Errorf("export: exit %d after %s: %s", code, d, errs)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("export left %v", entries)
+	}
+}
+
+// TestCtrlCStopsABomb: Ctrl-C ends a query that SQLite cannot interrupt.
+func TestCtrlCStopsABomb(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT on Windows")
+	}
+	exe := build(t)
+	cmd := exec.Command(exe, "sql", "--timeout", "10m", bombs["instr"])
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(700 * time.Millisecond)
+	cmd.Process.Signal(os.Interrupt)
+	start := time.Now()
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 || time.Since(start) > patience {
+		t.Fatalf("exit %v after %s; stderr %s", err, time.Since(start), errb.String())
+	}
+	t.Logf("stopped %s after Ctrl-C", time.Since(start).Round(time.Millisecond))
+}
+
+// TestMemoryBombs: a row of 150 values of 10 MB, 20 rows of 10 MB, and a
+// view of 80 such columns fail with too_big instead of taking gigabytes.
+func TestMemoryBombs(t *testing.T) {
+	exe := build(t)
+	cols := make([]string, 150)
+	for i := range cols {
+		cols[i] = "printf('%.*c', 9999000 - " + strconv.Itoa(i) + ", 'x') AS c" + strconv.Itoa(i)
+	}
+	wide := "SELECT " + strings.Join(cols, ", ")
+	tall := "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 20) SELECT printf('%.*c', 9999000, 'x') AS v FROM r"
+	for name, q := range map[string]string{"wide": wide, "tall": tall} {
+		code, _, errs, _ := runExe(t, exe, "", "sql", q)
+		if code != 1 || !strings.Contains(errs, "too_big") {
+			t.Errorf("%s: exit %d: %s", name, code, errs)
+		}
+	}
+	db := hostileDB(t, "fat", "CREATE VIEW fat AS SELECT "+strings.Join(cols[:80], ", "))
+	code, out, errs, _ := runExe(t, exe, "", "schema", "--db", db)
+	if code != 0 || !strings.Contains(out, "fat") {
+		t.Errorf("schema: exit %d: %s %s", code, out, errs)
+	}
+	code, _, errs, _ = runExe(t, exe, "", "export", "--db", db, "--sql", "SELECT * FROM fat", "--out", filepath.Join(t.TempDir(), "fat.xlsx"))
+	if code != 1 || !strings.Contains(errs, "too_big") {
+		t.Errorf("export: exit %d: %s", code, errs)
+	}
+}
+
+// hostileDB writes a database with one ordinary table and the given
+// statements (views meant to hang whoever reads them).
+func hostileDB(t *testing.T, name string, stmts ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name+".db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, s := range append([]string{"CREATE TABLE ok(id INTEGER PRIMARY KEY, name TEXT)", "INSERT INTO ok VALUES (1, 'a')"}, stmts...) {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	return path
+}
+
+const endlessView = "CREATE VIEW v AS WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r) SELECT x FROM r WHERE x=1 OR x=1000000000000"
+
+// TestHostileSchemaOpens: a view whose second row never comes (606 s of
+// `querent schema` before) no longer holds up schema, serve or mcp.
+func TestHostileSchemaOpens(t *testing.T) {
+	exe := build(t)
+	db := hostileDB(t, "hostile", endlessView, "CREATE VIEW b AS "+bombs["instr"])
+	code, out, errs, d := runExe(t, exe, "", "schema", "--db", db)
+	if code != 0 || !strings.Contains(out, "note:") || d > patience {
+		t.Errorf("schema: exit %d after %s: %s %s", code, d, out, errs)
+	}
+	t.Logf("schema of the hostile file in %s", d.Round(time.Millisecond))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, "serve", "--db", db, "--addr", "127.0.0.1:0")
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	line := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "http://127.0.0.1:") {
+				line <- sc.Text()
+				return
+			}
+		}
+	}()
+	select {
+	case <-line:
+		t.Logf("serve printed its address after %s", time.Since(start).Round(time.Millisecond))
+	case <-time.After(patience):
+		t.Fatal("serve did not print its address")
+	}
+}
+
+// TestMCPBombHoldsUpNothingElse: while one database runs a bomb, the other
+// databases answer, and a hostile schema answers list_tables.
+func TestMCPBombHoldsUpNothingElse(t *testing.T) {
+	exe := build(t)
+	hostile := hostileDB(t, "hostile", endlessView)
+	plain := hostileDB(t, "plain")
+	other := hostileDB(t, "other")
+	cmd := exec.Command(exe, "mcp", "--db", plain, "--db", other, "--db", hostile, "--timeout", "4s")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	client := sdk.NewClient(&sdk.Implementation{Name: "bomb-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(tool string, args map[string]any) (*sdk.CallToolResult, error) {
+		return cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+	}
+	bombDone := make(chan error, 1)
+	go func() {
+		res, err := call("run_query", map[string]any{"database": "plain", "sql": bombs["instr"]})
+		if err == nil && !res.IsError {
+			err = errors.New("the bomb answered")
+		}
+		bombDone <- err
+	}()
+	time.Sleep(300 * time.Millisecond)
+	start := time.Now()
+	res, err := call("run_query", map[string]any{"database": "other", "sql": "SELECT count(*) AS n FROM ok"})
+	if err != nil || res.IsError {
+		t.Fatalf("other database: %v %+v", err, res)
+	}
+	if res, err := call("list_tables", map[string]any{"database": "hostile"}); err != nil || res.IsError {
+		t.Fatalf("list_tables on the hostile file: %v %+v", err, res)
+	}
+	t.Logf("another database answered in %s while the bomb ran", time.Since(start).Round(time.Millisecond))
+	select {
+	case err := <-bombDone:
+		t.Fatalf("the bomb ended first: %v", err)
+	default:
+	}
+	if res, err := call("list_databases", map[string]any{}); err != nil || res.IsError {
+		t.Fatalf("list_databases: %v", err)
+	}
+	if err := <-bombDone; err != nil {
+		t.Errorf("the bomb: %v", err)
+	}
+}
