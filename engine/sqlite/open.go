@@ -63,6 +63,10 @@ type Options struct {
 	// CheckCache, when set, remembers files that passed the integrity check
 	// so that an unchanged file is not read whole on every open.
 	CheckCache CheckCache
+	// SnapshotRoot is the private folder that holds the snapshots of files
+	// with pending -wal or -journal changes (see MakeSnapshot); default
+	// DefaultSnapshotRoot().
+	SnapshotRoot string
 }
 
 // DefaultMaxMemory is the default memory ceiling of one statement.
@@ -150,17 +154,16 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	openPath := abs
 	var warnings []string
 	var cleanup []func()
-	if side := pendingSidecar(abs); side != "" {
-		dir, snap, err := snapshot(ctx, abs, side)
-		if err != nil {
-			return nil, err
-		}
-		cleanup = append(cleanup, func() { os.RemoveAll(dir) })
+	dir, snap, warning, err := MakeSnapshot(ctx, opts.SnapshotRoot, abs)
+	if err != nil {
+		return nil, err
+	}
+	if warning != "" {
+		warnings = append(warnings, warning)
+	}
+	if dir != "" {
+		cleanup = append(cleanup, func() { ReleaseSnapshot(dir) })
 		openPath = snap
-		warnings = append(warnings, fmt.Sprintf(
-			"%s holds changes that are not yet in the main file (another program may have it open); "+
-				"Querent is reading a private snapshot that includes them, taken at %s, and has not touched either file",
-			filepath.Base(side), time.Now().Format("15:04:05")))
 	}
 	if len(cleanup) > 0 {
 		key = "" // a snapshot is a new state of the file: check it
