@@ -7,12 +7,14 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -237,4 +239,107 @@ func TestMCPBombHoldsUpNothingElse(t *testing.T) {
 	if err := <-bombDone; err != nil {
 		t.Errorf("the bomb: %v", err)
 	}
+}
+
+// TestKilledParentLeavesNothing: a SIGKILL of querent during a bomb on a
+// file with a -wal leaves no worker running, and the private snapshot it
+// stranded is removed by the next start.
+func TestKilledParentLeavesNothing(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	exe := build(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "w.db")
+	// A WAL file whose changes are not checkpointed: the writer's files are
+	// copied while it still holds them, as another program would leave them.
+	db, err := sql.Open("sqlite", path+"?_pragma=journal_mode(WAL)&_pragma=wal_autocheckpoint(0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	for _, s := range []string{"CREATE TABLE t(x)", "INSERT INTO t VALUES (1), (2)"} {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mine := filepath.Join(dir, "mine.db")
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(path + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(mine+suffix, b, 0o644)
+	}
+	db.Close()
+	data := t.TempDir()
+	env := append(os.Environ(), "QUERENT_DATA_DIR="+data)
+	cmd := exec.Command(exe, "sql", "--db", mine, "--timeout", "10m", bombs["instr"])
+	cmd.Env = env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	snaps := filepath.Join(data, "snapshots")
+	deadline := time.Now().Add(patience)
+	for {
+		if entries, _ := os.ReadDir(snaps); len(entries) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no snapshot was made")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
+	workers := childrenOf(cmd.Process.Pid)
+	if len(workers) == 0 {
+		t.Fatal("no worker found")
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	for _, pid := range workers {
+		gone := false
+		for end := time.Now().Add(patience); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err != nil || isZombie(pid) {
+				gone = true
+				break
+			}
+		}
+		if !gone {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Errorf("worker %d outlived its parent", pid)
+		}
+	}
+	if entries, _ := os.ReadDir(snaps); len(entries) == 0 {
+		t.Fatal("the snapshot was not stranded: the test proves nothing")
+	}
+	run := exec.Command(exe, "sql", "--db", mine, "SELECT count(*) FROM t")
+	run.Env = env
+	if out, err := run.CombinedOutput(); err != nil || !strings.Contains(string(out), "2") {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if entries, _ := os.ReadDir(snaps); len(entries) != 0 {
+		t.Errorf("stranded snapshots left: %v", entries)
+	}
+}
+
+// childrenOf lists a process's children.
+func childrenOf(pid int) []int {
+	var out []int
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	for _, task := range tasks {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, task.Name()))
+		for _, f := range strings.Fields(string(b)) {
+			if n, err := strconv.Atoi(f); err == nil {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+func isZombie(pid int) bool {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	i := strings.LastIndexByte(string(b), ')')
+	return i > 0 && i+2 < len(b) && b[i+2] == 'Z'
 }

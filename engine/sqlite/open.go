@@ -67,6 +67,12 @@ type Options struct {
 	// with pending -wal or -journal changes (see MakeSnapshot); default
 	// DefaultSnapshotRoot().
 	SnapshotRoot string
+	// Snapshot is the copy of the file (its copyPath) that the caller made
+	// with MakeSnapshot and owns: it is opened instead of the file, under
+	// the file's name, and no snapshot is made here. The query worker's
+	// parent makes it, so that a worker killed and started again opens the
+	// same state of the file without copying it again.
+	Snapshot string
 }
 
 // DefaultMaxMemory is the default memory ceiling of one statement.
@@ -154,19 +160,22 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	openPath := abs
 	var warnings []string
 	var cleanup []func()
-	dir, snap, warning, err := MakeSnapshot(ctx, opts.SnapshotRoot, abs)
-	if err != nil {
-		return nil, err
-	}
-	if warning != "" {
-		warnings = append(warnings, warning)
-	}
-	if dir != "" {
-		cleanup = append(cleanup, func() { ReleaseSnapshot(dir) })
-		openPath = snap
-	}
-	if len(cleanup) > 0 {
+	if opts.Snapshot != "" && opts.Snapshot != abs {
+		openPath = opts.Snapshot
 		key = "" // a snapshot is a new state of the file: check it
+	} else if opts.Snapshot == "" {
+		dir, snap, warning, err := MakeSnapshot(ctx, opts.SnapshotRoot, abs)
+		if err != nil {
+			return nil, err
+		}
+		if warning != "" {
+			warnings = append(warnings, warning)
+		}
+		if dir != "" {
+			cleanup = append(cleanup, func() { ReleaseSnapshot(dir) })
+			openPath = snap
+			key = "" // a snapshot is a new state of the file: check it
+		}
 	}
 	dsn := fileDSN(openPath, true)
 	db, err := openGuarded(ctx, dsn, abs, path, key, opts)

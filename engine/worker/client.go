@@ -51,6 +51,12 @@ type Config struct {
 	// OpenTimeout bounds opening the database in it, integrity check
 	// included (default 60 s).
 	OpenTimeout time.Duration
+	// Snapshot is a private copy of the file for the worker to open instead
+	// (OpenArgs.Snapshot); Warnings come before the worker's own; OnClose
+	// runs when the client is closed (to release the snapshot).
+	Snapshot string
+	Warnings []string
+	OnClose  func()
 }
 
 // DefaultMaxMemory is the default memory ceiling of one statement: 1 GB.
@@ -126,7 +132,7 @@ func Open(ctx context.Context, path string, cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg, args: OpenArgs{Path: path, MaxMemory: cfg.MaxMemory}, lock: make(chan struct{}, 1)}
+	c := &Client{cfg: cfg, args: OpenArgs{Path: path, MaxMemory: cfg.MaxMemory, Snapshot: cfg.Snapshot}, lock: make(chan struct{}, 1)}
 	if err := c.acquire(ctx, time.Time{}); err != nil {
 		return nil, engine.AsError(err)
 	}
@@ -220,6 +226,7 @@ func (c *Client) ensure(ctx context.Context) (*process, error) {
 	}
 	if first {
 		c.info = *rep.Open
+		c.info.Warnings = append(append([]string(nil), c.cfg.Warnings...), c.info.Warnings...)
 	}
 	return p, nil
 }
@@ -573,9 +580,12 @@ func (c *Client) SHA256(ctx context.Context) (string, error) {
 // else by closing its input.
 func (c *Client) Close() error {
 	c.pmu.Lock()
-	p := c.p
+	p, was := c.p, c.closed
 	c.p, c.closed = nil, true
 	c.pmu.Unlock()
+	if !was && c.cfg.OnClose != nil {
+		defer c.cfg.OnClose()
+	}
 	if p == nil {
 		return nil
 	}

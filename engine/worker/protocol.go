@@ -62,6 +62,9 @@ type OpenArgs struct {
 	Path string
 	// MaxMemory is the memory ceiling of one statement (0: the default).
 	MaxMemory int64
+	// Snapshot is a private copy of the file that the parent made and owns
+	// (a file with pending -wal changes): the worker opens it instead.
+	Snapshot string
 	// SkipCheck skips the integrity check on open: a worker restarted after
 	// a kill opens a file that its predecessor already checked.
 	SkipCheck bool

@@ -39,7 +39,7 @@ func Main(open OpenFunc) {
 	if !IsWorker() {
 		return
 	}
-	err := Serve(os.Stdin, os.Stdout, open)
+	err := serve(os.Stdin, os.Stdout, open, os.Exit)
 	if err != nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintln(os.Stderr, "querent worker:", err)
 		os.Exit(1)
@@ -47,13 +47,13 @@ func Main(open OpenFunc) {
 	os.Exit(0)
 }
 
-// Serve answers a parent's requests read from r, writing to w, until r
+// serve answers a parent's requests read from r, writing to w, until r
 // ends. The first request must open the database. Requests are handled one
 // at a time; a cancel frame cancels the one running. When r ends (the
 // parent closed it, or died) the process must end at once, even in the
-// middle of a statement, so Serve returns io.EOF from the reader as soon as
-// it is seen and Main exits.
-func Serve(r io.Reader, w io.Writer, open OpenFunc) error {
+// middle of a statement that SQLite cannot interrupt: the reader calls
+// exit itself.
+func serve(r io.Reader, w io.Writer, open OpenFunc, exit func(int)) error {
 	fw := newFrameWriter(w)
 	var hello [8]byte
 	binary.BigEndian.PutUint64(hello[:], protocolVersion)
@@ -68,6 +68,9 @@ func Serve(r io.Reader, w io.Writer, open OpenFunc) error {
 		for {
 			f, err := readFrame(br)
 			if err != nil {
+				if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+					exit(0)
+				}
 				done <- err
 				return
 			}

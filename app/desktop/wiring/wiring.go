@@ -26,7 +26,33 @@ import (
 // cancelled and does not stop, or grows past the memory ceiling
 // (MaxMemory). Every binary that calls it must call RunWorkerIfAsked first.
 func OpenDatabase(ctx context.Context, path string) (engine.Database, error) {
-	return worker.Open(ctx, path, worker.Config{MaxMemory: MaxMemory()})
+	cfg := worker.Config{MaxMemory: MaxMemory()}
+	if path != "" {
+		// A file with changes waiting in its -wal (or a hot -journal) is read
+		// from a private snapshot that this process owns, so that a worker
+		// killed and started again opens the same state without a new copy.
+		abs, err := filepath.Abs(path)
+		if err == nil {
+			dir, snap, warning, err := sqlite.MakeSnapshot(ctx, "", abs)
+			if err != nil {
+				return nil, err
+			}
+			if warning != "" {
+				cfg.Warnings = []string{warning}
+			}
+			if dir != "" {
+				cfg.Snapshot = snap
+				cfg.OnClose = func() { sqlite.ReleaseSnapshot(dir) }
+			} else {
+				cfg.Snapshot = abs // nothing pending: the file itself, no snapshot in the worker either
+			}
+		}
+	}
+	db, err := worker.Open(ctx, path, cfg)
+	if err != nil && cfg.OnClose != nil {
+		cfg.OnClose()
+	}
+	return db, err
 }
 
 // RunWorkerIfAsked serves as a query worker and exits when this process
@@ -44,7 +70,7 @@ func openInWorker(ctx context.Context, a worker.OpenArgs) (engine.Database, erro
 	if err := sqlite.LimitProcessHeap(a.MaxMemory / 4 * 3); err != nil {
 		return nil, engine.Errorf(engine.CodeInternal, "cannot limit SQLite's memory: %v", err).WithErr(err)
 	}
-	return OpenInProcess(ctx, a.Path, sqlite.Options{MaxMemory: a.MaxMemory, QuickCheckTimeout: skipCheck(a.SkipCheck)})
+	return OpenInProcess(ctx, a.Path, sqlite.Options{MaxMemory: a.MaxMemory, QuickCheckTimeout: skipCheck(a.SkipCheck), Snapshot: a.Snapshot})
 }
 
 func skipCheck(skip bool) time.Duration {
