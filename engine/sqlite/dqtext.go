@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"modernc.org/sqlite"
 )
 
 // Double-quoted text.
@@ -209,7 +211,7 @@ func dqScope(text, name string, idx *nameIndex) []string {
 //     as in the hint ("Country" for BillingCountry, "InvoiceDat",
 //     "ArtistName"), in the tables in scope.
 //
-// The hint's looser edit distance (1 + length/4) would call "Math" close to
+// The hint's looser edit distance (1 + length/4) would call "Sale" close to
 // Name, and its containment would call "United Airlines" close to Airline
 // and "Kansas City" close to City: words of text, not columns.
 func dqColumnLike(name string, scope []string, idx *nameIndex) (near, elsewhere []string) {
@@ -304,6 +306,40 @@ func osaDistance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(y)]
+}
+
+// dqColumnNames gives the result columns the names SQLite gives them with
+// the quirk on. SQLite names a column without an alias by its expression as
+// written, so a rewritten token shows in the name ('hello' for "hello",
+// coalesce(x, 'none') for coalesce(x, "none")): such a name, found in the
+// rewritten text, is replaced with the same span of the text as written.
+// Columns are looked for in order, each after the last one found, since a
+// statement's result columns come in the order of its text.
+func dqColumnNames(cols []sqlite.ColumnInfo, written, rewritten string, edits []textEdit, lits []dqLiteral) []sqlite.ColumnInfo {
+	out := append([]sqlite.ColumnInfo(nil), cols...)
+	from := 0
+	for i := range out {
+		name := out[i].Name
+		holds := false
+		for _, l := range lits {
+			holds = holds || strings.Contains(name, l.text)
+		}
+		if !holds {
+			continue
+		}
+		at := strings.Index(rewritten[from:], name)
+		if at >= 0 {
+			at += from
+		} else if at = strings.Index(rewritten, name); at < 0 {
+			continue
+		}
+		from = at + len(name)
+		a, b := mapBack(at, edits), mapBack(at+len(name), edits)
+		if 0 <= a && a <= b && b <= len(written) {
+			out[i].Name = written[a:b]
+		}
+	}
+	return out
 }
 
 // dqWarning says which double-quoted tokens were read as text.

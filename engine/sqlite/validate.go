@@ -133,6 +133,7 @@ func (d *DB) validateLocked(ctx context.Context, query string) (*engine.Validati
 	}
 	v := &engine.Validation{SQL: text, Columns: uniqueColumns(cols)}
 	if len(lits) > 0 {
+		v.Columns = uniqueColumns(dqColumnNames(cols, query[s.start:s.end], text, edits, lits))
 		v.Warnings = []string{dqWarning(lits)}
 	}
 	v.Tables, v.ColumnsRead = summarizeReads(reads)
