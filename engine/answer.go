@@ -29,8 +29,9 @@ type Answer struct {
 	Attempts                []Attempt       `json:"attempts"`
 	Errors                  []ErrorDoc      `json:"errors"`
 	// Warnings are facts about the database the user should know (a
-	// snapshot of a WAL file, a skipped integrity check). An addition to the
-	// contract's fields; always present, usually empty.
+	// snapshot of a WAL file, a skipped integrity check) or about the query
+	// (double-quoted text read as text). An addition to the contract's
+	// fields; always present, usually empty.
 	Warnings []string `json:"warnings"`
 	// TablesShown lists the tables the model's prompt showed (all of them,
 	// or those schema pruning chose on a large database); empty for direct
@@ -110,6 +111,7 @@ func (a *Answer) SetResult(res *Result) {
 	if res.TablesUsed != nil {
 		a.TablesUsed = res.TablesUsed
 	}
+	a.Warnings = append(a.Warnings, res.Warnings...)
 	a.Stats = ComputeStats(res.Columns, res.Rows)
 	chart := SuggestChart(res.Columns, res.Rows, a.Stats)
 	a.VisualizationSuggestion = chart.Kind

@@ -41,6 +41,8 @@ type Result struct {
 	// TablesUsed lists the tables and views the statement reads, in order of
 	// first use.
 	TablesUsed []string
+	// Warnings are what the guard changed in the statement (Validation.Warnings).
+	Warnings []string
 }
 
 // RowCount is the number of rows in the result (at most the cap).
@@ -49,7 +51,8 @@ func (r *Result) RowCount() int { return len(r.Rows) }
 // Validation is what the guard learnt by compiling a statement without
 // running it.
 type Validation struct {
-	// SQL is the single statement, without a trailing semicolon.
+	// SQL is the single statement, without a trailing semicolon, as it will
+	// run: double-quoted text that names no column is in single quotes.
 	SQL string
 	// Columns are the result columns, names made unique.
 	Columns []Column
@@ -59,6 +62,9 @@ type Validation struct {
 	ColumnsRead []string
 	// Functions lists the SQL functions the statement calls.
 	Functions []string
+	// Warnings say what the guard changed in the statement (double-quoted
+	// text read as text); empty when SQL is the statement as written.
+	Warnings []string
 }
 
 // RunOptions bound one run.

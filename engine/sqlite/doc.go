@@ -9,7 +9,9 @@
 //   - file intake: the DSN is built with net/url, the file is opened with
 //     mode=ro&immutable=1, so SQLite never writes it nor creates a sidecar;
 //   - connection: query_only, defensive, trusted_schema=0, no double-quoted
-//     string literals, cell_size_check, no mmap; one pinned connection;
+//     string literals (validation reads double-quoted text that is close to
+//     no column name as text, with a warning: dqtext.go), cell_size_check,
+//     no mmap; one pinned connection;
 //   - limits: ATTACHED 0, a 10 MB LENGTH, SQL length, expression depth…;
 //   - authorizer: only SELECT, READ of the main database (not sqlite_dbpage
 //     or dbstat), allowlisted functions and introspection pragmas;

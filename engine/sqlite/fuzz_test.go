@@ -31,7 +31,11 @@ func FuzzGuard(f *testing.F) {
 		}
 	}
 	for _, s := range []string{"SELECT 1", "ATTACH 'x' AS y", "PRAGMA query_only=0", "VACUUM INTO 'z'",
-		"WITH x AS (SELECT 1) DELETE FROM Album", "SELECT * FROM sqlite_dbpage", "SELECT 1 /*", "'", `"`, "[", "`"} {
+		"WITH x AS (SELECT 1) DELETE FROM Album", "SELECT * FROM sqlite_dbpage", "SELECT 1 /*", "'", `"`, "[", "`",
+		// Double-quoted text is rewritten before the statement runs: the
+		// rewrite must never change what the guard lets through.
+		`SELECT "x'; DELETE FROM Album; --" FROM Album`, `WITH "a" AS (SELECT "b") DELETE FROM Album WHERE Title = "c"`,
+		`SELECT * FROM Album WHERE Title IN ("a", "b""c", "") ORDER BY "d"`} {
 		f.Add(s)
 	}
 	path := copyChinook(f)

@@ -72,6 +72,7 @@ func (d *DB) runLocked(ctx context.Context, query string, v *engine.Validation, 
 		ExecutedSQL: wrap(v.SQL, len(v.Columns), int64(opts.MaxRows)+1),
 		Columns:     append([]engine.Column(nil), v.Columns...),
 		TablesUsed:  v.Tables,
+		Warnings:    v.Warnings,
 	}
 	if d.tls == nil || d.handle == 0 {
 		return nil, engine.Errorf(engine.CodeInternal, "the connection's handle is not available")

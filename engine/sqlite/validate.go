@@ -78,16 +78,47 @@ func (d *DB) validateLocked(ctx context.Context, query string) (*engine.Validati
 		return nil, perr
 	}
 	text := query[s.start:s.end]
-	d.auth.reset(policyQuery)
-	cols, offset, err := d.columnInfoLocked(text)
-	denied, sawSelect := d.auth.denied, d.auth.sawSelect
-	reads := append([]read(nil), d.auth.reads...)
-	funcs := append([]string(nil), d.auth.funcs...)
-	if err != nil {
+	// Double-quoted text that names no column is read as text, one token
+	// per round (dqtext.go); each round compiles the new text under the
+	// whole policy again. Every round removes one double-quoted token, so
+	// their number bounds the loop.
+	var lits []dqLiteral
+	var edits []textEdit
+	budget := countDoubleQuoted(query, s.toks)
+	var cols []sqlite.ColumnInfo
+	var denied string
+	var sawSelect bool
+	var reads []read
+	var funcs []string
+	for {
+		d.auth.reset(policyQuery)
+		var offset int
+		var err error
+		cols, offset, err = d.columnInfoLocked(text)
+		denied, sawSelect = d.auth.denied, d.auth.sawSelect
+		reads = append([]read(nil), d.auth.reads...)
+		funcs = append([]string(nil), d.auth.funcs...)
+		if err == nil {
+			break
+		}
+		if denied == "" && len(lits) < budget && ctx.Err() == nil {
+			if next, edit, lit, ok := d.dqRewrite(ctx, text, offset, sqliteMessage(err)); ok {
+				text = next
+				edits = append(edits, edit)
+				lits = append(lits, lit)
+				continue
+			}
+		}
 		if offset >= 0 {
 			offset += s.start
 		}
-		return nil, d.compileError(ctx, query, text, s.start, offset, denied, err)
+		e := d.compileError(ctx, query, text, s.start, offset, denied, err)
+		if len(edits) > 0 && e.Query == query && e.Position >= s.start {
+			// The error was found in the rewritten text: point at the same
+			// place in the query as written.
+			e.Position = s.start + mapBack(e.Position-s.start, edits)
+		}
+		return nil, e
 	}
 	if denied != "" {
 		return nil, refused(query, s.start, denied)
@@ -101,6 +132,10 @@ func (d *DB) validateLocked(ctx context.Context, query string) (*engine.Validati
 		return nil, refused(query, s.start, what+" is not a query: it returns no rows to show")
 	}
 	v := &engine.Validation{SQL: text, Columns: uniqueColumns(cols)}
+	if len(lits) > 0 {
+		v.Columns = uniqueColumns(dqColumnNames(cols, query[s.start:s.end], text, edits, lits))
+		v.Warnings = []string{dqWarning(lits)}
+	}
 	v.Tables, v.ColumnsRead = summarizeReads(reads)
 	v.Tables = d.addJoinedTables(ctx, text, v.Tables)
 	v.Tables = byFirstMention(text, v.Tables)
@@ -463,7 +498,11 @@ func unknownTable(query, text string, base int, name string, idx *nameIndex) *en
 func unknownColumn(query, text string, base, offset int, raw string, dqs bool, idx *nameIndex) *engine.Error {
 	name := raw
 	if dqs {
-		name = strings.Trim(raw, `"`)
+		// SQLite prints the dequoted name between quotes, without escaping
+		// ("a"b" for "a""b"): drop one quote on each side.
+		if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+			name = raw[1 : len(raw)-1]
+		}
 	}
 	qualifier := ""
 	if i := strings.LastIndexByte(name, '.'); i >= 0 && !dqs {
@@ -474,6 +513,13 @@ func unknownColumn(query, text string, base, offset int, raw string, dqs bool, i
 		pos = firstPos(-1, text, base, name)
 	}
 	tables, aliases := queryTables(text, idx)
+	var dqNear, dqElsewhere []string
+	if dqs {
+		// The names the double-quoted-text rule found close, so that the
+		// hint names what kept the error (dqtext.go).
+		tables = dqScope(text, name, idx)
+		dqNear, dqElsewhere = dqColumnLike(name, tables, idx)
+	}
 	if qualifier != "" {
 		if t, ok := aliases[strings.ToLower(qualifier)]; ok {
 			tables = []string{t}
@@ -508,7 +554,11 @@ func unknownColumn(query, text string, base, offset int, raw string, dqs bool, i
 		}
 		return c
 	}
-	if s := closest(name, cands, 3); len(s) > 0 {
+	if len(dqNear) > 0 {
+		hint = append(hint, "did you mean "+orList(dqNear[:min(3, len(dqNear))])+"?")
+	} else if len(dqElsewhere) > 0 {
+		hint = append(hint, fmt.Sprintf("%s is in a table this query does not read yet; join it.", orList(dqElsewhere[:min(3, len(dqElsewhere))])))
+	} else if s := closest(name, cands, 3); len(s) > 0 {
 		for i := range s {
 			s[i] = qualify(s[i])
 		}
