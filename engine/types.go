@@ -92,6 +92,8 @@ type StreamInfo struct {
 	Truncated   bool
 	Elapsed     time.Duration
 	TablesUsed  []string
+	// Warnings are what the guard changed in the statement (Validation.Warnings).
+	Warnings []string
 }
 
 // DefaultExportTimeout bounds an export's query (design.md: 10 minutes).

@@ -231,6 +231,9 @@ func writeCSV(ctx context.Context, db engine.Database, sql string, w io.Writer, 
 	}
 	rep.Rows = info.Rows
 	rep.Truncated = info.Truncated
+	for _, w := range info.Warnings {
+		warn.add("%s", w)
+	}
 	if info.Truncated {
 		warn.add("the export stopped at the row limit: %s rows were written (--max-rows)", engine.GroupThousands(info.Rows))
 	}

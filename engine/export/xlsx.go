@@ -129,6 +129,9 @@ func writeXLSX(ctx context.Context, db engine.Database, sql string, w io.Writer,
 	rep.Columns = x.cols
 	rep.Rows = info.Rows
 	rep.Truncated = info.Truncated
+	for _, w := range info.Warnings {
+		warn.add("%s", w)
+	}
 	if err := x.finishSheets(ctx, db, info); err != nil {
 		return err
 	}

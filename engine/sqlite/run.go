@@ -320,7 +320,7 @@ func (d *DB) streamLocked(ctx context.Context, query string, v *engine.Validatio
 		limit = opts.MaxRows + 1
 	}
 	info := &engine.StreamInfo{Query: query, ExecutedSQL: streamWrap(v.SQL, len(v.Columns), limit),
-		Columns: append([]engine.Column(nil), v.Columns...), TablesUsed: v.Tables}
+		Columns: append([]engine.Column(nil), v.Columns...), TablesUsed: v.Tables, Warnings: v.Warnings}
 	if d.tls == nil || d.handle == 0 {
 		return info, engine.Errorf(engine.CodeInternal, "the connection's handle is not available for streaming")
 	}

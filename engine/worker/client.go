@@ -519,7 +519,7 @@ func (c *Client) Run(ctx context.Context, sql string, opts engine.RunOptions) (*
 		rows = [][]engine.Value{}
 	}
 	return &engine.Result{Query: m.Query, ExecutedSQL: m.ExecutedSQL, Columns: m.Columns, Rows: rows,
-		Truncated: m.Truncated, Elapsed: m.Elapsed, TablesUsed: m.TablesUsed}, nil
+		Truncated: m.Truncated, Elapsed: m.Elapsed, TablesUsed: m.TablesUsed, Warnings: m.Warnings}, nil
 }
 
 // Stream validates and runs sql in the worker without the display cap,

@@ -95,6 +95,7 @@ type resultMeta struct {
 	Truncated          bool
 	Elapsed            time.Duration
 	TablesUsed         []string
+	Warnings           []string
 }
 
 // reply is a worker's answer to one request.

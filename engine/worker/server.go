@@ -232,7 +232,7 @@ func (s *server) do(ctx context.Context, req request, rep *reply) error {
 			}
 		}
 		rep.Result = &resultMeta{Query: res.Query, ExecutedSQL: res.ExecutedSQL, Columns: res.Columns,
-			Truncated: res.Truncated, Elapsed: res.Elapsed, TablesUsed: res.TablesUsed}
+			Truncated: res.Truncated, Elapsed: res.Elapsed, TablesUsed: res.TablesUsed, Warnings: res.Warnings}
 		return nil
 	case opStream:
 		var b rowBatch

@@ -138,6 +138,9 @@ func TestValuesRoundTrip(t *testing.T) {
 	if len(res.Columns) != 5 || res.Columns[0].Type != "INTEGER" || !strings.Contains(res.ExecutedSQL, "_querent_q") {
 		t.Errorf("columns %+v, executed %q", res.Columns, res.ExecutedSQL)
 	}
+	if res, err := c.Run(context.Background(), `SELECT count(*) FROM t WHERE s = "Some Text"`, engine.RunOptions{}); err != nil || len(res.Warnings) != 1 {
+		t.Errorf("double-quoted text: %+v, %v", res, err)
+	}
 	if _, err := c.Validate(context.Background(), "SELECT nope FROM t"); code(err) != engine.CodeUnknownColumn {
 		t.Errorf("validate: %v", err)
 	}
