@@ -9,6 +9,14 @@
 // folder), synced, and renamed into place; on any error or cancellation the
 // temporary file is removed and an existing file is untouched.
 //
+// An export never replaces the open database (the path an engine.Filer
+// database gives, compared by file identity, so that a symlink, a hard link
+// or a path through ".." is caught), nor the -wal, -journal and -shm files
+// beside it, nor any other SQLite database, write-ahead log or rollback
+// journal (known by its first bytes, whatever its name): not even with
+// Options.Force. The target is checked before anything is written and
+// again right before the rename.
+//
 // # XLSX
 //
 // Written with excelize's StreamWriter, on a goroutine of its own while
