@@ -55,7 +55,8 @@ database and its sha256, when, how many rows), a Statistics sheet and, with
 --chart, a native Excel chart. CSV text that a spreadsheet would take for a
 formula (=, +, -, @, tab, CR first) is neutralised with a leading ' unless
 --raw. The file appears only when it is complete; an existing file is never
-replaced without --force. The database is only read.
+replaced without --force, and a SQLite database (the one read, by any name
+or link, or any other) never, even with --force. The database is only read.
 
   querent export --sql "SELECT * FROM Invoice" --out invoices.xlsx
   querent export --question "sales per country" --chart auto --out sales.xlsx
