@@ -72,7 +72,7 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 	out := fs.String("out", "", "the file to write: .xlsx or .csv")
 	maxRows := fs.Int64("max-rows", 0, "the most rows to export (default: all)")
 	timeout := engine.DefaultExportTimeout
-	fs.Var(durationFlag{&timeout}, "timeout", "the longest the query may run (default 10m)")
+	fs.Var(durationFlag{&timeout}, "timeout", "the longest the query may run (default 10m, at most 1h)")
 	force := fs.Bool("force", false, "replace the file if it exists")
 	delim := ","
 	fs.Var(enumFlag{&delim, []string{",", ";", "tab", "|"}}, "delimiter", "the CSV field separator")
@@ -100,6 +100,9 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 	case c.Export == nil:
 		return fail(engine.Errorf(engine.CodeInternal, "this build cannot export"))
 	}
+	// No display cap on the rows (an export streams them all), but the
+	// time is bounded: a query is not left running for days.
+	timeout, tw := engine.ClampTimeout("--timeout", timeout, engine.MaxExportTimeout)
 	ext := strings.ToLower(filepath.Ext(*out))
 	if ext != ".xlsx" && ext != ".csv" {
 		return fail(engine.Errorf(engine.CodeUsage, "--out %s: the file must end in .xlsx or .csv", *out).WithHint("choose out.xlsx for Excel and LibreOffice, out.csv for other programs"))
@@ -115,6 +118,9 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 		return fail(err)
 	}
 	defer db.Close()
+	if tw != "" {
+		printWarnings(s.err, []string{tw})
+	}
 	printWarnings(s.err, db.Warnings())
 	req := ExportRequest{SQL: *sqlText, Out: *out, BOM: *bom, Raw: *raw, Force: *force, Chart: chart, MaxRows: *maxRows, Timeout: timeout}
 	if ext == ".csv" {
