@@ -95,3 +95,27 @@ func TestServicesNeverWriteTheOpenDatabase(t *testing.T) {
 		t.Errorf("open: %+v", cur)
 	}
 }
+
+// TestSettingsBounds (issue 11 §6): the page's row cap and timeout are
+// held to the engine's ceilings: Save refuses what is past them, and a
+// settings file written with a longer timeout is lowered on reading,
+// keeping the user's other choices.
+func TestSettingsBounds(t *testing.T) {
+	svc, _ := newServices(t)
+	for _, s := range []desktop.SettingsData{
+		{TimeoutS: 601}, {TimeoutS: 9_000_000_000}, {TimeoutS: -1},
+		{MaxRows: 1_000_001}, {MaxRows: 1<<63 - 1}, {MaxRows: -1},
+	} {
+		if _, err := svc.Settings.Save(s); engine.ErrorCode(err) != engine.CodeUsage {
+			t.Errorf("%+v: %v, want a usage error", s, err)
+		}
+	}
+	if got, err := svc.Settings.Save(desktop.SettingsData{TimeoutS: 600, MaxRows: 1_000_000}); err != nil || got.TimeoutS != 600 || got.MaxRows != 1_000_000 {
+		t.Errorf("at the ceilings: %v %+v", err, got)
+	}
+	os.WriteFile(filepath.Join(os.Getenv("QUERENT_DATA_DIR"), "settings.json"),
+		[]byte(`{"model": "mine:7b", "timeout_s": 3600, "max_rows": 5000000, "theme": "dark"}`), 0o600)
+	if got, _ := svc.Settings.Get(); got.Model != "mine:7b" || got.TimeoutS != 600 || got.MaxRows != 1_000_000 || got.Theme != "dark" {
+		t.Errorf("an older settings file: %+v", got)
+	}
+}
