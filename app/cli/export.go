@@ -53,7 +53,8 @@ bounded however large the result. XLSX gets real numbers and dates, a bold
 frozen header with filters, a Provenance sheet (the question, the SQL, the
 database and its sha256, when, how many rows), a Statistics sheet and, with
 --chart, a native Excel chart. CSV text that a spreadsheet would take for a
-formula (=, +, -, @, tab, CR first) is neutralised with a leading ' unless
+formula (=, +, -, @, tab, CR, LF or a fullwidth ＝＋－＠ first, also after
+spaces or invisible characters) is neutralised with a leading ' unless
 --raw. The file appears only when it is complete; an existing file is never
 replaced without --force, and a SQLite database (the one read, by any name
 or link, or any other) never, even with --force. The database is only read.

@@ -90,10 +90,13 @@
 // hold the delimiter, a quote, CR or LF (quotes doubled), NULL as an empty
 // field and empty text as "" (so a reader can tell them apart), floats as
 // engine.FormatFloat writes them (every digit), ±Infinity as
-// Infinity/-Infinity, blobs as base64. Text starting with = + - @ tab or CR
-// gets a leading ' so that a spreadsheet does not run it as a formula
-// (OWASP's advice), except text that is one plain decimal number ("-5",
-// "+3.25", "-1e-3"), which no spreadsheet runs as anything but that number;
-// numbers stored as numbers are never prefixed. Options.Raw turns this off
-// for machine consumers. Header names follow the same rule.
+// Infinity/-Infinity, blobs as base64. Text starting with = + - @ tab, CR
+// or LF, or their fullwidth forms ＝ ＋ － ＠, also after leading white
+// space, byte-order marks or zero-width characters (which spreadsheets may
+// strip: LibreOffice's "Trim spaces" import option runs " =1+1"), gets a
+// leading ' so that a spreadsheet does not run it as a formula (OWASP's
+// advice), except text that is one plain decimal number ("-5", " +3.25",
+// "-1e-3"), which no spreadsheet runs as anything but that number; numbers
+// stored as numbers are never prefixed. Options.Raw turns this off for
+// machine consumers. Header names follow the same rule.
 package export
