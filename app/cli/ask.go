@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,12 +48,15 @@ type askRequest struct {
 		DBType string `json:"db_type"`
 		Host   string `json:"host"`
 	} `json:"connection"`
-	ReadOnly       *bool          `json:"read_only"`
-	MaxRows        int            `json:"max_rows"`
-	TimeoutS       float64        `json:"timeout_s"`
-	SessionContext map[string]any `json:"session_context"`
-	ExplainResults *bool          `json:"explain_results"`
-	Model          string         `json:"model"`
+	ReadOnly *bool `json:"read_only"`
+	// MaxRows and TimeoutS are kept as written and read by requestBounds:
+	// decoded into numbers, a value such as 1e300 or 2^63-1 would be
+	// refused by the decoder or overflow instead of being clamped.
+	MaxRows        json.RawMessage `json:"max_rows"`
+	TimeoutS       json.RawMessage `json:"timeout_s"`
+	SessionContext map[string]any  `json:"session_context"`
+	ExplainResults *bool           `json:"explain_results"`
+	Model          string          `json:"model"`
 }
 
 func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
@@ -60,9 +65,9 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 	model := fs.String("model", "", "the Ollama model to use (default: the best SQL model installed)")
 	host := fs.String("ollama", "", "Ollama's address (default: $OLLAMA_HOST, else 127.0.0.1:11434)")
 	sessionPath := fs.String("session", "", "a file that keeps the conversation, so follow-up questions work")
-	maxRows := fs.Int("max-rows", engine.DefaultMaxRows, "the most rows to return")
+	maxRows := fs.Int64("max-rows", engine.DefaultMaxRows, "the most rows to return (at most 1,000,000)")
 	timeout := engine.DefaultTimeout
-	fs.Var(durationFlag{&timeout}, "timeout", "the longest each query may run (default 30s)")
+	fs.Var(durationFlag{&timeout}, "timeout", "the longest each query may run (default 30s, at most 10m)")
 	modelTimeout := 120 * time.Second
 	fs.Var(durationFlag{&modelTimeout}, "model-timeout", "the longest each model request may take (default 2m)")
 	format := "text"
@@ -83,23 +88,22 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 			return c.fail(s, "ask", format, "", engine.Errorf(engine.CodeUsage, "--input takes the question from the request, not from the command line"))
 		}
 		*dbPath, *model = req.Connection.Host, firstNonEmpty(req.Model, *model)
-		if req.MaxRows > 0 {
-			*maxRows = req.MaxRows
-		}
-		if req.TimeoutS > 0 {
-			timeout = time.Duration(req.TimeoutS * float64(time.Second))
+		rows, timeout, bounds, err := requestBounds(req, *maxRows, timeout)
+		if err != nil {
+			return c.fail(s, "ask", format, "", err)
 		}
 		session = engine.SessionFromContext(req.SessionContext)
-		return c.ask(ctx, s, askParams{db: *dbPath, question: req.Question, model: *model, host: *host, maxRows: *maxRows,
+		return c.ask(ctx, s, askParams{db: *dbPath, question: req.Question, model: *model, host: *host, maxRows: rows,
 			timeout: timeout, modelTimeout: modelTimeout, format: format, session: session,
-			explain: req.ExplainResults == nil || *req.ExplainResults, pull: *pull})
+			explain: req.ExplainResults == nil || *req.ExplainResults, pull: *pull, warnings: bounds})
 	}
 	question, err := readText(fs.Args(), s, "question")
 	if err != nil {
 		return c.fail(s, "ask", format, "", err)
 	}
-	if *maxRows < 1 {
-		return c.fail(s, "ask", format, "", engine.Errorf(engine.CodeUsage, "--max-rows must be at least 1"))
+	rows, timeout, bounds, err := queryBounds(*maxRows, timeout)
+	if err != nil {
+		return c.fail(s, "ask", format, "", err)
 	}
 	if *sessionPath != "" {
 		session, err = loadSession(*sessionPath)
@@ -107,8 +111,8 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 			return c.fail(s, "ask", format, question, err)
 		}
 	}
-	code := c.ask(ctx, s, askParams{db: *dbPath, question: question, model: *model, host: *host, maxRows: *maxRows,
-		timeout: timeout, modelTimeout: modelTimeout, format: format, session: session, explain: true, pull: *pull})
+	code := c.ask(ctx, s, askParams{db: *dbPath, question: question, model: *model, host: *host, maxRows: rows,
+		timeout: timeout, modelTimeout: modelTimeout, format: format, session: session, explain: true, pull: *pull, warnings: bounds})
 	if *sessionPath != "" && session != nil {
 		if err := saveSession(*sessionPath, session); err != nil {
 			printError(s.err, "ask", err)
@@ -127,6 +131,77 @@ type askParams struct {
 	format                    string
 	session                   *engine.Session
 	explain, pull             bool
+	// warnings go into the answer: the values the ceilings lowered.
+	warnings []string
+}
+
+// requestBounds reads the request's max_rows and timeout_s (absent, null
+// or 0: the flags' values, the defaults unless given) and applies the
+// ceilings: too large is lowered with a warning; negative, fractional
+// (rows), non-finite or non-numeric values are usage errors.
+func requestBounds(req *askRequest, maxRows int64, timeout time.Duration) (int, time.Duration, []string, error) {
+	rowsName := fmt.Sprintf("--max-rows %d", maxRows)
+	v, literal, ok, err := requestNumber(req.MaxRows, "max_rows")
+	switch {
+	case err != nil:
+		return 0, 0, nil, err
+	case ok && (v < 0 || v != math.Trunc(v)):
+		return 0, 0, nil, engine.Errorf(engine.CodeUsage, "max_rows %s is not a whole number of rows of at least 1", literal).WithHint(
+			`set "max_rows" to a number such as 1000, or leave it out for the default`)
+	case ok && v > engine.MaxRowsInMemory:
+		// Compared as a float: 1e300 has no int64; ClampRows lowers it.
+		rowsName, maxRows = "max_rows "+literal, engine.MaxRowsInMemory+1
+	case ok && v > 0:
+		rowsName, maxRows = "max_rows "+literal, int64(v)
+	}
+	if maxRows < 1 {
+		return 0, 0, nil, engine.Errorf(engine.CodeUsage, "--max-rows must be at least 1 (got %d)", maxRows)
+	}
+	var warnings []string
+	rows, w := engine.ClampRows(rowsName, maxRows)
+	if w != "" {
+		warnings = append(warnings, w)
+	}
+	v, literal, ok, err = requestNumber(req.TimeoutS, "timeout_s")
+	switch {
+	case err != nil:
+		return 0, 0, nil, err
+	case ok && v != 0:
+		d, w, err := engine.DurationFromSeconds("timeout_s "+literal, v, engine.MaxTimeout, false)
+		if err != nil {
+			return 0, 0, nil, engine.AsError(err).WithHint(`set "timeout_s" to a number of seconds such as 30, or leave it out for the default`)
+		}
+		timeout = d
+		if w != "" {
+			warnings = append(warnings, w)
+		}
+	default:
+		timeout, w = engine.ClampTimeout("--timeout", timeout, engine.MaxTimeout)
+		if w != "" {
+			warnings = append(warnings, w)
+		}
+	}
+	return rows, timeout, warnings, nil
+}
+
+// requestNumber reads a numeric field of the request as written: ok is
+// false when it is absent or null; text, true/false and other values are
+// usage errors. A number beyond float64 (1e400) reads as ±Inf.
+func requestNumber(raw json.RawMessage, name string) (v float64, literal string, ok bool, err error) {
+	literal = strings.TrimSpace(string(raw))
+	if literal == "" || literal == "null" {
+		return 0, "", false, nil
+	}
+	v, perr := strconv.ParseFloat(literal, 64)
+	if perr != nil && !errors.Is(perr, strconv.ErrRange) {
+		return 0, "", false, engine.Errorf(engine.CodeUsage, "%s must be a number, not %s", name, oneLine(literal, 40)).WithHint(
+			`write it as a JSON number, without quotes`)
+	}
+	if math.IsInf(v, 0) {
+		return 0, "", false, engine.Errorf(engine.CodeUsage, "%s %s is not a finite number", name, literal).WithHint(
+			`write it as a JSON number such as 1000`)
+	}
+	return v, literal, true, nil
 }
 
 func readAskRequest(path string, s *stdio) (*askRequest, error) {
@@ -325,6 +400,9 @@ func (c *CLI) askSQL(ctx context.Context, s *stdio, db engine.Database, p askPar
 // finishAsk prints the answer of a question.
 func (c *CLI) finishAsk(s *stdio, p askParams, ans *engine.Answer, err error) int {
 	code := engine.ExitCode(engine.ErrorCode(err))
+	if len(p.warnings) > 0 {
+		ans.Warnings = append(append([]string{}, p.warnings...), ans.Warnings...)
+	}
 	if p.format == "json" {
 		if werr := writeJSON(s.out, ans); werr != nil {
 			fmt.Fprintf(s.err, "querent ask: cannot write the output: %v\n", werr)

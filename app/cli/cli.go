@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -170,11 +171,20 @@ func (f durationFlag) String() string {
 }
 
 func (f durationFlag) Set(s string) error {
-	if secs, err := strconv.ParseFloat(s, 64); err == nil {
-		if secs <= 0 {
+	// ParseFloat reads "NaN", "Inf" and "1e400" (as +Inf, with ErrRange):
+	// no amount of time, refused. A finite number too large for a Duration
+	// saturates, and the command lowers it to its ceiling with a warning.
+	if secs, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		switch {
+		case math.IsNaN(secs) || math.IsInf(secs, 0):
+			return fmt.Errorf("must be a finite number of seconds or a duration such as 30s")
+		case secs <= 0:
 			return fmt.Errorf("must be more than 0")
+		case secs >= float64(math.MaxInt64)/float64(time.Second):
+			*f.d = time.Duration(math.MaxInt64)
+		default:
+			*f.d = time.Duration(secs * float64(time.Second))
 		}
-		*f.d = time.Duration(secs * float64(time.Second))
 		return nil
 	}
 	d, err := time.ParseDuration(s)
@@ -186,6 +196,26 @@ func (f durationFlag) Set(s string) error {
 	}
 	*f.d = d
 	return nil
+}
+
+// queryBounds checks a query's --max-rows (at least 1) and lowers it and
+// --timeout to the ceilings of an answer kept in memory, returning the
+// warnings that say so.
+func queryBounds(maxRows int64, timeout time.Duration) (int, time.Duration, []string, error) {
+	if maxRows < 1 {
+		return 0, 0, nil, engine.Errorf(engine.CodeUsage, "--max-rows must be at least 1 (got %d)", maxRows).WithHint(
+			"for every row of a large result, export it to a file (querent export), which streams them")
+	}
+	var warnings []string
+	rows, w := engine.ClampRows(fmt.Sprintf("--max-rows %d", maxRows), maxRows)
+	if w != "" {
+		warnings = append(warnings, w)
+	}
+	timeout, w = engine.ClampTimeout("--timeout", timeout, engine.MaxTimeout)
+	if w != "" {
+		warnings = append(warnings, w)
+	}
+	return rows, timeout, warnings, nil
 }
 
 // enumFlag accepts one of a fixed set of values.

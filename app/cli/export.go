@@ -53,9 +53,11 @@ bounded however large the result. XLSX gets real numbers and dates, a bold
 frozen header with filters, a Provenance sheet (the question, the SQL, the
 database and its sha256, when, how many rows), a Statistics sheet and, with
 --chart, a native Excel chart. CSV text that a spreadsheet would take for a
-formula (=, +, -, @, tab, CR first) is neutralised with a leading ' unless
+formula (=, +, -, @, tab, CR, LF or a fullwidth ＝＋－＠ first, also after
+spaces or invisible characters) is neutralised with a leading ' unless
 --raw. The file appears only when it is complete; an existing file is never
-replaced without --force. The database is only read.
+replaced without --force, and a SQLite database (the one read, by any name
+or link, or any other) never, even with --force. The database is only read.
 
   querent export --sql "SELECT * FROM Invoice" --out invoices.xlsx
   querent export --question "sales per country" --chart auto --out sales.xlsx
@@ -71,7 +73,7 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 	out := fs.String("out", "", "the file to write: .xlsx or .csv")
 	maxRows := fs.Int64("max-rows", 0, "the most rows to export (default: all)")
 	timeout := engine.DefaultExportTimeout
-	fs.Var(durationFlag{&timeout}, "timeout", "the longest the query may run (default 10m)")
+	fs.Var(durationFlag{&timeout}, "timeout", "the longest the query may run (default 10m, at most 1h)")
 	force := fs.Bool("force", false, "replace the file if it exists")
 	delim := ","
 	fs.Var(enumFlag{&delim, []string{",", ";", "tab", "|"}}, "delimiter", "the CSV field separator")
@@ -99,6 +101,9 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 	case c.Export == nil:
 		return fail(engine.Errorf(engine.CodeInternal, "this build cannot export"))
 	}
+	// No display cap on the rows (an export streams them all), but the
+	// time is bounded: a query is not left running for days.
+	timeout, tw := engine.ClampTimeout("--timeout", timeout, engine.MaxExportTimeout)
 	ext := strings.ToLower(filepath.Ext(*out))
 	if ext != ".xlsx" && ext != ".csv" {
 		return fail(engine.Errorf(engine.CodeUsage, "--out %s: the file must end in .xlsx or .csv", *out).WithHint("choose out.xlsx for Excel and LibreOffice, out.csv for other programs"))
@@ -114,6 +119,9 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 		return fail(err)
 	}
 	defer db.Close()
+	if tw != "" {
+		printWarnings(s.err, []string{tw})
+	}
 	printWarnings(s.err, db.Warnings())
 	req := ExportRequest{SQL: *sqlText, Out: *out, BOM: *bom, Raw: *raw, Force: *force, Chart: chart, MaxRows: *maxRows, Timeout: timeout}
 	if ext == ".csv" {

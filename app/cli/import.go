@@ -16,23 +16,26 @@ import (
 
 // ImportRequest is one `querent import`: what to read and where to write.
 type ImportRequest struct {
-	Target    string
-	Inputs    []string
-	Table     string
-	Sheets    []string
-	Replace   bool
-	Append    bool
-	Encoding  string
-	Delimiter string
-	Ragged    string
-	Progress  func(engine.ImportProgress)
+	Target  string
+	Inputs  []string
+	Table   string
+	Sheets  []string
+	Replace bool
+	// ReplaceUserTable also replaces a table Querent did not import
+	// (--replace-user-table, which implies --replace).
+	ReplaceUserTable bool
+	Append           bool
+	Encoding         string
+	Delimiter        string
+	Ragged           string
+	Progress         func(engine.ImportProgress)
 }
 
 // Importer reads the inputs and writes them into the target, all or
 // nothing. It is wired by cmd/querent.
 type Importer func(ctx context.Context, req ImportRequest) (*engine.ImportReport, error)
 
-const importUsage = `Usage: querent import --db OUT.sqlite [--table NAME] [--sheet NAME]... [--replace|--append]
+const importUsage = `Usage: querent import --db OUT.sqlite [--table NAME] [--sheet NAME]... [--replace|--replace-user-table|--append]
                       [--encoding auto|utf-8|utf-16|windows-1252] [--delimiter auto|,|;|tab||]
                       [--ragged error|pad] [--format text|json] INPUT...
 
@@ -41,7 +44,11 @@ column (integers, decimals, dates, date-times, booleans, text) inferred from
 all its values: a column converts only if every value does, otherwise it
 keeps the original text. The import is all or nothing: on any error, or
 Ctrl-C, the database is exactly as before (a new file is not left behind).
-The input files are only read.
+The input files are only read. Querent writes only into a new file or a
+database that its own import made (it has a _querent_imports table), never
+into another program's database; --replace replaces only a table Querent
+imported, and --replace-user-table is needed to replace one added by other
+means.
 
   querent import --db sales.sqlite sales.csv            a new database with table "sales"
   querent import --db sales.sqlite --append jan.csv     add rows to an existing table
@@ -65,7 +72,8 @@ func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
 	fs.StringVar(&req.Target, "db", "", "the SQLite file to write (created when it does not exist)")
 	fs.StringVar(&req.Table, "table", "", "the table's name (default: the file's or sheet's name)")
 	fs.Var(stringsFlag{&req.Sheets}, "sheet", "an XLSX sheet to import (repeatable; default: every sheet)")
-	fs.BoolVar(&req.Replace, "replace", false, "replace a table of the same name")
+	fs.BoolVar(&req.Replace, "replace", false, "replace a table of the same name that Querent imported")
+	fs.BoolVar(&req.ReplaceUserTable, "replace-user-table", false, "like --replace, and also replace a table that Querent did not import")
 	fs.BoolVar(&req.Append, "append", false, "add the rows to a table of the same name with the same columns")
 	req.Encoding = "auto"
 	fs.Var(enumFlag{&req.Encoding, []string{"auto", "utf-8", "utf-16", "windows-1252"}}, "encoding", "the CSV files' text encoding")
@@ -99,6 +107,8 @@ func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
 		return fail(engine.Errorf(engine.CodeUsage, "no input files").WithHint("name one or more CSV or XLSX files after the flags"))
 	case req.Replace && req.Append:
 		return fail(engine.Errorf(engine.CodeUsage, "--replace and --append cannot be used together").WithHint("choose one"))
+	case req.ReplaceUserTable && req.Append:
+		return fail(engine.Errorf(engine.CodeUsage, "--replace-user-table and --append cannot be used together").WithHint("choose one"))
 	case c.Import == nil:
 		return fail(engine.Errorf(engine.CodeInternal, "this build cannot import"))
 	}

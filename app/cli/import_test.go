@@ -24,7 +24,7 @@ func importer(ctx context.Context, req ImportRequest) (*engine.ImportReport, err
 		}
 		tables = append(tables, ts...)
 	}
-	return sqlite.Import(ctx, req.Target, tables, sqlite.ImportOptions{Table: req.Table, Replace: req.Replace, Append: req.Append, Progress: req.Progress})
+	return sqlite.Import(ctx, req.Target, tables, sqlite.ImportOptions{Table: req.Table, Replace: req.Replace, ReplaceUserTable: req.ReplaceUserTable, Append: req.Append, Progress: req.Progress})
 }
 
 func runImport(t *testing.T, args ...string) (int, string, string) {

@@ -22,17 +22,17 @@ is used.
 func (c *CLI) runSQL(ctx context.Context, args []string, s *stdio) int {
 	fs := newFlags("sql", sqlUsage)
 	dbPath := fs.String("db", "", "the SQLite file to query (default: the bundled Chinook demo)")
-	maxRows := fs.Int("max-rows", engine.DefaultMaxRows, "the most rows to return; more set \"truncated\"")
+	maxRows := fs.Int64("max-rows", engine.DefaultMaxRows, "the most rows to return (at most 1,000,000); more set \"truncated\"")
 	timeout := engine.DefaultTimeout
-	fs.Var(durationFlag{&timeout}, "timeout", "the longest the query may run (e.g. 30s, 2m; default 30s)")
+	fs.Var(durationFlag{&timeout}, "timeout", "the longest the query may run (e.g. 30s, 2m; default 30s, at most 10m)")
 	format := "table"
 	fs.Var(enumFlag{&format, []string{"table", "json", "csv"}}, "format", "output: table (for people), json or csv")
 	if ok, code := parseFlags(fs, args, s, sqlUsage); !ok {
 		return code
 	}
-	if *maxRows < 1 || *maxRows > 10_000_000 {
-		return c.fail(s, "sql", format, "", engine.Errorf(engine.CodeUsage, "--max-rows must be between 1 and 10000000 (got %d)", *maxRows).WithHint(
-			"for larger results, export them to a file (querent export), which streams every row"))
+	rows, timeout, bounds, err := queryBounds(*maxRows, timeout)
+	if err != nil {
+		return c.fail(s, "sql", format, "", err)
 	}
 	query, err := readText(fs.Args(), s, "SQL query")
 	if err != nil {
@@ -44,8 +44,8 @@ func (c *CLI) runSQL(ctx context.Context, args []string, s *stdio) int {
 	}
 	defer db.Close()
 	ans := engine.NewAnswer(query)
-	ans.Warnings = append(ans.Warnings, db.Warnings()...)
-	res, err := db.Run(ctx, query, engine.RunOptions{MaxRows: *maxRows, Timeout: timeout})
+	ans.Warnings = append(append(ans.Warnings, bounds...), db.Warnings()...)
+	res, err := db.Run(ctx, query, engine.RunOptions{MaxRows: rows, Timeout: timeout})
 	if err != nil {
 		e := engine.AsError(err)
 		ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: query, Error: &engine.AttemptError{Type: e.Code, Message: e.Message}})

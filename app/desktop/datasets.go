@@ -36,15 +36,18 @@ type RecentFile struct {
 
 // ImportRequest is an import from the page.
 type ImportRequest struct {
-	Target    string   `json:"target"`
-	Inputs    []string `json:"inputs"`
-	Table     string   `json:"table"`
-	Sheets    []string `json:"sheets"`
-	Replace   bool     `json:"replace"`
-	Append    bool     `json:"append"`
-	Encoding  string   `json:"encoding"`
-	Delimiter string   `json:"delimiter"`
-	Ragged    string   `json:"ragged"`
+	Target  string   `json:"target"`
+	Inputs  []string `json:"inputs"`
+	Table   string   `json:"table"`
+	Sheets  []string `json:"sheets"`
+	Replace bool     `json:"replace"`
+	// ReplaceUserTable lets Replace replace a table that Querent did not
+	// import (one the user added to a Querent-made database).
+	ReplaceUserTable bool   `json:"replace_user_table"`
+	Append           bool   `json:"append"`
+	Encoding         string `json:"encoding"`
+	Delimiter        string `json:"delimiter"`
+	Ragged           string `json:"ragged"`
 	// Open opens the target when the import is done.
 	Open bool `json:"open"`
 	// Progress is set by the services, not the page.
@@ -222,6 +225,9 @@ func (d *Datasets) Import(req ImportRequest) (*engine.ImportReport, error) {
 	if d.a.deps.Import == nil {
 		return nil, engine.Errorf(engine.CodeInternal, "this build cannot import")
 	}
+	if err := d.a.refuseOpenTarget(req.Target); err != nil {
+		return nil, err
+	}
 	ctx, done := d.a.begin("import")
 	defer done()
 	req.Progress = func(p engine.ImportProgress) { d.a.emit("import:progress", p) }
@@ -241,4 +247,38 @@ func (d *Datasets) Import(req ImportRequest) (*engine.ImportReport, error) {
 func (d *Datasets) CancelImport() error {
 	d.a.cancel("import")
 	return nil
+}
+
+// refuseOpenTarget refuses an import into the open database: the window
+// shows it read-only, and Querent never writes a database it has open.
+// Files are compared by identity (engine.DatabaseFileRole: a symlink, a
+// hard link or a path through ".." is caught), the database's -wal,
+// -journal and -shm files included.
+func (a *app) refuseOpenTarget(target string) error {
+	a.mu.Lock()
+	db := a.db
+	a.mu.Unlock()
+	if db == nil || strings.TrimSpace(target) == "" {
+		return nil
+	}
+	name := filepath.Base(target)
+	switch role := engine.DatabaseFileRole(target, engine.DatabasePath(db)); role {
+	case "":
+		return nil
+	case "database":
+		return engine.Errorf(engine.CodeImport, "%s is the database open in this window, which Querent only reads: an import never writes into it", name).
+			WithHint("import into a new file (for example %s), then open it", newTargetName(target))
+	default:
+		return engine.Errorf(engine.CodeImport, "%s is the %s file of the database open in this window: an import never writes it", name, role).
+			WithHint("import into a new file (for example %s), then open it", newTargetName(target))
+	}
+}
+
+// newTargetName proposes a new database file name beside target.
+func newTargetName(target string) string {
+	base := filepath.Base(target)
+	for _, s := range []string{"-wal", "-journal", "-shm"} {
+		base = strings.TrimSuffix(base, s)
+	}
+	return strings.TrimSuffix(base, filepath.Ext(base)) + "-imported.sqlite"
 }

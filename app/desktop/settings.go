@@ -15,8 +15,8 @@ type Settings struct{ a *app }
 type SettingsData struct {
 	OllamaHost string `json:"ollama_host"` // "" → $OLLAMA_HOST or 127.0.0.1:11434
 	Model      string `json:"model"`       // "" → the best SQL model installed
-	MaxRows    int    `json:"max_rows"`    // rows shown per answer
-	TimeoutS   int    `json:"timeout_s"`   // seconds a query may run
+	MaxRows    int    `json:"max_rows"`    // rows shown per answer, at most engine.MaxRowsInMemory
+	TimeoutS   int    `json:"timeout_s"`   // seconds a query may run, at most engine.MaxTimeout
 	Theme      string `json:"theme"`       // system, light or dark
 }
 
@@ -41,10 +41,11 @@ func (s SettingsData) valid() (SettingsData, error) {
 	s.OllamaHost = strings.TrimSpace(s.OllamaHost)
 	s.Model = strings.TrimSpace(s.Model)
 	switch {
-	case s.MaxRows < 1 || s.MaxRows > 1_000_000:
-		return s, engine.Errorf(engine.CodeUsage, "the row cap must be between 1 and 1,000,000").WithHint("exports are not capped: use Export for every row")
-	case s.TimeoutS < 1 || s.TimeoutS > 3600:
-		return s, engine.Errorf(engine.CodeUsage, "the timeout must be between 1 second and 1 hour")
+	case s.MaxRows < 1 || s.MaxRows > engine.MaxRowsInMemory:
+		return s, engine.Errorf(engine.CodeUsage, "the row cap must be between 1 and %s", engine.GroupThousands(engine.MaxRowsInMemory)).WithHint("exports are not capped: use Export for every row")
+	case s.TimeoutS < 1 || s.TimeoutS > int(engine.MaxTimeout/time.Second):
+		return s, engine.Errorf(engine.CodeUsage, "the timeout must be between 1 second and %d minutes", int(engine.MaxTimeout/time.Minute)).WithHint(
+			"a query that needs longer is better exported, or narrowed with WHERE")
 	case s.Theme != "system" && s.Theme != "light" && s.Theme != "dark":
 		return s, engine.Errorf(engine.CodeUsage, "the theme is system, light or dark")
 	}
@@ -56,6 +57,11 @@ func (a *app) settings() SettingsData {
 	if err := a.readJSON("settings.json", &s); err != nil {
 		return defaultSettings()
 	}
+	// A file saved under older, looser bounds (a timeout of an hour) is
+	// lowered to the ceilings rather than thrown away with the user's
+	// other choices.
+	s.MaxRows = min(s.MaxRows, engine.MaxRowsInMemory)
+	s.TimeoutS = min(s.TimeoutS, int(engine.MaxTimeout/time.Second))
 	if v, err := s.valid(); err == nil {
 		return v
 	}

@@ -62,6 +62,10 @@ func (o Options) withDefaults() Options {
 	if o.Timeout <= 0 {
 		o.Timeout = engine.DefaultTimeout
 	}
+	// Whatever the wiring asks, the engine's ceilings hold.
+	o.MaxRowsLimit = min(o.MaxRowsLimit, engine.MaxRowsInMemory)
+	o.MaxRows = min(o.MaxRows, o.MaxRowsLimit)
+	o.Timeout = min(o.Timeout, engine.MaxTimeout)
 	return o
 }
 

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -573,4 +574,26 @@ func TestNames(t *testing.T) {
 	if got != "Chinook,Chinook_2,sales,Chinook_3,chinook_4" {
 		t.Errorf("names %s", got)
 	}
+}
+
+// TestRunQueryRowBounds (issue 11 §6): max_rows past the ceiling of 1000
+// is held to it; at the int64 maximum (which the SDK reads through a
+// float64, so that it no longer fits an int) and for what is no whole
+// number it is refused; a negative one gets the default. Never an
+// unbounded answer.
+func TestRunQueryRowBounds(t *testing.T) {
+	f := newFixture(t, 1, mcp.Options{})
+	for _, tt := range []struct {
+		maxRows any
+		rows    float64 // 0: refused
+	}{{5000, 1000}, {int64(math.MaxInt64), 0}, {-5, 50}, {0, 50}, {1e300, 0}, {2.5, 0}, {"10", 0}} {
+		r := f.call(t, "run_query", map[string]any{"sql": "SELECT TrackId FROM Track", "max_rows": tt.maxRows})
+		switch {
+		case tt.rows == 0 && (!r.isError || r.errType() != engine.CodeUsage):
+			t.Errorf("max_rows %v: not refused: %.200s", tt.maxRows, r.text)
+		case tt.rows != 0 && (r.isError || r.doc["row_count"] != tt.rows):
+			t.Errorf("max_rows %v: %v rows, want %v: %.200s", tt.maxRows, r.doc["row_count"], tt.rows, r.text)
+		}
+	}
+	f.unchanged(t)
 }

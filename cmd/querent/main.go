@@ -40,7 +40,7 @@ func main() {
 func importFiles(ctx context.Context, req cli.ImportRequest) (*engine.ImportReport, error) {
 	return wiring.ImportFiles(ctx, req.Target, req.Inputs,
 		ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter, Ragged: req.Ragged, Sheets: req.Sheets, Progress: req.Progress},
-		sqlite.ImportOptions{Table: req.Table, Replace: req.Replace, Append: req.Append, Progress: req.Progress})
+		sqlite.ImportOptions{Table: req.Table, Replace: req.Replace, ReplaceUserTable: req.ReplaceUserTable, Append: req.Append, Progress: req.Progress})
 }
 
 // exportQuery writes a query's whole result to a file, with provenance.

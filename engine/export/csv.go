@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"unicode"
+	"unicode/utf8"
 
 	"querent/engine"
 )
@@ -123,21 +125,49 @@ func (c *csvWriter) appendText(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// neutralise reports whether text would start a formula in a spreadsheet:
-// it starts with = + - @, tab or CR (OWASP's list), and is not one plain
-// decimal number ("-5", "+3.25", "-1e-3": a spreadsheet reads those as
-// the number, which runs nothing).
+// neutralise reports whether text could start a formula in a spreadsheet:
+// its first character that is not blank (see blank) is = + - @, tab, CR or
+// LF (OWASP's list, with LF), or a fullwidth ＝ ＋ － ＠ (which East Asian
+// input converts to the ASCII signs), unless the text is one plain decimal
+// number ("-5", " +3.25", "-1e-3": a spreadsheet reads those as the
+// number, which runs nothing).
+//
+// Blanks count because spreadsheets strip them: LibreOffice 7.4, with
+// "Trim spaces" ticked in its CSV import (an everyday option), evaluated
+// the unquoted fields " =1+1" and "  =1+1" as formulas (2), while the same
+// fields without the option, and every other prefix tried (BOM, zero-width
+// space, fullwidth signs, NBSP, LF), stayed text; TestLibreOfficeReadsCSV
+// keeps checking the first. The leading ' makes the field text in either
+// case.
 func neutralise(s string) bool {
-	if s == "" {
-		return false
-	}
-	switch s[0] {
-	case '=', '@', '\t', '\r':
-		return true
-	case '+', '-':
-		return !plainNumber(s[1:])
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		switch r {
+		case '=', '@', '\t', '\r', '\n', '＝', '＋', '－', '＠':
+			return true
+		case '+', '-':
+			return !plainNumber(s[i+size:])
+		}
+		if !blank(r) {
+			return false
+		}
+		i += size
 	}
 	return false
+}
+
+// blank reports characters a spreadsheet may strip before it reads a
+// cell: white space (space, NBSP, the ideographic space, …) and the
+// invisible byte-order mark and zero-width characters.
+func blank(r rune) bool {
+	switch r {
+	case '\uFEFF', '\u200B', '\u200C', '\u200D', '\u2060':
+		return true
+	}
+	return unicode.IsSpace(r)
 }
 
 // plainNumber reports digits with an optional fraction and exponent:

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"querent/engine"
 	"querent/engine/export"
@@ -37,14 +39,23 @@ func expectCSV(v engine.Value, raw bool) string {
 	case []byte:
 		s = base64.StdEncoding.EncodeToString(x)
 	}
-	if !raw && s != "" {
-		switch s[0] {
-		case '=', '@', '\t', '\r':
+	if raw {
+		return s
+	}
+	// What a spreadsheet sees once it strips blanks (tab, CR and LF are
+	// triggers of their own, so they are not stripped here).
+	rest := strings.TrimLeftFunc(s, func(r rune) bool {
+		return r != '\t' && r != '\r' && r != '\n' && (unicode.IsSpace(r) || strings.ContainsRune("\ufeff\u200b\u200c\u200d\u2060", r))
+	})
+	if rest == "" {
+		return s
+	}
+	switch r, _ := utf8.DecodeRuneInString(rest); r {
+	case '=', '@', '\t', '\r', '\n', '＝', '＋', '－', '＠':
+		return "'" + s
+	case '+', '-':
+		if _, err := strconv.ParseFloat(rest, 64); err != nil {
 			return "'" + s
-		case '+', '-':
-			if _, err := strconv.ParseFloat(s, 64); err != nil {
-				return "'" + s
-			}
 		}
 	}
 	return s
@@ -169,5 +180,54 @@ func TestCSVHeaderNeutralised(t *testing.T) {
 	data, _ := os.ReadFile(out)
 	if got, want := string(data), "'=1+1,ok\r\n1,2\r\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// formulaPrefixes are cells that a spreadsheet could read as a formula
+// once it strips what it strips (issue 11 §6 of the red team), with the
+// field each must become.
+var formulaPrefixes = []struct{ cell, field string }{
+	{"\n=1+1", "\"'\n=1+1\""},
+	{" =1+1", "' =1+1"},
+	{"  =1+1", "'  =1+1"},
+	{"\u00a0=1+1", "'\u00a0=1+1"},
+	{"\u3000=1+1", "'\u3000=1+1"},
+	{"\ufeff=1+1", "'\ufeff=1+1"},
+	{"\u200b=1+1", "'\u200b=1+1"},
+	{"＝1+1", "'＝1+1"},
+	{"＋1+1", "'＋1+1"},
+	{"－1+1", "'－1+1"},
+	{"＠SUM(1;1)", "'＠SUM(1;1)"},
+	{" +1+1", "' +1+1"},
+	{" -1+1", "' -1+1"},
+	{" @SUM(1;1)", "' @SUM(1;1)"},
+	{" \t=1+1", "' \t=1+1"},
+	{"=1+1", "'=1+1"},
+	{"-5", "-5"},   // plain numbers stay as they are
+	{" -5", " -5"}, // with spaces too
+	{"plain = text", "plain = text"},
+}
+
+// TestCSVFormulaPrefixes: every prefix gets the leading ', table-driven
+// through a real export.
+func TestCSVFormulaPrefixes(t *testing.T) {
+	db := demo(t)
+	var sel []string
+	for _, c := range formulaPrefixes {
+		sel = append(sel, "SELECT '"+strings.ReplaceAll(c.cell, "'", "''")+"' AS v")
+	}
+	out := filepath.Join(t.TempDir(), "p.csv")
+	if _, err := export.Export(context.Background(), db, strings.Join(sel, " UNION ALL "), out, export.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(out)
+	got := strings.Split(strings.TrimSuffix(strings.TrimPrefix(string(data), "v\r\n"), "\r\n"), "\r\n")
+	if len(got) != len(formulaPrefixes) {
+		t.Fatalf("%d fields, want %d: %q", len(got), len(formulaPrefixes), got)
+	}
+	for i, c := range formulaPrefixes {
+		if got[i] != c.field {
+			t.Errorf("%q: written %q, want %q", c.cell, got[i], c.field)
+		}
 	}
 }

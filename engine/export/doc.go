@@ -9,6 +9,14 @@
 // folder), synced, and renamed into place; on any error or cancellation the
 // temporary file is removed and an existing file is untouched.
 //
+// An export never replaces the open database (the path an engine.Filer
+// database gives, compared by file identity, so that a symlink, a hard link
+// or a path through ".." is caught), nor the -wal, -journal and -shm files
+// beside it, nor any other SQLite database, write-ahead log or rollback
+// journal (known by its first bytes, whatever its name): not even with
+// Options.Force. The target is checked before anything is written and
+// again right before the rename.
+//
 // # XLSX
 //
 // Written with excelize's StreamWriter, on a goroutine of its own while
@@ -82,10 +90,13 @@
 // hold the delimiter, a quote, CR or LF (quotes doubled), NULL as an empty
 // field and empty text as "" (so a reader can tell them apart), floats as
 // engine.FormatFloat writes them (every digit), ±Infinity as
-// Infinity/-Infinity, blobs as base64. Text starting with = + - @ tab or CR
-// gets a leading ' so that a spreadsheet does not run it as a formula
-// (OWASP's advice), except text that is one plain decimal number ("-5",
-// "+3.25", "-1e-3"), which no spreadsheet runs as anything but that number;
-// numbers stored as numbers are never prefixed. Options.Raw turns this off
-// for machine consumers. Header names follow the same rule.
+// Infinity/-Infinity, blobs as base64. Text starting with = + - @ tab, CR
+// or LF, or their fullwidth forms ＝ ＋ － ＠, also after leading white
+// space, byte-order marks or zero-width characters (which spreadsheets may
+// strip: LibreOffice's "Trim spaces" import option runs " =1+1"), gets a
+// leading ' so that a spreadsheet does not run it as a formula (OWASP's
+// advice), except text that is one plain decimal number ("-5", " +3.25",
+// "-1e-3"), which no spreadsheet runs as anything but that number; numbers
+// stored as numbers are never prefixed. Options.Raw turns this off for
+// machine consumers. Header names follow the same rule.
 package export

@@ -1,9 +1,12 @@
 package export
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -43,7 +46,8 @@ type Options struct {
 	// histogram; XLSX only (a chart with CSV is a usage error).
 	Chart string
 	// Force replaces an existing file; without it an existing out is an
-	// export error naming --force.
+	// export error naming --force. It never replaces a SQLite file or the
+	// open database.
 	Force bool
 	// MaxRows stops the export after this many rows (0: no limit); the
 	// Report and the Provenance sheet say it was capped.
@@ -117,8 +121,9 @@ type Report struct {
 
 // Export runs sql through db.Stream and writes the result to out, all or
 // nothing: a temporary file in out's folder, fsync, rename (replacing an
-// existing file only with Force); on any error or cancellation nothing is
-// left behind and an existing file is untouched.
+// existing file only with Force, and never a SQLite file or the open
+// database, see checkTarget); on any error or cancellation nothing is left
+// behind and an existing file is untouched.
 //
 // Errors are *engine.Error: usage for bad options, export for the file
 // (exists, missing folder, cannot write), cancelled when ctx is cancelled,
@@ -129,7 +134,8 @@ func Export(ctx context.Context, db engine.Database, sql, out string, opts Optio
 	if err := normalize(&opts, out); err != nil {
 		return nil, err
 	}
-	abs, err := checkTarget(out, opts.Force)
+	dbPath := engine.DatabasePath(db)
+	abs, err := checkTarget(out, dbPath, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +169,11 @@ func Export(ctx context.Context, db engine.Database, sql, out string, opts Optio
 	}
 	size, err := tmp.finish()
 	if err != nil {
+		return nil, err
+	}
+	// Again, right before the rename: a database (or a symlink to one) may
+	// have been moved to the target while the rows were written.
+	if err := refuseDatabase(abs, dbPath, opts.Format); err != nil {
 		return nil, err
 	}
 	if err := commit(tmp.path, abs, opts.Force); err != nil {
@@ -232,8 +243,9 @@ func normalize(o *Options, out string) error {
 }
 
 // checkTarget returns out's absolute path after checking that its folder
-// exists and that out does not (unless force).
-func checkTarget(out string, force bool) (string, error) {
+// exists, that out is neither the open database (dbPath) nor any SQLite
+// file, and that it does not exist (unless opts.Force).
+func checkTarget(out, dbPath string, opts Options) (string, error) {
 	abs, err := filepath.Abs(out)
 	if err != nil {
 		return "", engine.Errorf(engine.CodeExport, "cannot resolve %s: %v", out, err).WithErr(err)
@@ -249,6 +261,11 @@ func checkTarget(out string, force bool) (string, error) {
 	case !st.IsDir():
 		return "", engine.Errorf(engine.CodeExport, "%s is not a folder", dir).WithHint("choose another file")
 	}
+	// Before the existence check: "exists, use --force" would be the wrong
+	// advice for a file that --force does not replace either.
+	if err := refuseDatabase(abs, dbPath, opts.Format); err != nil {
+		return "", err
+	}
 	st, err = os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -257,10 +274,78 @@ func checkTarget(out string, force bool) (string, error) {
 		return "", engine.Errorf(engine.CodeExport, "cannot use %s: %v", out, err).WithErr(err)
 	case st.IsDir():
 		return "", engine.Errorf(engine.CodeExport, "%s is a folder", out).WithHint("choose a file name")
-	case !force:
+	case !opts.Force:
 		return "", existsError(out)
 	}
 	return abs, nil
+}
+
+// refuseDatabase returns an export error when abs is the open database at
+// dbPath or one of its sidecars (compared by file identity, see
+// engine.DatabaseFileRole), or any SQLite database, write-ahead log or
+// rollback journal (by its first bytes, through any symlink): force or
+// not, an export never replaces a database, so that no name, link or
+// mistaken extension can turn an export into data loss.
+func refuseDatabase(abs, dbPath, format string) error {
+	name := filepath.Base(abs)
+	hint := "choose another file name for the export, such as " + otherName(abs, format)
+	switch role := engine.DatabaseFileRole(abs, dbPath); role {
+	case "":
+	case "database":
+		return engine.Errorf(engine.CodeExport, "%s is the open database: an export never replaces it, even with --force", name).WithHint("%s", hint)
+	default:
+		return engine.Errorf(engine.CodeExport, "%s is the open database's %s file: an export never replaces it, even with --force", name, role).WithHint("%s", hint)
+	}
+	if kind := sqliteKind(abs); kind != "" {
+		return engine.Errorf(engine.CodeExport, "%s is a SQLite %s: an export never replaces one, even with --force", name, kind).WithHint("%s", hint)
+	}
+	return nil
+}
+
+// The first bytes of SQLite's files (sqlite.org/fileformat.html).
+var (
+	sqliteDBMagic      = []byte("SQLite format 3\x00")
+	sqliteJournalMagic = []byte{0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7}
+)
+
+// sqliteKind says what SQLite file the file at path is, by its first
+// bytes: "database", "write-ahead log", "rollback journal", or "" (not
+// one, or nothing there to read).
+func sqliteKind(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, 16)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	switch {
+	case bytes.Equal(head, sqliteDBMagic):
+		return "database"
+	case bytes.HasPrefix(head, sqliteJournalMagic):
+		return "rollback journal"
+	case n >= 4 && (binary.BigEndian.Uint32(head) == 0x377f0682 || binary.BigEndian.Uint32(head) == 0x377f0683):
+		return "write-ahead log"
+	}
+	return ""
+}
+
+// otherName proposes a file name beside abs for an export that cannot go
+// there: "data.csv" → "data-export.csv".
+func otherName(abs, format string) string {
+	base := filepath.Base(abs)
+	ext := filepath.Ext(base)
+	if !strings.EqualFold(ext, "."+format) {
+		ext = "." + format
+	} else {
+		base = strings.TrimSuffix(base, ext)
+	}
+	for _, s := range []string{"-wal", "-journal", "-shm"} {
+		base = strings.TrimSuffix(base, s)
+	}
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	return base + "-export" + ext
 }
 
 func existsError(out string) *engine.Error {

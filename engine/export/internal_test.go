@@ -88,8 +88,38 @@ func TestNeutralise(t *testing.T) {
 		{"-5.", false},
 		{"plain", false},
 		{"", false},
-		{" =1", false}, // a spreadsheet does not run a formula after a space
+		// A spreadsheet that trims spaces runs " =1" (LibreOffice does,
+		// with its "Trim spaces" import option; TestLibreOfficeReadsCSV).
+		{" =1", true},
+		{"   =1+1", true},
+		{"\u00a0=1", true},   // no-break space
+		{"\u3000=1", true},   // ideographic space
+		{"\ufeff=1+1", true}, // byte-order mark
+		{"\u200b=1+1", true}, // zero-width space
+		{"\u2060@SUM(1)", true},
+		{"\ufeff \u200b+cmd", true},
+		{"\n=1+1", true},
+		{"\r\n=1+1", true},
+		{" \t5", true},
+		{"＝1+1", true}, // fullwidth = + - @
+		{"＋1+1", true},
+		{"－1+1", true},
+		{"＠SUM(1)", true},
+		{"－5", true},
+		{" ＝1", true},
+		{" -2+3", true},
+		{" @x", true},
+		{" -5", false}, // still one plain number
+		{"\u00a0+3.25", false},
+		{" ", false},
+		{"\ufeff", false},
+		{"\ufeffplain", false},
+		{" plain =1", false},
+		{"a=1", false},
 		{"5-3", false},
+		{"é=1", false},
+		{"\u2212" + "1", false}, // the minus sign U+2212 is no operator
+		{"\xff=1", false},       // invalid UTF-8 is not blank
 	}
 	for _, tt := range tests {
 		if got := neutralise(tt.in); got != tt.want {

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/xml"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -117,6 +119,105 @@ func TestLibreOfficeReadsChart(t *testing.T) {
 			t.Errorf("%s: LibreOffice found no %s chart", kind, want)
 		}
 	}
+}
+
+// TestLibreOfficeReadsCSV opens a CSV export in LibreOffice with the CSV
+// import options most likely to run a formula: formulas evaluated, and
+// "Trim spaces" ticked (which strips the spaces before " =1+1"). No
+// neutralised cell may become a formula. The same cells exported with Raw
+// are the control: there "=1+1" and " =1+1" do become formulas, which
+// shows that the options were in force (and is the evidence for
+// neutralising after leading spaces).
+func TestLibreOfficeReadsCSV(t *testing.T) {
+	soffice := findSoffice(t)
+	db := demo(t)
+	cells := append([]string{}, hostile...)
+	for _, c := range formulaPrefixes {
+		cells = append(cells, c.cell)
+	}
+	var sel []string
+	for i, c := range cells {
+		sel = append(sel, fmt.Sprintf("SELECT %d AS id, '%s' AS v", i, strings.ReplaceAll(c, "'", "''")))
+	}
+	query := strings.Join(sel, " UNION ALL ")
+	dir := t.TempDir()
+	formulas := map[bool]map[string]string{}
+	for _, raw := range []bool{false, true} {
+		name := map[bool]string{false: "neutralised", true: "raw"}[raw]
+		in := filepath.Join(dir, name+".csv")
+		if _, err := export.Export(context.Background(), db, query, in, export.Options{Raw: raw}); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		// 44: comma, 34: double quote, 76: UTF-8, 1: from the first line,
+		// 11th token true: trim spaces, 13th true: evaluate formulas.
+		cmd := exec.CommandContext(ctx, soffice, "-env:UserInstallation=file://"+filepath.ToSlash(filepath.Join(dir, "profile")),
+			"--headless", "--norestore", "--infilter=Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,true,false,true",
+			"--convert-to", "fods", "--outdir", dir, in)
+		cmd.Env = append(os.Environ(), "HOME="+dir)
+		outb, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Fatalf("soffice: %v\n%s", err, outb)
+		}
+		formulas[raw] = fodsFormulas(t, filepath.Join(dir, name+".fods"), cells)
+	}
+	for cell, f := range formulas[false] {
+		t.Errorf("neutralised %q: LibreOffice reads the formula %s", cell, f)
+	}
+	for _, c := range []string{"=1+1", " =1+1"} {
+		if formulas[true][c] == "" {
+			t.Errorf("raw %q: not a formula in LibreOffice: the import options did not take (formulas read: %q)", c, formulas[true])
+		}
+	}
+	t.Logf("raw cells LibreOffice reads as formulas: %q", formulas[true])
+}
+
+// fodsFormulas returns the formulas of the second column of a flat ODS
+// file by the text of the cell the row's id names.
+func fodsFormulas(t *testing.T, path string, cells []string) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tableNS = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+	const officeNS = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	got := map[string]string{}
+	col, id, rows := 0, -1, 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok || se.Name.Space != tableNS {
+			continue
+		}
+		switch se.Name.Local {
+		case "table-row":
+			col, id = 0, -1
+			rows++
+		case "table-cell":
+			col++
+			for _, a := range se.Attr {
+				switch {
+				case col == 1 && a.Name.Space == officeNS && a.Name.Local == "value":
+					id, _ = strconv.Atoi(a.Value)
+				case col == 2 && a.Name.Space == tableNS && a.Name.Local == "formula" && id >= 0 && id < len(cells):
+					got[cells[id]] = a.Value
+				}
+			}
+		}
+	}
+	if rows < len(cells) {
+		t.Fatalf("LibreOffice read %d rows, want %d", rows, len(cells)+1)
+	}
+	return got
 }
 
 // findSoffice returns LibreOffice's soffice, or skips the test.

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,8 +21,14 @@ import (
 type ImportOptions struct {
 	// Table names the one table of the import (--table).
 	Table string
-	// Replace replaces a table of the same name; Append adds rows to it.
+	// Replace replaces a table of the same name that Querent imported (it
+	// has a row in _querent_imports); Append adds rows to it.
 	Replace, Append bool
+	// ReplaceUserTable is Replace that also replaces a table Querent did
+	// not import (one added to a Querent-made database by other means), with
+	// a warning that says what it replaced (--replace-user-table). It
+	// implies Replace.
+	ReplaceUserTable bool
 	// Progress, when set, is told how far the writing has come.
 	Progress func(engine.ImportProgress)
 	// BusyTimeout is how long to wait for another program's lock on an
@@ -42,10 +50,14 @@ var safeTableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 //
 //   - target does not exist: the file is built whole under a temporary name
 //     in the same folder and renamed into place at the end;
-//   - it exists: everything happens in one transaction (with the rollback
-//     journal), so on any error or cancellation the file is exactly as it
-//     was; a table that exists already is an error unless opts.Replace or
-//     opts.Append says what to do.
+//   - it exists: it must be a database that Querent's import made (it has
+//     the _querent_imports table; design.md rule 10), checked first through
+//     a read-only connection, so that another program's database is never
+//     opened for writing. Everything happens in one transaction (with the
+//     rollback journal), so on any error or cancellation the file is
+//     exactly as it was; a table that exists already is an error unless
+//     opts.Replace or opts.Append says what to do, and Replace replaces a
+//     table that Querent did not import only with opts.ReplaceUserTable.
 //
 // The sources are only read. Each table's provenance goes into
 // _querent_imports.
@@ -53,6 +65,12 @@ func Import(ctx context.Context, target string, tables []*engine.ImportTable, op
 	start := time.Now()
 	if len(tables) == 0 {
 		return nil, engine.Errorf(engine.CodeImport, "there is nothing to import: no table was read").WithHint("check that the files hold data")
+	}
+	if opts.ReplaceUserTable && opts.Append {
+		return nil, engine.Errorf(engine.CodeUsage, "--replace-user-table and --append cannot be used together").WithHint("choose one")
+	}
+	if opts.ReplaceUserTable {
+		opts.Replace = true
 	}
 	if opts.Replace && opts.Append {
 		return nil, engine.Errorf(engine.CodeUsage, "--replace and --append cannot be used together").WithHint("choose one")
@@ -95,6 +113,16 @@ func Import(ctx context.Context, target string, tables []*engine.ImportTable, op
 			e := engine.AsError(cerr)
 			return nil, engine.Errorf(engine.CodeImport, "the target is not a usable SQLite database: %s", e.Message).WithHint(
 				"Querent writes only into SQLite files; name a new file with --db to create one")
+		}
+		// Read-only first: a database that another program made is never
+		// opened for writing at all (which could leave a -wal or -journal
+		// file beside it). importExisting checks again under its lock.
+		made, merr := madeByQuerent(ctx, abs)
+		if merr != nil {
+			return nil, merr
+		}
+		if !made {
+			return nil, notQuerentMade(target)
 		}
 		rep, err = importExisting(ctx, abs, tables, names, opts)
 	}
@@ -216,11 +244,29 @@ func importExisting(ctx context.Context, abs string, tables []*engine.ImportTabl
 	if err != nil {
 		return nil, importErr(abs, err)
 	}
+	if existing[querentImportsTable] != "table" {
+		return nil, notQuerentMade(abs)
+	}
 	rep = &engine.ImportReport{Warnings: []string{}, Errors: []engine.ErrorDoc{}, Tables: []engine.ImportedTable{}}
 	for i, name := range names {
-		if _, ok := existing[strings.ToLower(name)]; ok && !opts.Replace && !opts.Append {
+		kind, ok := existing[strings.ToLower(name)]
+		if !ok {
+			continue
+		}
+		if !opts.Replace && !opts.Append {
 			return nil, engine.Errorf(engine.CodeImport, "%s already has a table named %s (from %s)", filepath.Base(abs), name, tables[i].Source).WithHint(
 				"choose what to do: --replace to replace that table, --append to add the rows to it, or --table NAME to import into a new table")
+		}
+		if !opts.Replace || kind != "table" {
+			continue // a view is refused by writeTables
+		}
+		// Everything is checked before the first write.
+		warning, err := checkReplace(c, abs, name, opts)
+		if err != nil {
+			return nil, err
+		}
+		if warning != "" {
+			rep.Warnings = append(rep.Warnings, warning)
 		}
 	}
 	if err := writeTables(ctx, c, abs, tables, names, existing, opts, rep); err != nil {
@@ -234,6 +280,67 @@ func importExisting(ctx context.Context, abs string, tables []*engine.ImportTabl
 		return nil, importErr(abs, err)
 	}
 	return rep, nil
+}
+
+// querentImportsTable is Querent's metadata table: a database that has it
+// was made by Querent's import, and only such a database is written.
+const querentImportsTable = "_querent_imports"
+
+// madeByQuerent reports whether the SQLite file at abs has Querent's
+// _querent_imports table, reading it through a read-only, immutable
+// connection that writes nothing and creates no file.
+func madeByQuerent(ctx context.Context, abs string) (bool, error) {
+	db, err := sql.Open("sqlite", fileDSN(abs, false))
+	if err != nil {
+		return false, importErr(abs, err)
+	}
+	defer db.Close()
+	var n int
+	err = db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?", querentImportsTable).Scan(&n)
+	if err != nil {
+		return false, importErr(abs, err)
+	}
+	return n > 0, nil
+}
+
+// notQuerentMade refuses writing into a database Querent's import did not
+// make: it belongs to another program or to the user, who may have it
+// open, and Querent writes only what it made.
+func notQuerentMade(target string) *engine.Error {
+	dir, base := filepath.Split(target)
+	other := filepath.Join(dir, strings.TrimSuffix(base, filepath.Ext(base))+"-imported.sqlite")
+	return engine.Errorf(engine.CodeImport, "%s was not made by Querent's import (it has no %s table): Querent never writes into another database",
+		base, querentImportsTable).WithHint("import into a new database file instead, such as --db %s", other)
+}
+
+// checkReplace allows replacing the table name when Querent imported it
+// (it has a row in _querent_imports); a table Querent did not import is
+// replaced only with opts.ReplaceUserTable, and the warning returned says
+// so, with its row count.
+func checkReplace(c *bulkConn, abs, name string, opts ImportOptions) (string, error) {
+	rows, err := c.queryStrings("SELECT count(*) FROM "+querentImportsTable+" WHERE lower(table_name) = lower(?)", name)
+	if err != nil {
+		return "", importErr(abs, err)
+	}
+	if len(rows) == 1 && rows[0][0] != "0" {
+		return "", nil
+	}
+	rows, err = c.queryStrings("SELECT count(*) FROM " + quoteIdent(name))
+	if err != nil {
+		return "", importErr(abs, err)
+	}
+	count := "?"
+	if len(rows) == 1 {
+		if n, err := strconv.ParseInt(rows[0][0], 10, 64); err == nil {
+			count = engine.GroupThousands(n)
+		}
+	}
+	if !opts.ReplaceUserTable {
+		return "", engine.Errorf(engine.CodeImport, "%s has a table named %s that Querent did not import (%s rows): --replace replaces only tables Querent imported",
+			filepath.Base(abs), name, count).WithHint(
+			"to replace it anyway, use --replace-user-table; to keep it, use --table NAME to import into a new table")
+	}
+	return fmt.Sprintf("replaced table %s, which Querent did not import (%s rows)", name, count), nil
 }
 
 // existingTables maps lower-cased names of the file's tables and views to

@@ -109,7 +109,9 @@ func salesLike(name string, n int64) *engine.ImportTable {
 func TestImportExisting(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	target := makeDB(t, dir, "have.sqlite", "CREATE TABLE keep(x)", "INSERT INTO keep VALUES (42)")
+	// A database Querent's import made, to which the user added a table.
+	target := querentMade(t, dir, "have.sqlite")
+	makeDB(t, dir, "have.sqlite", "CREATE TABLE keep(x)", "INSERT INTO keep VALUES (42)")
 	// A free name: added.
 	if _, err := Import(ctx, target, []*engine.ImportTable{salesLike("sales", 10)}, ImportOptions{}); err != nil {
 		t.Fatal(err)
@@ -193,7 +195,10 @@ func TestImportAllOrNothing(t *testing.T) {
 		target := filepath.Join(dir, "t.sqlite")
 		opts := ImportOptions{}
 		if mode != "new" {
-			makeDB(t, dir, "t.sqlite", "CREATE TABLE keep(x)", "INSERT INTO keep VALUES (1)", "CREATE TABLE sales(a)", "INSERT INTO sales VALUES ('old')")
+			if _, err := Import(ctx, target, []*engine.ImportTable{salesLike("sales", 1)}, ImportOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			makeDB(t, dir, "t.sqlite", "CREATE TABLE keep(x)", "INSERT INTO keep VALUES (1)")
 			opts.Replace = mode == "replace"
 			if mode == "existing" {
 				opts.Table = "fresh"
@@ -261,7 +266,8 @@ func TestImportUsageErrors(t *testing.T) {
 // waits, then fails clearly, and changes nothing.
 func TestImportLockedTarget(t *testing.T) {
 	dir := t.TempDir()
-	target := makeDB(t, dir, "busy.sqlite", "CREATE TABLE x(a)")
+	target := querentMade(t, dir, "busy.sqlite")
+	makeDB(t, dir, "busy.sqlite", "CREATE TABLE x(a)")
 	w := writable(t, target)
 	tx, err := w.Begin()
 	if err != nil {

@@ -48,6 +48,10 @@ func (d *DB) Run(ctx context.Context, query string, opts engine.RunOptions) (*en
 	if opts.MaxRows <= 0 {
 		opts.MaxRows = engine.DefaultMaxRows
 	}
+	// The faces lower larger caps with a warning; this holds for any
+	// caller, and keeps the wrapper's LIMIT cap+1 from overflowing (a
+	// negative LIMIT is no limit at all).
+	opts.MaxRows = min(opts.MaxRows, engine.MaxRowsInMemory)
 	if opts.Timeout <= 0 {
 		opts.Timeout = engine.DefaultTimeout
 	}

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"errors"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -162,5 +163,21 @@ func TestRunConcurrent(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// TestRunRowCapCeiling: a cap past engine.MaxRowsInMemory (math.MaxInt
+// included, whose cap+1 would overflow into a negative LIMIT, that is, no
+// limit) is lowered to the ceiling.
+func TestRunRowCapCeiling(t *testing.T) {
+	db := openT(t, copyChinook(t), Options{})
+	for _, cap := range []int{engine.MaxRowsInMemory + 1, math.MaxInt} {
+		res, err := db.Run(context.Background(), "SELECT TrackId FROM Track", engine.RunOptions{MaxRows: cap})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "LIMIT " + itoa(engine.MaxRowsInMemory+1); !strings.Contains(res.ExecutedSQL, want) || len(res.Rows) != 3503 {
+			t.Errorf("cap %d: %d rows, executed %s; want %q", cap, len(res.Rows), res.ExecutedSQL, want)
+		}
 	}
 }

@@ -151,7 +151,7 @@ func DesktopDeps(version string) desktop.Deps {
 		Import: func(ctx context.Context, req desktop.ImportRequest) (*engine.ImportReport, error) {
 			return ImportFiles(ctx, req.Target, req.Inputs,
 				ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter, Ragged: req.Ragged, Sheets: req.Sheets, Progress: req.Progress},
-				sqlite.ImportOptions{Table: req.Table, Replace: req.Replace, Append: req.Append, Progress: req.Progress})
+				sqlite.ImportOptions{Table: req.Table, Replace: req.Replace, ReplaceUserTable: req.ReplaceUserTable, Append: req.Append, Progress: req.Progress})
 		},
 		Export: func(ctx context.Context, db engine.Database, req desktop.ExportRequest) (*desktop.ExportResult, error) {
 			opts := export.Options{Format: req.Format, BOM: req.BOM, Raw: req.Raw, Chart: req.Chart, Force: req.Force, MaxRows: req.MaxRows,

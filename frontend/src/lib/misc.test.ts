@@ -89,10 +89,13 @@ describe('settings', () => {
     expect(validateSettings(ok)).toEqual({});
     expect(Object.keys(validateSettings({ ...ok, max_rows: 0, timeout_s: 4000 }))).toEqual(['max_rows', 'timeout_s']);
     expect(validateSettings({ ...ok, max_rows: 1.5 }).max_rows).toBeTruthy();
+    // Go's ceilings (engine.MaxTimeout, engine.MaxRowsInMemory).
+    expect(validateSettings({ ...ok, timeout_s: 600, max_rows: 1_000_000 })).toEqual({});
+    expect(Object.keys(validateSettings({ ...ok, timeout_s: 601, max_rows: 1_000_001 }))).toEqual(['max_rows', 'timeout_s']);
   });
   it("places Go's message at its field", () => {
     expect(fieldOfError('the row cap must be between 1 and 1,000,000')).toBe('max_rows');
-    expect(fieldOfError('the timeout must be between 1 second and 1 hour')).toBe('timeout_s');
+    expect(fieldOfError('the timeout must be between 1 second and 10 minutes')).toBe('timeout_s');
     expect(fieldOfError('the theme is system, light or dark')).toBe('theme');
     expect(fieldOfError('cannot save the settings: disk full')).toBe('other');
   });

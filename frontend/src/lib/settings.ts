@@ -9,8 +9,8 @@ export function validateSettings(s: SettingsData): SettingsErrors {
   if (!Number.isInteger(s.max_rows) || s.max_rows < 1 || s.max_rows > 1_000_000) {
     e.max_rows = 'Enter a whole number of rows between 1 and 1,000,000.';
   }
-  if (!Number.isInteger(s.timeout_s) || s.timeout_s < 1 || s.timeout_s > 3600) {
-    e.timeout_s = 'Enter a whole number of seconds between 1 and 3,600 (an hour).';
+  if (!Number.isInteger(s.timeout_s) || s.timeout_s < 1 || s.timeout_s > 600) {
+    e.timeout_s = 'Enter a whole number of seconds between 1 and 600 (10 minutes).';
   }
   if (s.ollama_host && /\s/.test(s.ollama_host)) {
     e.ollama_host = 'An address has no spaces, e.g. 127.0.0.1:11434.';
