@@ -213,11 +213,13 @@ bench: check-go
 	@mkdir -p $(REPORTS)
 	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestBenchReport$$' -timeout 60m ./engine/sqlite >/dev/null || \
 	  QUERENT_BENCH=1 $(GO) test -count=1 -run '^TestBenchReport$$' -v -timeout 60m ./engine/sqlite
+	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestWorkerBenchReport$$' -timeout 30m ./engine/worker >/dev/null || \
+	  QUERENT_BENCH=1 $(GO) test -count=1 -run '^TestWorkerBenchReport$$' -v -timeout 30m ./engine/worker
 	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestImportBenchReport$$' -timeout 60m ./cmd/querent >/dev/null || \
 	  QUERENT_BENCH=1 $(GO) test -count=1 -run '^TestImportBenchReport$$' -v -timeout 60m ./cmd/querent
 	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestAskBenchReport$$' ./engine >/dev/null
 	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestExportBenchReport$$' -timeout 60m ./cmd/querent >/dev/null
-	@cat $(REPORTS)/bench.txt $(REPORTS)/bench-import.txt $(REPORTS)/bench-ask.txt $(REPORTS)/bench-export.txt
+	@cat $(REPORTS)/bench.txt $(REPORTS)/bench-worker.txt $(REPORTS)/bench-import.txt $(REPORTS)/bench-ask.txt $(REPORTS)/bench-export.txt
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./engine ./engine/sqlite ./engine/ingest ./engine/export
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./engine/eval
 
