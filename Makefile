@@ -217,10 +217,10 @@ bench: check-go
 	  QUERENT_BENCH=1 $(GO) test -count=1 -run '^TestWorkerBenchReport$$' -v -timeout 30m ./engine/worker
 	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestImportBenchReport$$' -timeout 60m ./cmd/querent >/dev/null || \
 	  QUERENT_BENCH=1 $(GO) test -count=1 -run '^TestImportBenchReport$$' -v -timeout 60m ./cmd/querent
-	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestAskBenchReport$$' ./engine >/dev/null
+	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestAskBenchReport$$' ./engine/ask >/dev/null
 	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestExportBenchReport$$' -timeout 60m ./cmd/querent >/dev/null
 	@cat $(REPORTS)/bench.txt $(REPORTS)/bench-worker.txt $(REPORTS)/bench-import.txt $(REPORTS)/bench-ask.txt $(REPORTS)/bench-export.txt
-	$(GO) test -run '^$$' -bench . -benchtime 2s ./engine ./engine/sqlite ./engine/ingest ./engine/export
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./engine ./engine/ask ./engine/schemactx ./engine/valuehints ./engine/sqlite ./engine/ingest ./engine/export
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./engine/eval
 
 clean:

@@ -7,7 +7,6 @@ ignore ./frontend/node_modules
 
 require (
 	github.com/BurntSushi/toml v1.6.0
-	github.com/agnivade/levenshtein v1.2.2
 	github.com/google/jsonschema-go v0.4.3
 	github.com/mattn/go-isatty v0.0.24
 	github.com/modelcontextprotocol/go-sdk v1.8.0

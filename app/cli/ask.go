@@ -15,6 +15,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"querent/engine"
+	"querent/engine/ask"
 )
 
 // ModelFactory connects to the model server at host ("" → $OLLAMA_HOST or
@@ -281,7 +282,7 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 	if err != nil {
 		return c.finishAsk(s, p, askAnswer(p, err), err)
 	}
-	asker := &engine.Asker{DB: db, Model: m, ModelName: name, EmbedModel: engine.PickEmbeddingModel(installed)}
+	asker := &ask.Asker{DB: db, Model: m, ModelName: name, EmbedModel: engine.PickEmbeddingModel(installed)}
 	var warnings []string
 	if c.History != nil {
 		h, closeH, herr := c.History(ctx)
@@ -292,7 +293,7 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 			asker.History = h
 		}
 	}
-	opts := engine.AskOptions{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli"}
+	opts := ask.AskOptions{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli"}
 	var bar *askProgressLine
 	if f, ok := s.err.(*os.File); ok && p.format == "text" && isatty.IsTerminal(f.Fd()) {
 		bar = &askProgressLine{w: s.err, model: name}
@@ -478,7 +479,7 @@ type askProgressLine struct {
 	shown bool
 }
 
-func (p *askProgressLine) update(pr engine.AskProgress) {
+func (p *askProgressLine) update(pr ask.AskProgress) {
 	if pr.Stage == "done" {
 		p.clear()
 		return

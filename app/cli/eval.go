@@ -13,6 +13,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"querent/engine"
+	"querent/engine/ask"
 	"querent/engine/eval"
 )
 
@@ -182,7 +183,7 @@ func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
 		}
 		opts.Model, opts.K = m, *k
 		opts.EmbedModel = engine.PickEmbeddingModel(installed)
-		opts.Ask = engine.AskOptions{Timeout: timeout}
+		opts.Ask = ask.AskOptions{Timeout: timeout}
 	}
 	var line *evalProgressLine
 	if f, ok := s.err.(*os.File); ok && format == "text" && isatty.IsTerminal(f.Fd()) {

@@ -12,6 +12,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"querent/engine"
+	"querent/engine/ask"
 )
 
 // ExportRequest is one export: the SQL to run in full and the file to write.
@@ -194,14 +195,14 @@ func (c *CLI) questionSQL(ctx context.Context, s *stdio, db engine.Database, que
 	if err != nil {
 		return "", "", err
 	}
-	asker := &engine.Asker{DB: db, Model: m, ModelName: name, EmbedModel: engine.PickEmbeddingModel(installed)}
+	asker := &ask.Asker{DB: db, Model: m, ModelName: name, EmbedModel: engine.PickEmbeddingModel(installed)}
 	if c.History != nil {
 		if h, closeH, herr := c.History(ctx); herr == nil {
 			defer closeH()
 			asker.History = h
 		}
 	}
-	opts := engine.AskOptions{MaxRows: 20, Client: "cli export"}
+	opts := ask.AskOptions{MaxRows: 20, Client: "cli export"}
 	var line *askProgressLine
 	if tty {
 		line = &askProgressLine{w: s.err, model: name}

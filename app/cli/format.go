@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"querent/engine/text"
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"querent/engine"
 )
@@ -136,7 +136,7 @@ func cut(s string, width int) string {
 	var b strings.Builder
 	w := 0
 	for _, r := range s {
-		rw := runeWidth(r)
+		rw := text.RuneWidth(r)
 		if w+rw > width-1 {
 			break
 		}
@@ -146,31 +146,8 @@ func cut(s string, width int) string {
 	return b.String() + "…"
 }
 
-func displayWidth(s string) int {
-	w := 0
-	for _, r := range s {
-		w += runeWidth(r)
-	}
-	return w
-}
-
-// runeWidth is the number of terminal columns a character takes: 0 for
-// combining marks, 2 for East Asian wide characters and most emoji.
-func runeWidth(r rune) int {
-	switch {
-	case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || r == 0x200B || r == 0xFE0F:
-		return 0
-	case r >= 0x1100 && r <= 0x115F, r >= 0x2E80 && r <= 0xA4CF, r >= 0xAC00 && r <= 0xD7A3,
-		r >= 0xF900 && r <= 0xFAFF, r >= 0xFE30 && r <= 0xFE4F, r >= 0xFF00 && r <= 0xFF60,
-		r >= 0xFFE0 && r <= 0xFFE6, r >= 0x1F300 && r <= 0x1F64F, r >= 0x1F900 && r <= 0x1F9FF,
-		r >= 0x20000 && r <= 0x3FFFD:
-		return 2
-	}
-	if r == utf8.RuneError {
-		return 1
-	}
-	return 1
-}
+// displayWidth is the number of terminal columns s takes.
+func displayWidth(s string) int { return text.Width(s) }
 
 // writeCSV writes rows as RFC 4180 CSV with a header: NULL as an empty
 // field, blobs as base64, numbers as SQLite stored them.

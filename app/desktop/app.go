@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/ask"
 )
 
 // Events carries progress and changes to the page: Wails' runtime events
@@ -78,7 +79,7 @@ type app struct {
 	db      engine.Database
 	info    *DatasetInfo
 	session *engine.Session
-	asker   *engine.Asker
+	asker   *ask.Asker
 	history engine.History
 	closeH  func()
 	cancels map[string]*job

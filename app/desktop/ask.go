@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/ask"
 )
 
 // Ask answers questions with the model, and tells how Ollama is doing.
@@ -82,14 +83,14 @@ func (q *Ask) Question(question string) (*engine.Answer, error) {
 	q.a.mu.Lock()
 	session := q.a.session
 	q.a.mu.Unlock()
-	ans, _ = asker.Ask(ctx, question, session, engine.AskOptions{MaxRows: set.MaxRows, Timeout: set.timeout(), Client: "app",
-		Progress: func(p engine.AskProgress) { q.a.emit("ask:progress", p) }})
+	ans, _ = asker.Ask(ctx, question, session, ask.AskOptions{MaxRows: set.MaxRows, Timeout: set.timeout(), Client: "app",
+		Progress: func(p ask.AskProgress) { q.a.emit("ask:progress", p) }})
 	return ans, nil
 }
 
 // asker returns the Asker for the open database and the chosen model, or
 // an answer carrying the reason there is none (Ollama down, no model).
-func (q *Ask) asker(ctx context.Context, db engine.Database, set SettingsData, question string) (*engine.Asker, *engine.Answer) {
+func (q *Ask) asker(ctx context.Context, db engine.Database, set SettingsData, question string) (*ask.Asker, *engine.Answer) {
 	fail := func(err error) *engine.Answer {
 		ans := engine.NewAnswer("")
 		ans.Question = &question
@@ -117,7 +118,7 @@ func (q *Ask) asker(ctx context.Context, db engine.Database, set SettingsData, q
 	if q.a.asker == nil || q.a.asker.DB != db || q.a.asker.ModelName != name {
 		// A new Asker for a new database or model; the same one otherwise,
 		// so that its index of the stored values is built once.
-		q.a.asker = &engine.Asker{DB: db, ModelName: name, EmbedModel: engine.PickEmbeddingModel(models)}
+		q.a.asker = &ask.Asker{DB: db, ModelName: name, EmbedModel: engine.PickEmbeddingModel(models)}
 	}
 	q.a.asker.Model = m
 	q.a.asker.History = h

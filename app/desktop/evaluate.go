@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/ask"
 	"querent/engine/eval"
 )
 
@@ -250,7 +251,7 @@ func (e *Evaluate) Run(req EvalRequest) (*EvalResult, error) {
 		return nil, err
 	}
 	opts := eval.Options{Gold: gold, DB: db, Model: m, K: req.K, Lenient: req.Lenient, Timeout: set.timeout(),
-		EmbedModel: engine.PickEmbeddingModel(installed), Ask: engine.AskOptions{Timeout: set.timeout()}}
+		EmbedModel: engine.PickEmbeddingModel(installed), Ask: ask.AskOptions{Timeout: set.timeout()}}
 	for _, want := range req.Models {
 		name, err := engine.PickModel(installed, want)
 		if err != nil {

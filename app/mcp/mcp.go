@@ -25,6 +25,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"querent/engine"
+	"querent/engine/ask"
 )
 
 // Options tune the server.
@@ -102,14 +103,14 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[string]*engine.Session // conversations of ask, per database
-	askers   map[string]*engine.Asker   // per database and model
+	askers   map[string]*ask.Asker      // per database and model
 	askLocks map[string]*sync.Mutex
 	model    engine.Model
 }
 
 // New returns a server over dbs (already opened, guarded).
 func New(dbs []Database, opts Options) *Server {
-	return &Server{dbs: dbs, opts: opts.withDefaults(), sessions: map[string]*engine.Session{}, askers: map[string]*engine.Asker{}, askLocks: map[string]*sync.Mutex{}}
+	return &Server{dbs: dbs, opts: opts.withDefaults(), sessions: map[string]*engine.Session{}, askers: map[string]*ask.Asker{}, askLocks: map[string]*sync.Mutex{}}
 }
 
 // SDK builds the MCP server with the tools.

@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"querent/engine"
+	"querent/engine/ask"
 )
 
 // The tools' inputs (their JSON schemas are inferred from these types).
@@ -253,7 +254,7 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in askIn) (*
 	}
 	s.mu.Unlock()
 	// The loop records the question in the history itself.
-	ans, err := asker.Ask(ctx, in.Question, session, engine.AskOptions{MaxRows: s.opts.MaxRows, Timeout: s.opts.Timeout, Client: client(req) + " ask"})
+	ans, err := asker.Ask(ctx, in.Question, session, ask.AskOptions{MaxRows: s.opts.MaxRows, Timeout: s.opts.Timeout, Client: client(req) + " ask"})
 	ans.Errors = forAgents(ans.Errors)
 	out := s.sized(ans, s.opts.MaxRows)
 	if err != nil {
@@ -276,7 +277,7 @@ func (s *Server) askLock(name string) *sync.Mutex {
 
 // asker returns the model loop for a database (one per database, so that
 // its value index is built once).
-func (s *Server) asker(ctx context.Context, d Database, model string) (*engine.Asker, error) {
+func (s *Server) asker(ctx context.Context, d Database, model string) (*ask.Asker, error) {
 	if s.opts.Model == nil {
 		return nil, engine.Errorf(engine.CodeLLMUnavailable, "this server cannot reach a model").WithHint("use run_query with SQL instead")
 	}
@@ -314,7 +315,7 @@ func (s *Server) asker(ctx context.Context, d Database, model string) (*engine.A
 	key := d.Name + "\x00" + name
 	a := s.askers[key]
 	if a == nil {
-		a = &engine.Asker{DB: d.DB, Model: m, ModelName: name, EmbedModel: engine.PickEmbeddingModel(installed), History: s.opts.History}
+		a = &ask.Asker{DB: d.DB, Model: m, ModelName: name, EmbedModel: engine.PickEmbeddingModel(installed), History: s.opts.History}
 		s.askers[key] = a
 	}
 	return a, nil

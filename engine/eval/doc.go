@@ -2,7 +2,7 @@
 // database: gold sets (TOML files of questions with their gold SQL, or the
 // reason the schema cannot answer them), the execution-accuracy scorer (the
 // Spider test-suite match on result sets, never on SQL text), the runner that
-// asks every question through the real ask loop (engine.Asker) or scores
+// asks every question through the real ask loop (ask.Asker) or scores
 // ready-made predictions or old records, and the reports (JSON, Markdown and
 // the JSONL records that a later run can regrade).
 //

@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"querent/engine"
+	"querent/engine/schemactx"
 )
 
 // DraftOptions configure Draft.
@@ -23,7 +24,7 @@ type DraftOptions struct {
 	// N is how many questions to keep (default 30).
 	N int
 	// SchemaBudget bounds the schema part of the prompt in tokens
-	// (default engine.DefaultSchemaBudgetTokens).
+	// (default schemactx.DefaultSchemaBudgetTokens).
 	SchemaBudget int
 	// Rounds is how many requests may be made to reach N (default 3).
 	Rounds int
@@ -81,7 +82,7 @@ func Draft(ctx context.Context, o DraftOptions) (*Drafted, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc := engine.PruneSchema(ctx, s, "", o.SchemaBudget, nil)
+	sc := schemactx.PruneSchema(ctx, s, "", o.SchemaBudget, nil)
 	system := fmt.Sprintf(draftSystem, displayName(o.DB.Name()), sc.Text)
 	d := &Drafted{Gold: &GoldSet{Name: "draft", Database: displayName(o.DB.Name())}}
 	seen := map[string]bool{}
@@ -100,7 +101,7 @@ func Draft(ctx context.Context, o DraftOptions) (*Drafted, error) {
 		predict := min(180*ask+512, 16384)
 		tokens := predict + 256
 		for _, m := range msgs {
-			tokens += engine.EstimateTokens(m.Content) + 8
+			tokens += schemactx.EstimateTokens(m.Content) + 8
 		}
 		d.Requests++
 		resp, err := o.Model.Chat(ctx, engine.ChatRequest{Model: o.ModelName, Messages: msgs, Format: draftSchema, Temperature: 0,

@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	"github.com/agnivade/levenshtein"
+	"querent/engine/text"
 )
 
 // Difficulties are the levels a gold item can have, easiest first.
@@ -350,7 +350,7 @@ func sortedKeys(m map[string]any) []string {
 func suggest(k string, known []string) string {
 	best, bestD := "", 3
 	for _, c := range known {
-		if d := levenshtein.ComputeDistance(strings.ToLower(k), c); d < bestD {
+		if d := text.Distance(strings.ToLower(k), c, bestD); d < bestD {
 			best, bestD = c, d
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/ask"
 )
 
 // DefaultMaxRows caps the rows of every gold and predicted result the
@@ -30,7 +31,7 @@ type Options struct {
 	DB   engine.Database
 
 	// Model answers the questions of every model named in Models, through
-	// the real ask loop (engine.Asker), each question K times (default 1).
+	// the real ask loop (ask.Asker), each question K times (default 1).
 	Model  engine.Model
 	Models []string
 	K      int
@@ -40,7 +41,7 @@ type Options struct {
 	EmbedModel string
 	// Ask bounds each question (MaxRows, Timeout, MaxRepairs…); its
 	// Progress and Client are the runner's.
-	Ask engine.AskOptions
+	Ask ask.AskOptions
 
 	// Predictions are ready-made answers by item id (ParsePredictions).
 	Predictions map[string]Prediction
@@ -279,7 +280,7 @@ const maxUnavailable = 3
 // history: past answers would leak into later prompts as examples.
 func (r *runner) askModel(ctx context.Context, name string) error {
 	cm := &countingModel{Model: r.o.Model}
-	asker := &engine.Asker{DB: r.o.DB, Model: cm, ModelName: name, EmbedModel: r.o.EmbedModel}
+	asker := &ask.Asker{DB: r.o.DB, Model: cm, ModelName: name, EmbedModel: r.o.EmbedModel}
 	opts := r.o.Ask
 	opts.Client, opts.Progress = "eval", nil
 	unavailable := 0

@@ -2,6 +2,7 @@ package export
 
 import (
 	"math"
+	"querent/engine/text"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -212,12 +213,7 @@ func displayWidth(s string, limit int) int {
 		if r == '\n' {
 			break // a multi-line cell shows its first line
 		}
-		if r >= 0x1100 && (r <= 0x115f || r >= 0x2e80) {
-			w += 2
-		} else {
-			w++
-		}
-		if w >= limit {
+		if w += text.RuneWidth(r); w >= limit {
 			return limit
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agnivade/levenshtein"
+	"querent/engine/text"
 )
 
 // nameIndex holds the names of the tables, views and columns, for the
@@ -142,9 +142,8 @@ func closest(target string, candidates []string, n int) []string {
 		case len(t) >= 4 && strings.Contains(cn, t), len(cn) >= 4 && strings.Contains(t, cn):
 			score = 2 + abs(len(cn)-len(t))/4
 		default:
-			dist := levenshtein.ComputeDistance(t, cn)
 			limit := 1 + len(t)/4
-			if dist <= limit {
+			if dist := text.Distance(t, cn, limit+1); dist <= limit {
 				score = 2 + dist
 			}
 		}

@@ -1,4 +1,4 @@
-package engine_test
+package ask_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/ask"
 	"querent/engine/ollama"
 	"querent/engine/ollama/ollamatest"
 	"querent/engine/sqlite"
@@ -20,7 +21,7 @@ import (
 
 // chinook copies the demo database to a temporary file.
 func chinook(t *testing.T) string {
-	b, err := os.ReadFile("sqlite/demo/Chinook_Sqlite.sqlite")
+	b, err := os.ReadFile("../sqlite/demo/Chinook_Sqlite.sqlite")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func sha(t *testing.T, p string) string {
 
 type rig struct {
 	fake  *ollamatest.Server
-	asker *engine.Asker
+	asker *ask.Asker
 	path  string
 	hist  *sqlite.HistoryStore
 }
@@ -65,13 +66,13 @@ func newRig(t *testing.T, script ...ollamatest.Reply) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Close() })
-	return &rig{fake: fake, path: path, hist: h, asker: &engine.Asker{DB: db, Model: m, ModelName: "qwen2.5-coder:7b", History: h}}
+	return &rig{fake: fake, path: path, hist: h, asker: &ask.Asker{DB: db, Model: m, ModelName: "qwen2.5-coder:7b", History: h}}
 }
 
 var today = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 
 func (r *rig) ask(t *testing.T, q string, s *engine.Session) (*engine.Answer, error) {
-	return r.asker.Ask(context.Background(), q, s, engine.AskOptions{Today: today, Client: "test"})
+	return r.asker.Ask(context.Background(), q, s, ask.AskOptions{Today: today, Client: "test"})
 }
 
 func TestAskRepairsAWrongColumn(t *testing.T) {
@@ -286,7 +287,7 @@ func TestAskCancelled(t *testing.T) {
 	r := newRig(t, ollamatest.Reply{Delay: 5 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	_, err := r.asker.Ask(ctx, "How many tracks?", nil, engine.AskOptions{Today: today})
+	_, err := r.asker.Ask(ctx, "How many tracks?", nil, ask.AskOptions{Today: today})
 	if c := engine.ErrorCode(err); c != engine.CodeCancelled && c != engine.CodeTimeout {
 		t.Fatalf("got %v", err)
 	}

@@ -1,4 +1,4 @@
-package engine_test
+package ask_test
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/ask"
+	"querent/engine/schemactx"
 	"querent/engine/sqlite"
 )
 
@@ -26,7 +28,7 @@ type instantModel struct {
 func (m *instantModel) Chat(_ context.Context, req engine.ChatRequest) (*engine.ChatResponse, error) {
 	n := 0
 	for _, msg := range req.Messages {
-		n += engine.EstimateTokens(msg.Content)
+		n += schemactx.EstimateTokens(msg.Content)
 	}
 	m.prompts = append(m.prompts, n)
 	return &engine.ChatResponse{Content: fmt.Sprintf(`{"sql": %q, "explanation": "x", "follow_up_questions": [], "clarification_question": "", "unanswerable_reason": ""}`, m.sql), DoneReason: "stop"}, nil
@@ -85,12 +87,12 @@ func benchAsk(b *testing.B, path, question, sqlText string) {
 	}
 	defer db.Close()
 	m := &instantModel{sql: sqlText}
-	a := &engine.Asker{DB: db, Model: m, ModelName: "fake"}
-	if _, err := a.Ask(ctx, question, nil, engine.AskOptions{}); err != nil { // builds the value index
+	a := &ask.Asker{DB: db, Model: m, ModelName: "fake"}
+	if _, err := a.Ask(ctx, question, nil, ask.AskOptions{}); err != nil { // builds the value index
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := a.Ask(ctx, question, nil, engine.AskOptions{}); err != nil {
+		if _, err := a.Ask(ctx, question, nil, ask.AskOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -106,7 +108,7 @@ func BenchmarkAsk300Tables(b *testing.B) {
 }
 
 func chinookB(tb testing.TB) string {
-	b, err := os.ReadFile("sqlite/demo/Chinook_Sqlite.sqlite")
+	b, err := os.ReadFile("../sqlite/demo/Chinook_Sqlite.sqlite")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -141,23 +143,23 @@ func TestAskBenchReport(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := &instantModel{sql: c.sql}
-		a := &engine.Asker{DB: db, Model: m, ModelName: "fake"}
+		a := &ask.Asker{DB: db, Model: m, ModelName: "fake"}
 		start := time.Now()
-		if _, err := a.Ask(ctx, c.q, nil, engine.AskOptions{}); err != nil {
+		if _, err := a.Ask(ctx, c.q, nil, ask.AskOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		cold := time.Since(start)
 		const n = 20
 		start = time.Now()
 		for i := 0; i < n; i++ {
-			if _, err := a.Ask(ctx, c.q, nil, engine.AskOptions{}); err != nil {
+			if _, err := a.Ask(ctx, c.q, nil, ask.AskOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		warm := time.Since(start) / n
 		s, _ := db.Schema(ctx)
-		full := engine.PruneSchema(ctx, s, c.q, 1<<30, nil)
-		pruned := engine.PruneSchema(ctx, s, c.q, engine.DefaultSchemaBudgetTokens, nil)
+		full := schemactx.PruneSchema(ctx, s, c.q, 1<<30, nil)
+		pruned := schemactx.PruneSchema(ctx, s, c.q, schemactx.DefaultSchemaBudgetTokens, nil)
 		line("%s: per question %s (goal < %s); the first, which reads the schema and indexes the values, %s; prompt ≈ %d tokens; schema part %d tokens unpruned, %d as sent (%d of %d tables)",
 			c.name, warm.Round(10*time.Microsecond), c.goal, cold.Round(time.Millisecond), m.prompts[len(m.prompts)-1], full.FullTokens, pruned.Tokens, len(pruned.Tables), len(full.Tables))
 		db.Close()

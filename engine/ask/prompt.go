@@ -1,10 +1,11 @@
-package engine
+package ask
 
 import (
 	"bytes"
 	"embed"
 	"encoding/json"
 	"fmt"
+	"querent/engine"
 	"sort"
 	"strings"
 	"text/template"
@@ -30,13 +31,13 @@ func renderPrompt(name string, data any) string {
 // SystemPrompt is what the system message says about one database.
 type SystemPrompt struct {
 	Database      string
-	Schema        string // rendered tables (SchemaContext.Text)
-	Tables        []*Table
+	Schema        string // rendered tables (schemactx.SchemaContext.Text)
+	Tables        []*engine.Table
 	TotalTables   int
 	Pruned        bool
 	Today         string
 	Hints         []string
-	Examples      []HistoryEntry
+	Examples      []engine.HistoryEntry
 	StyleExamples bool
 }
 
@@ -159,7 +160,7 @@ func promptWords(s string) []string {
 
 // chooseExamples picks the past questions most like this one (by shared
 // words, rarer words weighing more), at most n, ignoring the question itself.
-func chooseExamples(question string, past []HistoryEntry, n int) []HistoryEntry {
+func chooseExamples(question string, past []engine.HistoryEntry, n int) []engine.HistoryEntry {
 	q := map[string]bool{}
 	for _, w := range promptWords(question) {
 		if !promptStopWord(w) {
@@ -177,7 +178,7 @@ func chooseExamples(question string, past []HistoryEntry, n int) []HistoryEntry 
 		}
 	}
 	type scored struct {
-		e     HistoryEntry
+		e     engine.HistoryEntry
 		score float64
 		i     int
 	}
@@ -199,7 +200,7 @@ func chooseExamples(question string, past []HistoryEntry, n int) []HistoryEntry 
 		}
 	}
 	sort.SliceStable(ss, func(i, j int) bool { return ss[i].score > ss[j].score })
-	var out []HistoryEntry
+	var out []engine.HistoryEntry
 	for i := 0; i < len(ss) && i < n; i++ {
 		out = append(out, ss[i].e)
 	}

@@ -1,4 +1,4 @@
-package engine_test
+package valuehints_test
 
 import (
 	"context"
@@ -11,57 +11,60 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/enginetest"
+	"querent/engine/schemactx"
+	"querent/engine/valuehints"
 )
 
-// vhFakeDB is an engine.Database whose Run is a function field.
-type vhFakeDB struct {
+// fakeDB is an engine.Database whose Run is a function field.
+type fakeDB struct {
 	run func(ctx context.Context, sql string, opts engine.RunOptions) (*engine.Result, error)
 }
 
-func (d *vhFakeDB) Dialect() string    { return "sqlite" }
-func (d *vhFakeDB) Name() string       { return "fake" }
-func (d *vhFakeDB) Warnings() []string { return nil }
-func (d *vhFakeDB) Schema(context.Context) (*engine.Schema, error) {
+func (d *fakeDB) Dialect() string    { return "sqlite" }
+func (d *fakeDB) Name() string       { return "fake" }
+func (d *fakeDB) Warnings() []string { return nil }
+func (d *fakeDB) Schema(context.Context) (*engine.Schema, error) {
 	return nil, errors.New("no schema")
 }
-func (d *vhFakeDB) Validate(context.Context, string) (*engine.Validation, error) {
+func (d *fakeDB) Validate(context.Context, string) (*engine.Validation, error) {
 	return nil, errors.New("no validate")
 }
-func (d *vhFakeDB) Run(ctx context.Context, sql string, opts engine.RunOptions) (*engine.Result, error) {
+func (d *fakeDB) Run(ctx context.Context, sql string, opts engine.RunOptions) (*engine.Result, error) {
 	return d.run(ctx, sql, opts)
 }
-func (d *vhFakeDB) Explain(context.Context, string) ([]string, error) { return nil, nil }
-func (d *vhFakeDB) Close() error                                      { return nil }
-func (d *vhFakeDB) Stream(context.Context, string, engine.StreamOptions, func([]engine.Column) error, func([]engine.Value) error) (*engine.StreamInfo, error) {
+func (d *fakeDB) Explain(context.Context, string) ([]string, error) { return nil, nil }
+func (d *fakeDB) Close() error                                      { return nil }
+func (d *fakeDB) Stream(context.Context, string, engine.StreamOptions, func([]engine.Column) error, func([]engine.Value) error) (*engine.StreamInfo, error) {
 	return nil, errors.New("no stream")
 }
 
-var _ engine.Database = (*vhFakeDB)(nil)
+var _ engine.Database = (*fakeDB)(nil)
 
 var (
-	vhChinookOnce  sync.Once
-	vhChinookIndex *engine.ValueIndex
-	vhChinookTime  time.Duration
-	vhChinookErr   error
+	chinookOnce  sync.Once
+	chinookIndex *valuehints.ValueIndex
+	chinookTime  time.Duration
+	chinookErr   error
 )
 
-func vhChinook(t testing.TB) *engine.ValueIndex {
+func chinook(t testing.TB) *valuehints.ValueIndex {
 	t.Helper()
-	db, s := scChinook(t)
-	vhChinookOnce.Do(func() {
+	db, s := enginetest.Chinook(t)
+	chinookOnce.Do(func() {
 		start := time.Now()
-		vhChinookIndex, vhChinookErr = engine.BuildValueIndex(context.Background(), db, s, engine.ValueIndexOptions{})
-		vhChinookTime = time.Since(start)
+		chinookIndex, chinookErr = valuehints.BuildValueIndex(context.Background(), db, s, valuehints.ValueIndexOptions{})
+		chinookTime = time.Since(start)
 	})
-	if vhChinookErr != nil {
-		t.Fatalf("BuildValueIndex: %v", vhChinookErr)
+	if chinookErr != nil {
+		t.Fatalf("BuildValueIndex: %v", chinookErr)
 	}
-	return vhChinookIndex
+	return chinookIndex
 }
 
 func TestValueHintsChinook(t *testing.T) {
-	vi := vhChinook(t)
-	t.Logf("index of %d values built in %v; skipped %v", vi.Len(), vhChinookTime, vi.Skipped())
+	vi := chinook(t)
+	t.Logf("index of %d values built in %v; skipped %v", vi.Len(), chinookTime, vi.Skipped())
 	if len(vi.Skipped()) != 0 {
 		t.Errorf("Skipped = %v, want none on Chinook", vi.Skipped())
 	}
@@ -111,7 +114,7 @@ func TestValueHintsChinook(t *testing.T) {
 }
 
 func TestValueHintsDetails(t *testing.T) {
-	vi := vhChinook(t)
+	vi := chinook(t)
 	got := vi.Hints("customers in brasil", 5)
 	if len(got) == 0 {
 		t.Fatal("no hints")
@@ -142,7 +145,7 @@ func TestValueHintsDetails(t *testing.T) {
 	if got := vi.Hints("rock or jazz", 0); len(got) != 2 {
 		t.Errorf("max 0: got %v, want 2 hints", got)
 	}
-	var nilIndex *engine.ValueIndex
+	var nilIndex *valuehints.ValueIndex
 	if got := nilIndex.Hints("rock", 5); got != nil || nilIndex.Len() != 0 {
 		t.Errorf("a nil index gave %v", got)
 	}
@@ -150,12 +153,12 @@ func TestValueHintsDetails(t *testing.T) {
 
 func TestValueHintString(t *testing.T) {
 	tests := []struct {
-		h    engine.ValueHint
+		h    valuehints.ValueHint
 		want string
 	}{
-		{engine.ValueHint{Table: "Genre", Column: "Name", Value: "Rock", Matched: "rock", Exact: true}, `Genre.Name = 'Rock' (the question says "rock")`},
-		{engine.ValueHint{Table: "Genre", Column: "Name", Value: "Rock", Matched: "Rock", Exact: true}, `Genre.Name = 'Rock'`},
-		{engine.ValueHint{Table: "order", Column: "first name", Value: "O'Neil\n", Matched: "oneil"}, `"order"."first name" = 'O''Neil\n' (the question says "oneil")`},
+		{valuehints.ValueHint{Table: "Genre", Column: "Name", Value: "Rock", Matched: "rock", Exact: true}, `Genre.Name = 'Rock' (the question says "rock")`},
+		{valuehints.ValueHint{Table: "Genre", Column: "Name", Value: "Rock", Matched: "Rock", Exact: true}, `Genre.Name = 'Rock'`},
+		{valuehints.ValueHint{Table: "order", Column: "first name", Value: "O'Neil\n", Matched: "oneil"}, `"order"."first name" = 'O''Neil\n' (the question says "oneil")`},
 	}
 	for _, tt := range tests {
 		if got := tt.h.String(); got != tt.want {
@@ -164,22 +167,22 @@ func TestValueHintString(t *testing.T) {
 	}
 }
 
-func vhCol(name, typ, aff string) *engine.TableColumn {
+func col(name, typ, aff string) *engine.TableColumn {
 	return &engine.TableColumn{Name: name, Type: typ, Affinity: aff, Nullable: true}
 }
 
 func TestBuildValueIndexFake(t *testing.T) {
 	s := &engine.Schema{Tables: []*engine.Table{
 		{Name: "people", Kind: "table", RowCount: 3, Columns: []*engine.TableColumn{
-			vhCol("id", "INTEGER", "INTEGER"), vhCol("city", "TEXT", "TEXT"), vhCol("age", "INTEGER", "INTEGER"),
-			vhCol("notes", "TEXT", "TEXT"), vhCol("broken", "TEXT", "TEXT"), vhCol("tag", "", "BLOB"),
-			vhCol("born", "DATE", "NUMERIC"),
+			col("id", "INTEGER", "INTEGER"), col("city", "TEXT", "TEXT"), col("age", "INTEGER", "INTEGER"),
+			col("notes", "TEXT", "TEXT"), col("broken", "TEXT", "TEXT"), col("tag", "", "BLOB"),
+			col("born", "DATE", "NUMERIC"),
 		}},
-		{Name: "v", Kind: "view", Columns: []*engine.TableColumn{vhCol("city", "TEXT", "TEXT")}},
-		{Name: "_querent_imports", Kind: "table", Internal: true, Columns: []*engine.TableColumn{vhCol("table_name", "TEXT", "TEXT")}},
+		{Name: "v", Kind: "view", Columns: []*engine.TableColumn{col("city", "TEXT", "TEXT")}},
+		{Name: "_querent_imports", Kind: "table", Internal: true, Columns: []*engine.TableColumn{col("table_name", "TEXT", "TEXT")}},
 	}}
 	var queries []string
-	db := &vhFakeDB{run: func(ctx context.Context, sql string, opts engine.RunOptions) (*engine.Result, error) {
+	db := &fakeDB{run: func(ctx context.Context, sql string, opts engine.RunOptions) (*engine.Result, error) {
 		queries = append(queries, sql)
 		if opts.MaxRows != 4 || opts.Timeout <= 0 {
 			t.Errorf("RunOptions = %+v, want MaxRows 4 and a timeout", opts)
@@ -204,7 +207,7 @@ func TestBuildValueIndexFake(t *testing.T) {
 		t.Errorf("unexpected query %s", sql)
 		return rows(), nil
 	}}
-	vi, err := engine.BuildValueIndex(context.Background(), db, s, engine.ValueIndexOptions{MaxDistinct: 3})
+	vi, err := valuehints.BuildValueIndex(context.Background(), db, s, valuehints.ValueIndexOptions{MaxDistinct: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,10 +252,10 @@ func TestBuildValueIndexFake(t *testing.T) {
 func TestBuildValueIndexBudget(t *testing.T) {
 	var cols []*engine.TableColumn
 	for i := 0; i < 6; i++ {
-		cols = append(cols, vhCol(fmt.Sprintf("c%d", i), "TEXT", "TEXT"))
+		cols = append(cols, col(fmt.Sprintf("c%d", i), "TEXT", "TEXT"))
 	}
 	s := &engine.Schema{Tables: []*engine.Table{{Name: "slow", Kind: "table", Columns: cols}}}
-	db := &vhFakeDB{run: func(ctx context.Context, sql string, opts engine.RunOptions) (*engine.Result, error) {
+	db := &fakeDB{run: func(ctx context.Context, sql string, opts engine.RunOptions) (*engine.Result, error) {
 		select {
 		case <-ctx.Done():
 			return nil, engine.AsError(ctx.Err())
@@ -261,7 +264,7 @@ func TestBuildValueIndexBudget(t *testing.T) {
 		}
 	}}
 	start := time.Now()
-	vi, err := engine.BuildValueIndex(context.Background(), db, s, engine.ValueIndexOptions{Budget: 200 * time.Millisecond})
+	vi, err := valuehints.BuildValueIndex(context.Background(), db, s, valuehints.ValueIndexOptions{Budget: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,30 +282,30 @@ func TestBuildValueIndexBudget(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := engine.BuildValueIndex(ctx, db, s, engine.ValueIndexOptions{}); engine.ErrorCode(err) != engine.CodeCancelled {
+	if _, err := valuehints.BuildValueIndex(ctx, db, s, valuehints.ValueIndexOptions{}); engine.ErrorCode(err) != engine.CodeCancelled {
 		t.Errorf("cancelled: err = %v, want code cancelled", err)
 	}
 }
 
 func TestBuildValueIndexReadsSchema(t *testing.T) {
-	db := &vhFakeDB{}
-	if _, err := engine.BuildValueIndex(context.Background(), db, nil, engine.ValueIndexOptions{}); err == nil {
+	db := &fakeDB{}
+	if _, err := valuehints.BuildValueIndex(context.Background(), db, nil, valuehints.ValueIndexOptions{}); err == nil {
 		t.Errorf("no error when the schema cannot be read")
 	}
 }
 
 func BenchmarkBuildValueIndexChinook(b *testing.B) {
-	db, s := scChinook(b)
+	db, s := enginetest.Chinook(b)
 	ctx := context.Background()
 	for b.Loop() {
-		if _, err := engine.BuildValueIndex(ctx, db, s, engine.ValueIndexOptions{}); err != nil {
+		if _, err := valuehints.BuildValueIndex(ctx, db, s, valuehints.ValueIndexOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 func BenchmarkHintsChinook(b *testing.B) {
-	vi := vhChinook(b)
+	vi := chinook(b)
 	qs := []string{"customers in brasil", "albums by led zepelin", "how many invoices", "rock songs from the 90s by acdc"}
 	i := 0
 	for b.Loop() {
@@ -315,8 +318,8 @@ func BenchmarkHintsChinook(b *testing.B) {
 // before the model: value hints, then the schema context with the hints'
 // tables named.
 func BenchmarkQuestionChinook(b *testing.B) {
-	vi := vhChinook(b)
-	_, s := scChinook(b)
+	vi := chinook(b)
+	_, s := enginetest.Chinook(b)
 	ctx := context.Background()
 	for b.Loop() {
 		q := "total sales per country in brasil"
@@ -324,15 +327,15 @@ func BenchmarkQuestionChinook(b *testing.B) {
 		for _, h := range hints {
 			q += " " + h.Table
 		}
-		engine.PruneSchema(ctx, s, q, engine.DefaultSchemaBudgetTokens, nil)
+		schemactx.PruneSchema(ctx, s, q, schemactx.DefaultSchemaBudgetTokens, nil)
 	}
 }
 
 // BenchmarkQuestion300Tables is the same on the 300-table schema, pruned,
 // with 200 values in each text column.
 func BenchmarkQuestion300Tables(b *testing.B) {
-	s := scBigSchema()
-	db := &vhFakeDB{run: func(ctx context.Context, sql string, opts engine.RunOptions) (*engine.Result, error) {
+	s := enginetest.BigSchema()
+	db := &fakeDB{run: func(ctx context.Context, sql string, opts engine.RunOptions) (*engine.Result, error) {
 		col := sql[strings.Index(sql, `(SELECT "`)+9 : strings.Index(sql, `" AS c`)]
 		r := &engine.Result{}
 		for i := 0; i < 200; i++ {
@@ -340,7 +343,7 @@ func BenchmarkQuestion300Tables(b *testing.B) {
 		}
 		return r, nil
 	}}
-	vi, err := engine.BuildValueIndex(context.Background(), db, s, engine.ValueIndexOptions{})
+	vi, err := valuehints.BuildValueIndex(context.Background(), db, s, valuehints.ValueIndexOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -353,6 +356,6 @@ func BenchmarkQuestion300Tables(b *testing.B) {
 		for _, h := range vi.Hints(q, 5) {
 			q += " " + h.Table
 		}
-		engine.PruneSchema(ctx, s, q, engine.DefaultSchemaBudgetTokens, nil)
+		schemactx.PruneSchema(ctx, s, q, schemactx.DefaultSchemaBudgetTokens, nil)
 	}
 }

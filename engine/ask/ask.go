@@ -1,9 +1,12 @@
-package engine
+package ask
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"querent/engine"
+	"querent/engine/schemactx"
+	"querent/engine/valuehints"
 	"regexp"
 	"strings"
 	"sync"
@@ -44,26 +47,26 @@ type AskProgress struct {
 // Asker answers questions about one database with one model. It keeps what
 // it learns about the database (the value index) between questions.
 type Asker struct {
-	DB        Database
-	Model     Model
+	DB        engine.Database
+	Model     engine.Model
 	ModelName string
 	// EmbedModel, when set, re-ranks tables by embeddings when the schema
 	// must be pruned.
 	EmbedModel string
 	// History, when set, records every question and feeds the prompt's
 	// examples with past successful ones.
-	History History
+	History engine.History
 
 	mu     sync.Mutex
-	values *ValueIndex
+	values *valuehints.ValueIndex
 }
 
 func (o AskOptions) withDefaults() AskOptions {
 	if o.MaxRows <= 0 {
-		o.MaxRows = DefaultMaxRows
+		o.MaxRows = engine.DefaultMaxRows
 	}
 	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
+		o.Timeout = engine.DefaultTimeout
 	}
 	if o.MaxRepairs <= 0 {
 		o.MaxRepairs = 3
@@ -85,11 +88,11 @@ func (o AskOptions) withDefaults() AskOptions {
 // at most MaxRepairs times. The answer always comes back (with its attempts
 // and errors); the error is the final failure, if any. session, when not
 // nil, gives the previous turns and receives this one.
-func (a *Asker) Ask(ctx context.Context, question string, session *Session, opts AskOptions) (*Answer, error) {
+func (a *Asker) Ask(ctx context.Context, question string, session *engine.Session, opts AskOptions) (*engine.Answer, error) {
 	opts = opts.withDefaults()
 	start := time.Now()
 	q := question
-	ans := NewAnswer("")
+	ans := engine.NewAnswer("")
 	ans.Question = &q
 	if a.ModelName != "" {
 		m := a.ModelName
@@ -102,7 +105,7 @@ func (a *Asker) Ask(ctx context.Context, question string, session *Session, opts
 			opts.Progress(p)
 		}
 	}
-	finish := func(err error) (*Answer, error) {
+	finish := func(err error) (*engine.Answer, error) {
 		if session != nil {
 			ans.SessionContext = session.Context()
 		}
@@ -111,7 +114,7 @@ func (a *Asker) Ask(ctx context.Context, question string, session *Session, opts
 		return ans, err
 	}
 	if strings.TrimSpace(question) == "" {
-		err := Errorf(CodeUsage, "the question is empty").WithHint("ask a question about the data, for example: which customers spent the most?")
+		err := engine.Errorf(engine.CodeUsage, "the question is empty").WithHint("ask a question about the data, for example: which customers spent the most?")
 		ans.AddError(err)
 		return finish(err)
 	}
@@ -124,7 +127,7 @@ func (a *Asker) Ask(ctx context.Context, question string, session *Session, opts
 	}
 	var lastErr error
 	checkedEmpty := false
-	var emptyResult *Result // a run that returned no rows, kept in case nothing better comes
+	var emptyResult *engine.Result // a run that returned no rows, kept in case nothing better comes
 	var emptyAnswer *ModelAnswer
 	for attempt := 1; attempt <= 1+opts.MaxRepairs; attempt++ {
 		stage := "writing SQL"
@@ -133,7 +136,7 @@ func (a *Asker) Ask(ctx context.Context, question string, session *Session, opts
 		}
 		progress(AskProgress{Stage: stage, Attempt: attempt})
 		tokens := 0
-		resp, err := a.Model.Chat(ctx, ChatRequest{
+		resp, err := a.Model.Chat(ctx, engine.ChatRequest{
 			Model: a.ModelName, Messages: msgs, Format: AnswerSchema(), Temperature: 0,
 			NumCtx: numCtx(msgs, opts.NumPredict), NumPredict: opts.NumPredict,
 			OnToken: func(string) {
@@ -144,63 +147,63 @@ func (a *Asker) Ask(ctx context.Context, question string, session *Session, opts
 			},
 		})
 		if err != nil {
-			e := AsError(err)
-			if e.Code != CodeModelError {
+			e := engine.AsError(err)
+			if e.Code != engine.CodeModelError {
 				// Not running, not installed, too slow, cancelled: a repair
 				// would meet the same fate.
 				ans.AddError(err)
 				return finish(err)
 			}
-			ans.Attempts = append(ans.Attempts, Attempt{Error: &AttemptError{Type: e.Code, Message: e.Message}})
+			ans.Attempts = append(ans.Attempts, engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}})
 			lastErr = err
-			msgs = append(msgs, Message{Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": e.Message})})
+			msgs = append(msgs, engine.Message{Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": e.Message})})
 			continue
 		}
 		ma, perr := ParseModelAnswer(resp.Content)
 		if perr != nil {
-			e := Errorf(CodeModelError, "the model's answer was unusable: %v", perr).WithHint("try again, or try another model (--model)")
-			ans.Attempts = append(ans.Attempts, Attempt{Error: &AttemptError{Type: e.Code, Message: e.Message}})
+			e := engine.Errorf(engine.CodeModelError, "the model's answer was unusable: %v", perr).WithHint("try again, or try another model (--model)")
+			ans.Attempts = append(ans.Attempts, engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}})
 			lastErr = e
-			msgs = append(msgs, Message{Role: "assistant", Content: resp.Content},
-				Message{Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": perr.Error()})})
+			msgs = append(msgs, engine.Message{Role: "assistant", Content: resp.Content},
+				engine.Message{Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": perr.Error()})})
 			continue
 		}
 		if ma.Clarification != "" || ma.Unanswerable != "" {
-			code, msg, hint := CodeClarification, ma.Clarification, "answer the question by asking again with the missing detail"
+			code, msg, hint := engine.CodeClarification, ma.Clarification, "answer the question by asking again with the missing detail"
 			if ma.Clarification == "" {
-				code, msg, hint = CodeUnanswerable, ma.Unanswerable, "ask about what the tables hold (querent schema lists them)"
+				code, msg, hint = engine.CodeUnanswerable, ma.Unanswerable, "ask about what the tables hold (querent schema lists them)"
 			}
-			e := Errorf(code, "%s", msg).WithHint("%s", hint)
-			ans.Attempts = append(ans.Attempts, Attempt{SQL: ma.SQL, Error: &AttemptError{Type: code, Message: msg}})
+			e := engine.Errorf(code, "%s", msg).WithHint("%s", hint)
+			ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: ma.SQL, Error: &engine.AttemptError{Type: code, Message: msg}})
 			ans.Explanation = ma.Explanation
 			ans.AddError(e)
 			return finish(e)
 		}
 		ans.Query = ma.SQL
 		progress(AskProgress{Stage: "checking", Attempt: attempt})
-		res, rerr := a.DB.Run(ctx, ma.SQL, RunOptions{MaxRows: opts.MaxRows, Timeout: opts.Timeout})
+		res, rerr := a.DB.Run(ctx, ma.SQL, engine.RunOptions{MaxRows: opts.MaxRows, Timeout: opts.Timeout})
 		if rerr != nil {
-			e := AsError(rerr)
-			if e.Code == CodeCancelled || e.Code == CodeDatabase || e.Code == CodeInternal {
-				ans.Attempts = append(ans.Attempts, Attempt{SQL: ma.SQL, Error: &AttemptError{Type: e.Code, Message: e.Message}})
+			e := engine.AsError(rerr)
+			if e.Code == engine.CodeCancelled || e.Code == engine.CodeDatabase || e.Code == engine.CodeInternal {
+				ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: ma.SQL, Error: &engine.AttemptError{Type: e.Code, Message: e.Message}})
 				ans.AddError(rerr)
 				return finish(rerr)
 			}
-			ans.Attempts = append(ans.Attempts, Attempt{SQL: ma.SQL, Error: &AttemptError{Type: e.Code, Message: e.Message}})
+			ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: ma.SQL, Error: &engine.AttemptError{Type: e.Code, Message: e.Message}})
 			lastErr = rerr
-			msgs = append(msgs, Message{Role: "assistant", Content: resp.Content},
-				Message{Role: "user", Content: renderPrompt("repair.tmpl", map[string]string{
+			msgs = append(msgs, engine.Message{Role: "assistant", Content: resp.Content},
+				engine.Message{Role: "user", Content: renderPrompt("repair.tmpl", map[string]string{
 					"SQL": ma.SQL, "Type": e.Code, "Message": e.Message, "Hint": e.Hint, "Question": question})})
 			continue
 		}
-		ans.Attempts = append(ans.Attempts, Attempt{SQL: ma.SQL})
+		ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: ma.SQL})
 		if len(res.Rows) == 0 && !checkedEmpty && attempt <= opts.MaxRepairs {
 			checkedEmpty = true
 			if checks := a.emptyChecks(ctx, ma.SQL); len(checks) > 0 {
 				progress(AskProgress{Stage: "checking values", Attempt: attempt})
 				emptyResult, emptyAnswer = res, ma
-				msgs = append(msgs, Message{Role: "assistant", Content: resp.Content},
-					Message{Role: "user", Content: renderPrompt("empty.tmpl", map[string]any{"Checks": checks})})
+				msgs = append(msgs, engine.Message{Role: "assistant", Content: resp.Content},
+					engine.Message{Role: "user", Content: renderPrompt("empty.tmpl", map[string]any{"Checks": checks})})
 				continue
 			}
 		}
@@ -212,8 +215,8 @@ func (a *Asker) Ask(ctx context.Context, question string, session *Session, opts
 		a.success(ctx, ans, emptyResult, emptyAnswer, question, session)
 		return finish(nil)
 	}
-	final := AsError(lastErr)
-	e := &Error{Code: final.Code, Position: final.Position, Query: final.Query, Err: lastErr,
+	final := engine.AsError(lastErr)
+	e := &engine.Error{Code: final.Code, Position: final.Position, Query: final.Query, Err: lastErr,
 		Message: fmt.Sprintf("the model did not write a working query in %d attempts; the last one failed: %s", len(ans.Attempts), final.Message),
 		Hint:    "rephrase the question (name the tables or columns you mean), try another model with --model, or write the SQL yourself with querent sql"}
 	ans.AddError(e)
@@ -221,7 +224,7 @@ func (a *Asker) Ask(ctx context.Context, question string, session *Session, opts
 }
 
 // success fills the answer from a result and adds the turn to the session.
-func (a *Asker) success(ctx context.Context, ans *Answer, res *Result, ma *ModelAnswer, question string, session *Session) {
+func (a *Asker) success(ctx context.Context, ans *engine.Answer, res *engine.Result, ma *ModelAnswer, question string, session *engine.Session) {
 	ans.SetResult(res)
 	ans.Explanation = strings.TrimSpace(ma.Explanation + " " + resultSummary(res))
 	if ma.FollowUps != nil {
@@ -237,13 +240,13 @@ func (a *Asker) success(ctx context.Context, ans *Answer, res *Result, ma *Model
 		for i, c := range res.Columns {
 			cols[i] = c.Name
 		}
-		session.Add(Turn{Question: question, SQL: res.Query, Columns: cols, RowCount: len(res.Rows), Time: time.Now().UTC()})
+		session.Add(engine.Turn{Question: question, SQL: res.Query, Columns: cols, RowCount: len(res.Rows), Time: time.Now().UTC()})
 	}
 }
 
 // resultSummary says in one sentence what came back, from the data itself
 // (the model wrote its explanation before seeing the result).
-func resultSummary(res *Result) string {
+func resultSummary(res *engine.Result) string {
 	switch {
 	case len(res.Rows) == 0:
 		return "The query returned no rows."
@@ -257,12 +260,12 @@ func resultSummary(res *Result) string {
 	return fmt.Sprintf("It returned %d rows.", len(res.Rows))
 }
 
-func summaryValue(v Value) string {
+func summaryValue(v engine.Value) string {
 	switch x := v.(type) {
 	case nil:
 		return "empty (NULL)"
 	case float64:
-		return FormatFloat(x)
+		return engine.FormatFloat(x)
 	case []byte:
 		return fmt.Sprintf("a %d-byte blob", len(x))
 	case string:
@@ -318,7 +321,7 @@ func (a *Asker) emptyChecks(ctx context.Context, sql string) []string {
 }
 
 // valueIndex builds (once) the index of stored text values.
-func (a *Asker) valueIndex(ctx context.Context) *ValueIndex {
+func (a *Asker) valueIndex(ctx context.Context) *valuehints.ValueIndex {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.values != nil {
@@ -328,7 +331,7 @@ func (a *Asker) valueIndex(ctx context.Context) *ValueIndex {
 	if err != nil {
 		return nil
 	}
-	vi, err := BuildValueIndex(ctx, a.DB, s, ValueIndexOptions{})
+	vi, err := valuehints.BuildValueIndex(ctx, a.DB, s, valuehints.ValueIndexOptions{})
 	if err != nil {
 		return nil
 	}
@@ -339,14 +342,14 @@ func (a *Asker) valueIndex(ctx context.Context) *ValueIndex {
 // prompt builds the messages of a question: the system prompt with the
 // (pruned) schema, value hints and examples, the session's previous turns,
 // and the question. It also returns the tables the prompt shows.
-func (a *Asker) prompt(ctx context.Context, question string, session *Session, opts AskOptions) ([]Message, []string, error) {
+func (a *Asker) prompt(ctx context.Context, question string, session *engine.Session, opts AskOptions) ([]engine.Message, []string, error) {
 	s, err := a.DB.Schema(ctx)
 	if err != nil {
 		return nil, []string{}, err
 	}
 	// Follow-ups ("and in 2012?") need the earlier questions to find tables.
 	pruneQuery := question
-	var turns []Turn
+	var turns []engine.Turn
 	if session != nil {
 		turns = session.Turns
 		if len(turns) > 3 {
@@ -356,20 +359,20 @@ func (a *Asker) prompt(ctx context.Context, question string, session *Session, o
 			pruneQuery += " " + t.Question
 		}
 	}
-	var rerank Reranker
+	var rerank schemactx.Reranker
 	if a.EmbedModel != "" && a.Model != nil {
-		rerank = EmbeddingReranker(a.Model, a.EmbedModel)
+		rerank = schemactx.EmbeddingReranker(a.Model, a.EmbedModel)
 	}
 	// The values the question names point at their tables too ("songs by
 	// acdc" → Artist), which words alone would miss.
-	var hints []ValueHint
+	var hints []valuehints.ValueHint
 	if vi := a.valueIndex(ctx); vi != nil {
 		hints = vi.Hints(question, 8)
 		for _, h := range hints {
 			pruneQuery += " " + h.Table
 		}
 	}
-	sc := PruneSchema(ctx, s, pruneQuery, opts.SchemaBudget, rerank)
+	sc := schemactx.PruneSchema(ctx, s, pruneQuery, opts.SchemaBudget, rerank)
 	total := 0
 	for _, t := range s.Tables {
 		if !t.Internal {
@@ -383,7 +386,7 @@ func (a *Asker) prompt(ctx context.Context, question string, session *Session, o
 	}
 	if a.History != nil {
 		sha := ""
-		if f, ok := a.DB.(Fingerprinter); ok {
+		if f, ok := a.DB.(engine.Fingerprinter); ok {
 			sha, _ = f.SHA256(ctx)
 		}
 		if past, err := a.History.Successes(ctx, a.DB.Name(), sha, 200); err == nil {
@@ -391,13 +394,13 @@ func (a *Asker) prompt(ctx context.Context, question string, session *Session, o
 		}
 	}
 	sp.StyleExamples = len(sp.Examples) < 2
-	msgs := []Message{{Role: "system", Content: sp.Render()}}
+	msgs := []engine.Message{{Role: "system", Content: sp.Render()}}
 	for _, t := range turns {
 		prev, _ := json.Marshal(map[string]any{"sql": t.SQL, "explanation": fmt.Sprintf("(returned %d rows with columns %s)", t.RowCount, strings.Join(t.Columns, ", ")),
 			"follow_up_questions": []string{}, "clarification_question": "", "unanswerable_reason": ""})
-		msgs = append(msgs, Message{Role: "user", Content: t.Question}, Message{Role: "assistant", Content: string(prev)})
+		msgs = append(msgs, engine.Message{Role: "user", Content: t.Question}, engine.Message{Role: "assistant", Content: string(prev)})
 	}
-	msgs = append(msgs, Message{Role: "user", Content: question})
+	msgs = append(msgs, engine.Message{Role: "user", Content: question})
 	shown := make([]string, len(sc.Tables))
 	for i, t := range sc.Tables {
 		shown[i] = t.Name
@@ -415,10 +418,10 @@ func displayName(name string) string {
 
 // numCtx sizes the context window to the prompt and the answer, in steps of
 // 2,048 tokens (Ollama's default context is small and cuts long prompts).
-func numCtx(msgs []Message, predict int) int {
+func numCtx(msgs []engine.Message, predict int) int {
 	n := predict + 256
 	for _, m := range msgs {
-		n += EstimateTokens(m.Content) + 8
+		n += schemactx.EstimateTokens(m.Content) + 8
 	}
 	n = (n + 2047) / 2048 * 2048
 	return min(max(n, 4096), 32768)
@@ -426,21 +429,21 @@ func numCtx(msgs []Message, predict int) int {
 
 // record writes the question to the history (if any); a failure to record
 // never fails the answer, but becomes a warning.
-func (a *Asker) record(ctx context.Context, question string, ans *Answer, err error, d time.Duration, opts AskOptions) {
+func (a *Asker) record(ctx context.Context, question string, ans *engine.Answer, err error, d time.Duration, opts AskOptions) {
 	if a.History == nil {
 		return
 	}
-	e := HistoryEntry{Time: time.Now(), Database: a.DB.Name(), Question: question, SQL: ans.Query, Status: "ok",
-		RowCount: ans.RowCount, DurationS: Seconds(d), Model: a.ModelName, Client: opts.Client, Attempts: ans.Attempts}
+	e := engine.HistoryEntry{Time: time.Now(), Database: a.DB.Name(), Question: question, SQL: ans.Query, Status: "ok",
+		RowCount: ans.RowCount, DurationS: engine.Seconds(d), Model: a.ModelName, Client: opts.Client, Attempts: ans.Attempts}
 	if err != nil {
-		e.Status = ErrorCode(err)
+		e.Status = engine.ErrorCode(err)
 	}
-	if f, ok := a.DB.(Fingerprinter); ok {
+	if f, ok := a.DB.(engine.Fingerprinter); ok {
 		e.DatabaseSHA256, _ = f.SHA256(ctx)
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	if rerr := a.History.Record(rctx, e); rerr != nil {
-		ans.Warnings = append(ans.Warnings, "the question was not saved in the history: "+AsError(rerr).Message)
+		ans.Warnings = append(ans.Warnings, "the question was not saved in the history: "+engine.AsError(rerr).Message)
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package valuehints
 
 // Value hints: questions name values the way people say them ("brasil",
 // "acdc", "rock"), while the database stores them its own way ('Brazil',
@@ -11,6 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"querent/engine"
+	"querent/engine/schemactx"
+	"querent/engine/text"
 	"sort"
 	"strings"
 	"time"
@@ -66,15 +69,15 @@ func (o ValueIndexOptions) withDefaults() ValueIndexOptions {
 // database (BuildValueIndex) and reuse it for every question; it is
 // read-only after the build and safe for concurrent use.
 type ValueIndex struct {
-	cols    []vhColumn
-	values  []vhValue
+	cols    []indexedColumn
+	values  []storedValue
 	byKey   map[string][]int32 // normalised key → values
 	byFirst map[rune][]int32   // first rune of the key → values, for typo matching
 	schema  map[string]bool    // stemmed words of the tables' and columns' names
 	skipped []string
 }
 
-type vhColumn struct {
+type indexedColumn struct {
 	table, column string
 	distinct      int
 	prior         float64 // up to 0.4 for few distinct values (a category)
@@ -84,7 +87,7 @@ type vhColumn struct {
 	listed        map[string]bool // values the schema lists (the prompt shows them)
 }
 
-type vhValue struct {
+type storedValue struct {
 	text   string
 	key    string  // lowercase letters and digits, accents removed, words joined
 	keyLen int32   // runes in key
@@ -111,17 +114,17 @@ type ValueHint struct {
 //	Customer.Country = 'Brazil' (the question says "brasil"; also in Invoice.BillingCountry)
 func (h ValueHint) String() string {
 	var b strings.Builder
-	b.WriteString(scIdent(h.Table))
+	b.WriteString(schemactx.Ident(h.Table))
 	b.WriteByte('.')
-	b.WriteString(scIdent(h.Column))
+	b.WriteString(schemactx.Ident(h.Column))
 	b.WriteString(" = ")
-	b.WriteString(scQuote(h.Value, 1<<20))
+	b.WriteString(schemactx.Quote(h.Value, 1<<20))
 	var notes []string
 	if h.Matched != h.Value {
-		notes = append(notes, `the question says "`+scClean(h.Matched)+`"`)
+		notes = append(notes, `the question says "`+schemactx.Clean(h.Matched)+`"`)
 	}
 	if len(h.AlsoIn) > 0 {
-		notes = append(notes, "also in "+scClean(strings.Join(h.AlsoIn, ", ")))
+		notes = append(notes, "also in "+schemactx.Clean(strings.Join(h.AlsoIn, ", ")))
 	}
 	if len(notes) > 0 {
 		b.WriteString(" (")
@@ -160,7 +163,7 @@ func (vi *ValueIndex) Skipped() []string {
 // when opts.Budget (default 2 s) is spent. None of these is an error: see
 // Skipped. s is the schema (nil: db.Schema is read). The error is non-nil
 // only when ctx is cancelled or the schema cannot be read.
-func BuildValueIndex(ctx context.Context, db Database, s *Schema, opts ValueIndexOptions) (*ValueIndex, error) {
+func BuildValueIndex(ctx context.Context, db engine.Database, s *engine.Schema, opts ValueIndexOptions) (*ValueIndex, error) {
 	opts = opts.withDefaults()
 	if s == nil {
 		var err error
@@ -181,11 +184,11 @@ func BuildValueIndex(ctx context.Context, db Database, s *Schema, opts ValueInde
 		if t == nil || t.Internal {
 			continue
 		}
-		for _, w := range scIdentWords(t.Name) {
+		for _, w := range text.IdentWords(t.Name) {
 			vi.schema[w] = true
 		}
 		for _, c := range t.Columns {
-			for _, w := range scIdentWords(c.Name) {
+			for _, w := range text.IdentWords(c.Name) {
 				vi.schema[w] = true
 			}
 		}
@@ -198,7 +201,7 @@ func BuildValueIndex(ctx context.Context, db Database, s *Schema, opts ValueInde
 			}
 			name := t.Name + "." + c.Name
 			if err := ctx.Err(); err != nil {
-				return nil, AsError(err)
+				return nil, engine.AsError(err)
 			}
 			if full {
 				vi.skipped = append(vi.skipped, name+": the index is full")
@@ -211,13 +214,13 @@ func BuildValueIndex(ctx context.Context, db Database, s *Schema, opts ValueInde
 			}
 			timeout := min(left, perCol)
 			q := fmt.Sprintf("SELECT DISTINCT +c FROM (SELECT %s AS c FROM %s LIMIT %d) WHERE typeof(c) = 'text' AND length(c) <= %d LIMIT %d",
-				vhQuoteIdent(c.Name), vhQuoteIdent(t.Name), opts.MaxScanRows, opts.MaxValueLen, opts.MaxDistinct+1)
-			res, err := db.Run(bctx, q, RunOptions{MaxRows: opts.MaxDistinct + 1, Timeout: timeout})
+				quoteIdent(c.Name), quoteIdent(t.Name), opts.MaxScanRows, opts.MaxValueLen, opts.MaxDistinct+1)
+			res, err := db.Run(bctx, q, engine.RunOptions{MaxRows: opts.MaxDistinct + 1, Timeout: timeout})
 			if err != nil {
 				if cerr := ctx.Err(); cerr != nil {
-					return nil, AsError(cerr)
+					return nil, engine.AsError(cerr)
 				}
-				vi.skipped = append(vi.skipped, name+": "+vhReason(err))
+				vi.skipped = append(vi.skipped, name+": "+skipReason(err))
 				continue
 			}
 			if res.Truncated || len(res.Rows) > opts.MaxDistinct {
@@ -225,8 +228,8 @@ func BuildValueIndex(ctx context.Context, db Database, s *Schema, opts ValueInde
 				continue
 			}
 			ci := int32(len(vi.cols))
-			col := vhColumn{table: t.Name, column: c.Name, distinct: len(res.Rows),
-				tableWords: scIdentWords(t.Name), columnWords: scIdentWords(c.Name)}
+			col := indexedColumn{table: t.Name, column: c.Name, distinct: len(res.Rows),
+				tableWords: text.IdentWords(t.Name), columnWords: text.IdentWords(c.Name)}
 			col.prior = 0.4 * (1 - math.Log(float64(max(col.distinct, 1)))/math.Log(float64(opts.MaxDistinct+1)))
 			for _, w := range col.columnWords {
 				col.label = col.label || w == "nam" || w == "titl" || w == "label"
@@ -258,7 +261,7 @@ func BuildValueIndex(ctx context.Context, db Database, s *Schema, opts ValueInde
 					}
 					continue
 				}
-				key := vhKey(text)
+				key := normKey(text)
 				if utf8.RuneCountInString(key) < 2 {
 					continue
 				}
@@ -271,7 +274,7 @@ func BuildValueIndex(ctx context.Context, db Database, s *Schema, opts ValueInde
 					key = text // share the memory
 				}
 				id := int32(len(vi.values))
-				vi.values = append(vi.values, vhValue{text: text, key: key, keyLen: int32(utf8.RuneCountInString(key)), cols: []int32{ci}})
+				vi.values = append(vi.values, storedValue{text: text, key: key, keyLen: int32(utf8.RuneCountInString(key)), cols: []int32{ci}})
 				byText[text] = id
 				vi.byKey[key] = append(vi.byKey[key], id)
 				r, _ := utf8.DecodeRuneInString(key)
@@ -287,12 +290,12 @@ func deadlineOf(ctx context.Context) time.Time {
 	return d
 }
 
-func vhQuoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
-func vhReason(err error) string {
-	var e *Error
+func skipReason(err error) string {
+	var e *engine.Error
 	if errors.As(err, &e) {
-		if e.Code == CodeTimeout {
+		if e.Code == engine.CodeTimeout {
 			return "out of time"
 		}
 		return e.Message
@@ -303,14 +306,14 @@ func vhReason(err error) string {
 	return err.Error()
 }
 
-// vhKey normalises a value or a question's words: lowercase, accents
+// normKey normalises a value or a question's words: lowercase, accents
 // removed, everything but letters and digits dropped, words joined ("AC/DC"
 // → "acdc", "São Paulo" → "saopaulo").
-func vhKey(s string) string { return scFold(s) }
+func normKey(s string) string { return text.Fold(s) }
 
-// vhStopWords never make a match on their own, nor start or end a match
+// stopWords never make a match on their own, nor start or end a match
 // that tolerates typos.
-var vhStopWords = func() map[string]bool {
+var stopWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an the of in on at by for from to with without and or not no nor
 		is are was were be been being has have had do does did what which who whom whose where when why how
@@ -325,8 +328,8 @@ var vhStopWords = func() map[string]bool {
 	return m
 }()
 
-// vhWord is one word of a question: its normalised form and where it is.
-type vhWord struct {
+// questionWord is one word of a question: its normalised form and where it is.
+type questionWord struct {
 	key        string
 	start, end int // bytes in the question
 	stop       bool
@@ -334,22 +337,22 @@ type vhWord struct {
 	digits     bool
 }
 
-func (vi *ValueIndex) questionWords(q string) []vhWord {
-	var out []vhWord
+func (vi *ValueIndex) questionWords(q string) []questionWord {
+	var out []questionWord
 	start := -1
 	flush := func(end int) {
 		if start < 0 {
 			return
 		}
-		k := vhKey(q[start:end])
+		k := normKey(q[start:end])
 		if k != "" {
-			w := vhWord{key: k, start: start, end: end, stop: vhStopWords[k]}
+			w := questionWord{key: k, start: start, end: end, stop: stopWords[k]}
 			for _, r := range k {
 				if unicode.IsDigit(r) {
 					w.digits = true
 				}
 			}
-			w.schema = vi.schema[scStem(k)]
+			w.schema = vi.schema[text.Stem(k)]
 			out = append(out, w)
 		}
 		start = -1
@@ -367,8 +370,8 @@ func (vi *ValueIndex) questionWords(q string) []vhWord {
 	return out
 }
 
-// vhMatch is one value matched by an n-gram of the question.
-type vhMatch struct {
+// valueMatch is one value matched by an n-gram of the question.
+type valueMatch struct {
 	value    int32
 	start, n int // the n-gram: first word, number of words
 	dist     int // 0: exact
@@ -376,14 +379,14 @@ type vhMatch struct {
 	score    float64
 }
 
-// vhExactPenalty lowers a typo match of words that also match a value
+// exactPenalty lowers a typo match of words that also match a value
 // exactly: 'Led Zeppelin I' (the album, with the album named) must not
 // displace 'Led Zeppelin' (the artist) for "albums by Led Zeppelin".
-const vhExactPenalty = 0.25
+const exactPenalty = 0.25
 
-// vhMinTypoScore is the score a match with a typo needs: the support of a
+// minTypoScore is the score a match with a typo needs: the support of a
 // small column or of the question naming the column's table.
-const vhMinTypoScore = 0.7
+const minTypoScore = 0.7
 
 // Hints returns the stored values the question mentions, best first, at
 // most max (5 when max ≤ 0).
@@ -427,20 +430,20 @@ func (vi *ValueIndex) Hints(question string, max int) []ValueHint {
 		return nil
 	}
 	qstems := map[string]bool{}
-	for _, w := range scIdentWords(question) {
+	for _, w := range text.IdentWords(question) {
 		qstems[w] = true
 	}
-	var matches []vhMatch
+	var matches []valueMatch
 	var qr, vr []rune
-	var dl vhScratch
+	var dl text.Distancer
 	add := func(id int32, s, n, dist int, penalty float64) {
 		col := vi.bestColumn(id, qstems)
 		c := &vi.cols[col]
 		score := [...]float64{1, 0.6, 0.45}[dist] + 0.1*float64(n-1) + vi.context(c, qstems) + c.prior - penalty
-		if dist > 0 && score < vhMinTypoScore {
+		if dist > 0 && score < minTypoScore {
 			return
 		}
-		matches = append(matches, vhMatch{value: id, start: s, n: n, dist: dist, col: col, score: score})
+		matches = append(matches, valueMatch{value: id, start: s, n: n, dist: dist, col: col, score: score})
 	}
 	var kb strings.Builder
 	for n := 4; n >= 1; n-- {
@@ -454,7 +457,7 @@ func (vi *ValueIndex) Hints(question string, max int) []ValueHint {
 			}
 			key := kb.String()
 			runes := utf8.RuneCountInString(key)
-			if allStop || runes < 2 || n == 1 && (words[s].schema || runes < 3 && scAllDigits(key)) {
+			if allStop || runes < 2 || n == 1 && (words[s].schema || runes < 3 && text.AllDigits(key)) {
 				continue
 			}
 			exact := vi.byKey[key]
@@ -480,7 +483,7 @@ func (vi *ValueIndex) Hints(question string, max int) []ValueHint {
 				for _, r := range v.key {
 					vr = append(vr, r)
 				}
-				d := dl.distance(qr, vr, best+1)
+				d := dl.Distance(qr, vr, best+1)
 				switch {
 				case d > best:
 				case d < best:
@@ -491,7 +494,7 @@ func (vi *ValueIndex) Hints(question string, max int) []ValueHint {
 			}
 			penalty := 0.0
 			if len(exact) > 0 {
-				penalty = vhExactPenalty // the words are likely typed right
+				penalty = exactPenalty // the words are likely typed right
 			}
 			for _, id := range found {
 				add(id, s, n, best, penalty)
@@ -531,7 +534,7 @@ func (vi *ValueIndex) Hints(question string, max int) []ValueHint {
 		seen[m.value] = true
 		v := &vi.values[m.value]
 		c := &vi.cols[m.col]
-		if c.listed[v.text] && vhSpells(question, v.text) {
+		if c.listed[v.text] && spells(question, v.text) {
 			continue // the model sees the value, and the schema shows its column
 		}
 		h := ValueHint{Table: c.table, Column: c.column, Value: v.text, Exact: m.dist == 0,
@@ -567,7 +570,7 @@ func (vi *ValueIndex) bestColumn(id int32, qstems map[string]bool) int32 {
 
 // context scores how much the question points at a column: 0.5 when it
 // names the column's table, plus 0.25 when it names the column.
-func (vi *ValueIndex) context(c *vhColumn, qstems map[string]bool) float64 {
+func (vi *ValueIndex) context(c *indexedColumn, qstems map[string]bool) float64 {
 	score := 0.0
 	for _, w := range c.tableWords {
 		if qstems[w] {
@@ -584,8 +587,8 @@ func (vi *ValueIndex) context(c *vhColumn, qstems map[string]bool) float64 {
 	return score
 }
 
-// vhSpells reports whether question contains value exactly, as whole words.
-func vhSpells(question, value string) bool {
+// spells reports whether question contains value exactly, as whole words.
+func spells(question, value string) bool {
 	for off := 0; off <= len(question); {
 		i := strings.Index(question[off:], value)
 		if i < 0 {
@@ -595,7 +598,7 @@ func vhSpells(question, value string) bool {
 		end := i + len(value)
 		before, _ := utf8.DecodeLastRuneInString(question[:i])
 		after, _ := utf8.DecodeRuneInString(question[end:])
-		if (i == 0 || !vhIsWordRune(before)) && (end == len(question) || !vhIsWordRune(after)) {
+		if (i == 0 || !isWordRune(before)) && (end == len(question) || !isWordRune(after)) {
 			return true
 		}
 		off = i + 1
@@ -603,54 +606,7 @@ func vhSpells(question, value string) bool {
 	return false
 }
 
-func vhIsWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-// vhScratch holds the rows of vhDistance between calls.
-type vhScratch struct{ prev2, prev, cur []int }
-
-// distance is the optimal-string-alignment (restricted Damerau–Levenshtein)
-// distance between a and b: insertions, deletions, substitutions and
-// transpositions of adjacent letters. It returns limit as soon as the
-// distance is known to be at least limit.
-func (s *vhScratch) distance(a, b []rune, limit int) int {
-	la, lb := len(a), len(b)
-	if d := la - lb; d >= limit || -d >= limit {
-		return limit
-	}
-	if cap(s.prev) < lb+1 {
-		s.prev2, s.prev, s.cur = make([]int, lb+1), make([]int, lb+1), make([]int, lb+1)
-	}
-	prev2, prev, cur := s.prev2[:lb+1], s.prev[:lb+1], s.cur[:lb+1]
-	for j := range prev {
-		prev[j] = j
-	}
-	prevMin := 0
-	for i := 1; i <= la; i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= lb; j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d = min(d, prev2[j-2]+1)
-			}
-			cur[j] = d
-			rowMin = min(rowMin, d)
-		}
-		// A cell is at least the smaller of the previous row's minimum and
-		// the one before's plus one (a transposition), so once both are at
-		// the limit, so is every later row.
-		if rowMin >= limit && prevMin+1 >= limit {
-			return limit
-		}
-		prevMin = rowMin
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return min(prev[lb], limit)
-}
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // Stored reports whether a text column named column (a bare name, or
 // table.column, case-insensitive) is in the index, and whether value is
@@ -717,7 +673,7 @@ func (vi *ValueIndex) Similar(column, value string, n int) []string {
 			match[int32(i)] = true
 		}
 	}
-	key := []rune(vhKey(value))
+	key := []rune(normKey(value))
 	if len(key) == 0 {
 		return nil
 	}
@@ -727,6 +683,7 @@ func (vi *ValueIndex) Similar(column, value string, n int) []string {
 		d    int
 	}
 	var cs []cand
+	var dist text.Distancer
 	for _, v := range vi.values {
 		in := false
 		for _, c := range v.cols {
@@ -739,7 +696,7 @@ func (vi *ValueIndex) Similar(column, value string, n int) []string {
 			continue
 		}
 		vk := []rune(v.key)
-		if d := editDistance(key, vk, limit); d <= limit {
+		if d := dist.Distance(key, vk, limit+1); d <= limit {
 			cs = append(cs, cand{v.text, d})
 		} else if len(key) >= 4 && strings.Contains(v.key, string(key)) {
 			cs = append(cs, cand{v.text, limit + 1})
@@ -760,34 +717,4 @@ func (vi *ValueIndex) hasTable(name string) bool {
 		}
 	}
 	return false
-}
-
-// editDistance is the Levenshtein distance of a and b, or limit+1 when it
-// is larger than limit.
-func editDistance(a, b []rune, limit int) int {
-	if d := len(a) - len(b); d > limit || -d > limit {
-		return limit + 1
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		best := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			best = min(best, cur[j])
-		}
-		if best > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
