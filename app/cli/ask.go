@@ -69,7 +69,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 	maxRows := fs.Int64("max-rows", engine.DefaultMaxRows, "the most rows to return (at most 1,000,000)")
 	timeout := engine.DefaultTimeout
 	fs.Var(durationFlag{&timeout}, "timeout", "the longest each query may run (default 30s, at most 10m)")
-	modelTimeout := 120 * time.Second
+	modelTimeout := ask.RequestTimeout
 	fs.Var(durationFlag{&modelTimeout}, "model-timeout", "the longest each model request may take (default 2m)")
 	format := "text"
 	fs.Var(enumFlag{&format, []string{"text", "json"}}, "format", "output: text (for people) or json")
@@ -255,34 +255,26 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 	if looksLikeSQL(ctx, db, p.question) {
 		return c.askSQL(ctx, s, db, p)
 	}
-	if c.Model == nil {
-		return c.fail(s, "ask", p.format, "", engine.Errorf(engine.CodeInternal, "this build cannot ask models"))
-	}
-	m, err := c.Model(p.host, p.modelTimeout)
+	srv, err := ask.Connect(ctx, ask.Connector(c.Model), p.host, p.modelTimeout)
 	if err != nil {
 		return c.finishAsk(s, p, askAnswer(p, err), err)
 	}
-	installed, err := engine.ListModels(ctx, m)
-	if err != nil {
-		return c.finishAsk(s, p, askAnswer(p, err), err)
-	}
-	name, err := engine.PickModel(installed, p.model)
+	name, err := srv.Pick(p.model)
 	if err != nil && p.pull && engine.ErrorCode(err) == engine.CodeModelMissing {
 		name = p.model
 		if name == "" {
 			name = engine.DefaultPullModel
 		}
-		if err = pullModel(ctx, s, m, name); err == nil {
-			installed, err = engine.ListModels(ctx, m)
-			if err == nil {
-				name, err = engine.PickModel(installed, name)
+		if err = pullModel(ctx, s, srv.Model, name); err == nil {
+			if err = srv.Refresh(ctx); err == nil {
+				name, err = srv.Pick(name)
 			}
 		}
 	}
 	if err != nil {
 		return c.finishAsk(s, p, askAnswer(p, err), err)
 	}
-	asker := &ask.Asker{DB: db, Model: m, ModelName: name, EmbedModel: engine.PickEmbeddingModel(installed)}
+	asker := srv.Asker(db, name, nil)
 	var warnings []string
 	if c.History != nil {
 		h, closeH, herr := c.History(ctx)

@@ -84,7 +84,7 @@ func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
 	format := "text"
 	fs.Var(enumFlag{&format, []string{"text", "json"}}, "format", "output: text (for people) or json (the report)")
 	host := fs.String("ollama", "", "Ollama's address (default: $OLLAMA_HOST, else 127.0.0.1:11434)")
-	modelTimeout := 120 * time.Second
+	modelTimeout := ask.RequestTimeout
 	fs.Var(durationFlag{&modelTimeout}, "model-timeout", "the longest each model request may take (default 2m)")
 	timeout := engine.DefaultTimeout
 	fs.Var(durationFlag{&timeout}, "timeout", "the longest each query may run (default 30s)")
@@ -163,26 +163,19 @@ func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
 		printWarnings(s.err, db.Warnings())
 	}
 	if len(models) > 0 {
-		if c.Model == nil {
-			return fail(engine.Errorf(engine.CodeInternal, "this build cannot ask models"))
-		}
-		m, err := c.Model(*host, modelTimeout)
-		if err != nil {
-			return fail(err)
-		}
-		installed, err := engine.ListModels(ctx, m)
+		srv, err := ask.Connect(ctx, ask.Connector(c.Model), *host, modelTimeout)
 		if err != nil {
 			return fail(err)
 		}
 		for _, want := range models {
-			name, err := engine.PickModel(installed, want)
+			name, err := srv.Pick(want)
 			if err != nil {
 				return fail(err)
 			}
 			opts.Models = append(opts.Models, name)
 		}
-		opts.Model, opts.K = m, *k
-		opts.EmbedModel = engine.PickEmbeddingModel(installed)
+		opts.Model, opts.K = srv.Model, *k
+		opts.EmbedModel = srv.Embedding()
 		opts.Ask = ask.AskOptions{Timeout: timeout}
 	}
 	var line *evalProgressLine
@@ -452,20 +445,16 @@ func (c *CLI) runEvalInit(ctx context.Context, args []string, s *stdio) int {
 	}
 	defer db.Close()
 	doc.Database = db.Name()
-	m, err := c.Model(*host, modelTimeout)
+	srv, err := ask.Connect(ctx, ask.Connector(c.Model), *host, modelTimeout)
 	if err != nil {
 		return fail(err)
 	}
-	installed, err := engine.ListModels(ctx, m)
-	if err != nil {
-		return fail(err)
-	}
-	name, err := engine.PickModel(installed, *model)
+	name, err := srv.Pick(*model)
 	if err != nil {
 		return fail(err)
 	}
 	doc.Model = name
-	opts := eval.DraftOptions{DB: db, Model: m, ModelName: name, N: *n}
+	opts := eval.DraftOptions{DB: db, Model: srv.Model, ModelName: name, N: *n}
 	tty := false
 	if f, ok := s.err.(*os.File); ok && format == "text" && isatty.IsTerminal(f.Fd()) {
 		tty = true

@@ -180,22 +180,11 @@ func delimiterRune(d string) rune {
 // questionSQL asks the model for the SQL of a question (checking it on a
 // few rows), for an export.
 func (c *CLI) questionSQL(ctx context.Context, s *stdio, db engine.Database, question, model, host string, tty bool) (string, string, error) {
-	if c.Model == nil {
-		return "", "", engine.Errorf(engine.CodeInternal, "this build cannot ask models")
-	}
-	m, err := c.Model(host, 120*time.Second)
+	asker, err := ask.Ready(ctx, ask.Connector(c.Model), host, ask.RequestTimeout, model, db, nil)
 	if err != nil {
 		return "", "", err
 	}
-	installed, err := engine.ListModels(ctx, m)
-	if err != nil {
-		return "", "", err
-	}
-	name, err := engine.PickModel(installed, model)
-	if err != nil {
-		return "", "", err
-	}
-	asker := &ask.Asker{DB: db, Model: m, ModelName: name, EmbedModel: engine.PickEmbeddingModel(installed)}
+	name := asker.ModelName
 	if c.History != nil {
 		if h, closeH, herr := c.History(ctx); herr == nil {
 			defer closeH()

@@ -33,13 +33,13 @@ func (q *Ask) Status() (*OllamaStatus, error) {
 		st.Problem, st.Fix, st.Code = "this build cannot talk to Ollama", "", engine.CodeInternal
 		return st, nil
 	}
-	m, err := q.a.deps.Model(set.OllamaHost, 10*time.Second)
+	m, err := q.a.deps.Model(set.OllamaHost, ask.StatusTimeout)
 	if err != nil {
 		e := engine.AsError(err)
 		st.Problem, st.Fix, st.Code = e.Message, e.Hint, e.Code
 		return st, nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), ask.StatusTimeout)
 	defer cancel()
 	models, err := m.Models(ctx)
 	if err != nil {
@@ -97,18 +97,11 @@ func (q *Ask) asker(ctx context.Context, db engine.Database, set SettingsData, q
 		ans.AddError(err)
 		return ans
 	}
-	if q.a.deps.Model == nil {
-		return nil, fail(engine.Errorf(engine.CodeInternal, "this build cannot talk to Ollama"))
-	}
-	m, err := q.a.deps.Model(set.OllamaHost, 120*time.Second)
+	srv, err := ask.Connect(ctx, ask.Connector(q.a.deps.Model), set.OllamaHost, ask.RequestTimeout)
 	if err != nil {
 		return nil, fail(err)
 	}
-	models, err := engine.ListModels(ctx, m)
-	if err != nil {
-		return nil, fail(err)
-	}
-	name, err := engine.PickModel(models, set.Model)
+	name, err := srv.Pick(set.Model)
 	if err != nil {
 		return nil, fail(err)
 	}
@@ -118,9 +111,9 @@ func (q *Ask) asker(ctx context.Context, db engine.Database, set SettingsData, q
 	if q.a.asker == nil || q.a.asker.DB != db || q.a.asker.ModelName != name {
 		// A new Asker for a new database or model; the same one otherwise,
 		// so that its index of the stored values is built once.
-		q.a.asker = &ask.Asker{DB: db, ModelName: name, EmbedModel: engine.PickEmbeddingModel(models)}
+		q.a.asker = srv.Asker(db, name, nil)
 	}
-	q.a.asker.Model = m
+	q.a.asker.Model = srv.Model
 	q.a.asker.History = h
 	return q.a.asker, nil
 }

@@ -206,19 +206,8 @@ func safeName(s string) string {
 }
 
 // model connects to Ollama with the settings' host and lists the models.
-func (e *Evaluate) model(ctx context.Context, timeout time.Duration) (engine.Model, []engine.ModelInfo, error) {
-	if e.a.deps.Model == nil {
-		return nil, nil, engine.Errorf(engine.CodeInternal, "this build cannot talk to Ollama")
-	}
-	m, err := e.a.deps.Model(e.a.settings().OllamaHost, timeout)
-	if err != nil {
-		return nil, nil, err
-	}
-	installed, err := engine.ListModels(ctx, m)
-	if err != nil {
-		return nil, nil, err
-	}
-	return m, installed, nil
+func (e *Evaluate) model(ctx context.Context, timeout time.Duration) (*ask.Server, error) {
+	return ask.Connect(ctx, ask.Connector(e.a.deps.Model), e.a.settings().OllamaHost, timeout)
 }
 
 // Run asks every question of the gold set of each model through the real
@@ -246,14 +235,14 @@ func (e *Evaluate) Run(req EvalRequest) (*EvalResult, error) {
 	ctx, done := e.a.begin("eval")
 	defer done()
 	set := e.a.settings()
-	m, installed, err := e.model(ctx, 120*time.Second)
+	srv, err := e.model(ctx, ask.RequestTimeout)
 	if err != nil {
 		return nil, err
 	}
-	opts := eval.Options{Gold: gold, DB: db, Model: m, K: req.K, Lenient: req.Lenient, Timeout: set.timeout(),
-		EmbedModel: engine.PickEmbeddingModel(installed), Ask: ask.AskOptions{Timeout: set.timeout()}}
+	opts := eval.Options{Gold: gold, DB: db, Model: srv.Model, K: req.K, Lenient: req.Lenient, Timeout: set.timeout(),
+		EmbedModel: srv.Embedding(), Ask: ask.AskOptions{Timeout: set.timeout()}}
 	for _, want := range req.Models {
-		name, err := engine.PickModel(installed, want)
+		name, err := srv.Pick(want)
 		if err != nil {
 			return nil, err
 		}
@@ -334,18 +323,18 @@ func (e *Evaluate) Draft(req DraftRequest) (*DraftResult, error) {
 	}
 	ctx, done := e.a.begin("eval")
 	defer done()
-	m, installed, err := e.model(ctx, 10*time.Minute)
+	srv, err := e.model(ctx, ask.DraftTimeout)
 	if err != nil {
 		return nil, err
 	}
 	if req.Model == "" {
 		req.Model = e.a.settings().Model
 	}
-	name, err := engine.PickModel(installed, req.Model)
+	name, err := srv.Pick(req.Model)
 	if err != nil {
 		return nil, err
 	}
-	d, err := eval.Draft(ctx, eval.DraftOptions{DB: db, Model: m, ModelName: name, N: req.N,
+	d, err := eval.Draft(ctx, eval.DraftOptions{DB: db, Model: srv.Model, ModelName: name, N: req.N,
 		Progress: func(kept, want int) { e.a.emit("eval:draft", map[string]int{"kept": kept, "want": want}) }})
 	if err != nil {
 		return nil, err

@@ -281,19 +281,7 @@ func (s *Server) asker(ctx context.Context, d Database, model string) (*ask.Aske
 	if s.opts.Model == nil {
 		return nil, engine.Errorf(engine.CodeLLMUnavailable, "this server cannot reach a model").WithHint("use run_query with SQL instead")
 	}
-	s.mu.Lock()
-	m := s.model
-	var err error
-	if m == nil {
-		if m, err = s.opts.Model(s.opts.OllamaHost, 120*time.Second); err == nil {
-			s.model = m
-		}
-	}
-	s.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	installed, err := engine.ListModels(ctx, m)
+	srv, err := ask.Connect(ctx, ask.Connector(s.connect), s.opts.OllamaHost, ask.RequestTimeout)
 	if err != nil {
 		e := engine.AsError(err)
 		if e.Code == engine.CodeLLMUnavailable {
@@ -306,7 +294,7 @@ func (s *Server) asker(ctx context.Context, d Database, model string) (*ask.Aske
 	if model == "" {
 		model = s.opts.ModelName
 	}
-	name, err := engine.PickModel(installed, model)
+	name, err := srv.Pick(model)
 	if err != nil {
 		return nil, err
 	}
@@ -315,8 +303,23 @@ func (s *Server) asker(ctx context.Context, d Database, model string) (*ask.Aske
 	key := d.Name + "\x00" + name
 	a := s.askers[key]
 	if a == nil {
-		a = &ask.Asker{DB: d.DB, Model: m, ModelName: name, EmbedModel: engine.PickEmbeddingModel(installed), History: s.opts.History}
+		a = srv.Asker(d.DB, name, s.opts.History)
 		s.askers[key] = a
 	}
 	return a, nil
+}
+
+// connect returns the server's one model client, made on first use (a
+// client holds its connections; every ask shares it).
+func (s *Server) connect(host string, timeout time.Duration) (engine.Model, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.model == nil {
+		m, err := s.opts.Model(host, timeout)
+		if err != nil {
+			return nil, err
+		}
+		s.model = m
+	}
+	return s.model, nil
 }
