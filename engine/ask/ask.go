@@ -125,94 +125,38 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		ans.AddError(err)
 		return finish(err)
 	}
+	l := &loop{a: a, question: question, msgs: msgs, opts: opts, progress: progress}
 	var lastErr error
-	checkedEmpty := false
-	var emptyResult *engine.Result // a run that returned no rows, kept in case nothing better comes
-	var emptyAnswer *ModelAnswer
-	for attempt := 1; attempt <= 1+opts.MaxRepairs; attempt++ {
-		stage := "writing SQL"
-		if attempt > 1 {
-			stage = "repairing"
+	var empty *attemptResult // a run that returned no rows, kept in case nothing better comes
+	for n := 1; n <= 1+opts.MaxRepairs; n++ {
+		r := l.attempt(ctx, n)
+		if r.record {
+			ans.Attempts = append(ans.Attempts, r.attempt)
 		}
-		progress(AskProgress{Stage: stage, Attempt: attempt})
-		tokens := 0
-		resp, err := a.Model.Chat(ctx, engine.ChatRequest{
-			Model: a.ModelName, Messages: msgs, Format: AnswerSchema(), Temperature: 0,
-			NumCtx: numCtx(msgs, opts.NumPredict), NumPredict: opts.NumPredict,
-			OnToken: func(string) {
-				tokens++
-				if tokens%8 == 0 {
-					progress(AskProgress{Stage: stage, Attempt: attempt, Tokens: tokens})
-				}
-			},
-		})
-		if err != nil {
-			e := engine.AsError(err)
-			if e.Code != engine.CodeModelError {
-				// Not running, not installed, too slow, cancelled: a repair
-				// would meet the same fate.
-				ans.AddError(err)
-				return finish(err)
-			}
-			ans.Attempts = append(ans.Attempts, engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}})
-			lastErr = err
-			msgs = append(msgs, engine.Message{Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": e.Message})})
-			continue
+		l.msgs = append(l.msgs, r.next...)
+		if r.answer != nil && r.kind != abstained {
+			ans.Query = r.answer.SQL
 		}
-		ma, perr := ParseModelAnswer(resp.Content)
-		if perr != nil {
-			e := engine.Errorf(engine.CodeModelError, "the model's answer was unusable: %v", perr).WithHint("try again, or try another model (--model)")
-			ans.Attempts = append(ans.Attempts, engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}})
-			lastErr = e
-			msgs = append(msgs, engine.Message{Role: "assistant", Content: resp.Content},
-				engine.Message{Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": perr.Error()})})
-			continue
+		switch r.kind {
+		case failed:
+			ans.AddError(r.err)
+			return finish(r.err)
+		case abstained:
+			ans.Explanation = r.answer.Explanation
+			ans.AddError(r.err)
+			return finish(r.err)
+		case answered:
+			a.success(ctx, ans, r.res, r.answer, question, session)
+			return finish(nil)
+		case ranEmpty:
+			empty = &r
+		case repair:
+			lastErr = r.err
 		}
-		if ma.Clarification != "" || ma.Unanswerable != "" {
-			code, msg, hint := engine.CodeClarification, ma.Clarification, "answer the question by asking again with the missing detail"
-			if ma.Clarification == "" {
-				code, msg, hint = engine.CodeUnanswerable, ma.Unanswerable, "ask about what the tables hold (querent schema lists them)"
-			}
-			e := engine.Errorf(code, "%s", msg).WithHint("%s", hint)
-			ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: ma.SQL, Error: &engine.AttemptError{Type: code, Message: msg}})
-			ans.Explanation = ma.Explanation
-			ans.AddError(e)
-			return finish(e)
-		}
-		ans.Query = ma.SQL
-		progress(AskProgress{Stage: "checking", Attempt: attempt})
-		res, rerr := a.DB.Run(ctx, ma.SQL, engine.RunOptions{MaxRows: opts.MaxRows, Timeout: opts.Timeout})
-		if rerr != nil {
-			e := engine.AsError(rerr)
-			if e.Code == engine.CodeCancelled || e.Code == engine.CodeDatabase || e.Code == engine.CodeInternal {
-				ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: ma.SQL, Error: &engine.AttemptError{Type: e.Code, Message: e.Message}})
-				ans.AddError(rerr)
-				return finish(rerr)
-			}
-			ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: ma.SQL, Error: &engine.AttemptError{Type: e.Code, Message: e.Message}})
-			lastErr = rerr
-			msgs = append(msgs, engine.Message{Role: "assistant", Content: resp.Content},
-				engine.Message{Role: "user", Content: renderPrompt("repair.tmpl", map[string]string{
-					"SQL": ma.SQL, "Type": e.Code, "Message": e.Message, "Hint": e.Hint, "Question": question})})
-			continue
-		}
-		ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: ma.SQL})
-		if len(res.Rows) == 0 && !checkedEmpty && attempt <= opts.MaxRepairs {
-			checkedEmpty = true
-			if checks := a.emptyChecks(ctx, ma.SQL); len(checks) > 0 {
-				progress(AskProgress{Stage: "checking values", Attempt: attempt})
-				emptyResult, emptyAnswer = res, ma
-				msgs = append(msgs, engine.Message{Role: "assistant", Content: resp.Content},
-					engine.Message{Role: "user", Content: renderPrompt("empty.tmpl", map[string]any{"Checks": checks})})
-				continue
-			}
-		}
-		a.success(ctx, ans, res, ma, question, session)
-		return finish(nil)
 	}
-	if emptyResult != nil {
+	if empty != nil {
 		// The empty answer stands: the repairs found nothing better.
-		a.success(ctx, ans, emptyResult, emptyAnswer, question, session)
+		a.success(ctx, ans, empty.res, empty.answer, question, session)
 		return finish(nil)
 	}
 	final := engine.AsError(lastErr)
@@ -221,6 +165,131 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		Hint:    "rephrase the question (name the tables or columns you mean), try another model with --model, or write the SQL yourself with querent sql"}
 	ans.AddError(e)
 	return finish(e)
+}
+
+// outcome is how one attempt of the loop ended.
+type outcome int
+
+const (
+	// repair: the model's answer or its SQL failed in a way the model can
+	// fix; the next round tells it what went wrong.
+	repair outcome = iota
+	// ranEmpty: the SQL ran and returned no rows while comparing a column
+	// with a value it does not hold; the next round tells it what it holds.
+	ranEmpty
+	// answered: the SQL ran; the answer is done.
+	answered
+	// abstained: the model asked for a clarification or said why the
+	// question cannot be answered.
+	abstained
+	// failed: a failure no repair can fix (the model server is down, the
+	// question was cancelled, the database cannot be read).
+	failed
+)
+
+// attemptResult is what one attempt did.
+type attemptResult struct {
+	kind outcome
+	// attempt is the attempt as the answer lists it, when record is set (a
+	// model server that is down makes no attempt).
+	attempt engine.Attempt
+	record  bool
+	// err is the failure (repair, abstained, failed).
+	err error
+	// next are the messages for the following round.
+	next   []engine.Message
+	answer *ModelAnswer
+	res    *engine.Result
+}
+
+// loop is the state of one question's rounds.
+type loop struct {
+	a            *Asker
+	question     string
+	msgs         []engine.Message
+	opts         AskOptions
+	progress     func(AskProgress)
+	checkedEmpty bool
+}
+
+// attempt runs round n: the model writes (or repairs) the SQL, the guard
+// checks it, the database runs it.
+func (l *loop) attempt(ctx context.Context, n int) attemptResult {
+	stage := "writing SQL"
+	if n > 1 {
+		stage = "repairing"
+	}
+	l.progress(AskProgress{Stage: stage, Attempt: n})
+	tokens := 0
+	resp, err := l.a.Model.Chat(ctx, engine.ChatRequest{
+		Model: l.a.ModelName, Messages: l.msgs, Format: AnswerSchema(), Temperature: 0,
+		NumCtx: numCtx(l.msgs, l.opts.NumPredict), NumPredict: l.opts.NumPredict,
+		OnToken: func(string) {
+			tokens++
+			if tokens%8 == 0 {
+				l.progress(AskProgress{Stage: stage, Attempt: n, Tokens: tokens})
+			}
+		},
+	})
+	if err != nil {
+		e := engine.AsError(err)
+		if e.Code != engine.CodeModelError {
+			// Not running, not installed, too slow, cancelled: a repair
+			// would meet the same fate.
+			return attemptResult{kind: failed, err: err}
+		}
+		return attemptResult{kind: repair, err: err, record: true,
+			attempt: engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}},
+			next:    []engine.Message{{Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": e.Message})}}}
+	}
+	said := engine.Message{Role: "assistant", Content: resp.Content}
+	ma, perr := ParseModelAnswer(resp.Content)
+	if perr != nil {
+		e := engine.Errorf(engine.CodeModelError, "the model's answer was unusable: %v", perr).WithHint("try again, or try another model (--model)")
+		return attemptResult{kind: repair, err: e, record: true,
+			attempt: engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}},
+			next:    []engine.Message{said, {Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": perr.Error()})}}}
+	}
+	if ma.Clarification != "" || ma.Unanswerable != "" {
+		code, msg, hint := engine.CodeClarification, ma.Clarification, "answer the question by asking again with the missing detail"
+		if ma.Clarification == "" {
+			code, msg, hint = engine.CodeUnanswerable, ma.Unanswerable, "ask about what the tables hold (querent schema lists them)"
+		}
+		e := engine.Errorf(code, "%s", msg).WithHint("%s", hint)
+		return attemptResult{kind: abstained, err: e, answer: ma, record: true,
+			attempt: engine.Attempt{SQL: ma.SQL, Error: &engine.AttemptError{Type: code, Message: msg}}}
+	}
+	failedRun := func(rerr error) attemptResult {
+		e := engine.AsError(rerr)
+		r := attemptResult{kind: repair, err: rerr, answer: ma, record: true,
+			attempt: engine.Attempt{SQL: ma.SQL, Error: &engine.AttemptError{Type: e.Code, Message: e.Message}}}
+		if e.Code == engine.CodeCancelled || e.Code == engine.CodeDatabase || e.Code == engine.CodeInternal {
+			r.kind = failed
+			return r
+		}
+		r.next = []engine.Message{said, {Role: "user", Content: renderPrompt("repair.tmpl", map[string]string{
+			"SQL": ma.SQL, "Type": e.Code, "Message": e.Message, "Hint": e.Hint, "Question": l.question})}}
+		return r
+	}
+	l.progress(AskProgress{Stage: "checking", Attempt: n})
+	if _, verr := l.a.DB.Validate(ctx, ma.SQL); verr != nil {
+		return failedRun(verr)
+	}
+	l.progress(AskProgress{Stage: "running", Attempt: n})
+	res, rerr := l.a.DB.Run(ctx, ma.SQL, engine.RunOptions{MaxRows: l.opts.MaxRows, Timeout: l.opts.Timeout})
+	if rerr != nil {
+		return failedRun(rerr)
+	}
+	r := attemptResult{kind: answered, answer: ma, res: res, record: true, attempt: engine.Attempt{SQL: ma.SQL}}
+	if len(res.Rows) == 0 && !l.checkedEmpty && n <= l.opts.MaxRepairs {
+		l.checkedEmpty = true
+		if checks := l.a.emptyChecks(ctx, ma.SQL); len(checks) > 0 {
+			l.progress(AskProgress{Stage: "checking values", Attempt: n})
+			r.kind = ranEmpty
+			r.next = []engine.Message{said, {Role: "user", Content: renderPrompt("empty.tmpl", map[string]any{"Checks": checks})}}
+		}
+	}
+	return r
 }
 
 // success fills the answer from a result and adds the turn to the session.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -324,5 +325,27 @@ func TestPromptGolden(t *testing.T) {
 		if b.String() != string(want) {
 			t.Errorf("%s: the prompt differs from %s (run with -update after checking)", q.name, golden)
 		}
+	}
+}
+
+// TestAskEmitsEveryStage: every stage the page can show is emitted, in the
+// loop's order, the repair's included.
+func TestAskEmitsEveryStage(t *testing.T) {
+	r := newRig(t,
+		ollamatest.Answer("SELECT sum(Totl) FROM Invoice", "Sums."),
+		ollamatest.Answer("SELECT sum(Total) AS total FROM Invoice", "Sums."))
+	var stages []string
+	_, err := r.asker.Ask(context.Background(), "How much was sold?", nil, ask.AskOptions{Today: today,
+		Progress: func(p ask.AskProgress) {
+			if p.Tokens == 0 && (len(stages) == 0 || stages[len(stages)-1] != p.Stage) {
+				stages = append(stages, p.Stage)
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"preparing", "writing SQL", "checking", "repairing", "checking", "running", "done"}
+	if !reflect.DeepEqual(stages, want) {
+		t.Errorf("stages %q, want %q", stages, want)
 	}
 }
