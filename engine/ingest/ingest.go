@@ -36,6 +36,12 @@ type Options struct {
 	// Progress, when set, is called during the first pass (phase
 	// "reading"), at most about ten times a second.
 	Progress func(engine.ImportProgress)
+	// MaxTemp is the ceiling on the import's temporary files, in bytes
+	// (DefaultMaxTemp, 4 GiB, when 0): the sheets excelize extracts from a
+	// workbook while it reads it, and the spill files where an XLSX
+	// table's rows wait until they are stored, counted together for all
+	// the tables of the process not yet stored. CSV needs none.
+	MaxTemp int64
 }
 
 // MaxColumns is the most columns an SQLite table holds.

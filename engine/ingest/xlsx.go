@@ -51,7 +51,8 @@ import (
 // true/false.
 //
 // Spill files are removed when Rows returns (it can be called once), and
-// CleanupTemp removes those of tables whose Rows was never called.
+// CleanupTemp removes those of tables whose Rows was never called. They
+// are written within the temporary-space ceiling (Options.MaxTemp).
 
 func init() { readXLSX = readXLSXFile }
 
@@ -73,8 +74,8 @@ const (
 // xlSpills holds the spill files not yet removed, for CleanupTemp.
 var xlSpills = struct {
 	sync.Mutex
-	paths map[string]bool
-}{paths: map[string]bool{}}
+	files map[string]*xlSpillFile
+}{files: map[string]*xlSpillFile{}}
 
 // CleanupTemp removes the temporary spill files of every XLSX table whose
 // Rows was not called (Rows removes its own when it returns). Call it once
@@ -83,10 +84,13 @@ var xlSpills = struct {
 // table's Rows fails after it.
 func CleanupTemp() {
 	xlSpills.Lock()
-	defer xlSpills.Unlock()
-	for p := range xlSpills.paths {
-		_ = os.Remove(p)
-		delete(xlSpills.paths, p)
+	var all []*xlSpillFile
+	for _, s := range xlSpills.files {
+		all = append(all, s)
+	}
+	xlSpills.Unlock()
+	for _, s := range all {
+		s.remove()
 	}
 }
 
@@ -143,7 +147,7 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*eng
 		sr := &xlSheetReader{
 			ctx: ctx, f: f, file: base, sheet: sheet,
 			date1904: date1904, progress: opts.Progress,
-			prefix: base + ", sheet " + sheet + ": ",
+			prefix: base + ", sheet " + sheet + ": ", maxTemp: opts.maxTemp(),
 		}
 		res, rerr := sr.read()
 		if sr.spill != nil {
@@ -439,6 +443,7 @@ type xlSheetReader struct {
 	date1904 bool
 	progress func(engine.ImportProgress)
 	prefix   string // "book.xlsx, sheet Results: "
+	maxTemp  int64  // the ceiling on temporary files
 
 	warnings []string
 	spill    *xlSpillFile
@@ -759,7 +764,7 @@ func (s *xlSheetReader) analyse(head []xlHeadRow) error {
 	s.nameColumns(groups)
 	s.wideFrom = width
 
-	sp, err := xlNewSpillFile()
+	sp, err := xlNewSpillFile(s.maxTemp)
 	if err != nil {
 		return s.spillError(err)
 	}
@@ -857,6 +862,11 @@ func (s *xlSheetReader) addRow(num int, cells []string) error {
 		v := ""
 		if c < len(cells) {
 			v = cells[c]
+			if len(v) > maxFieldBytes { // the same cap as CSV's
+				ref, _ := excelize.CoordinatesToCellName(c+1, num)
+				return s.errorf("cell %s holds a value longer than %s", ref, formatBytes(maxFieldBytes)).
+					WithHint("Querent reads values up to 10 MB; shorten or delete that cell in Excel, save a copy and import that")
+			}
 			if v != "" {
 				v = col.kind.prepare(v, s.date1904)
 				cells[c] = v
@@ -875,6 +885,11 @@ func (s *xlSheetReader) addRow(num int, cells []string) error {
 }
 
 func (s *xlSheetReader) spillError(err error) *engine.Error {
+	if errors.Is(err, errTempCeiling) {
+		return s.errorf("its rows need more than %s of temporary space, the import's ceiling for temporary files", formatBytes(s.maxTemp)).
+			WithErr(err).
+			WithHint("split the workbook or import fewer sheets at a time (--sheet); with other files, import them one at a time")
+	}
 	return xlImportErr("%scannot write a temporary file in %s: %v", s.prefix, os.TempDir(), err).WithErr(err).
 		WithHint("free some disk space there, or point TMPDIR at a folder with room")
 }
@@ -1294,6 +1309,7 @@ func xlIsPrefixOfAny(list []string, w string) bool {
 type xlSpillFile struct {
 	path string
 	fh   *os.File
+	tw   *xlTempWriter
 	w    *bufio.Writer
 	buf  []byte
 
@@ -1301,16 +1317,45 @@ type xlSpillFile struct {
 	claimed bool
 }
 
-func xlNewSpillFile() (*xlSpillFile, error) {
+func xlNewSpillFile(maxTemp int64) (*xlSpillFile, error) {
 	fh, err := os.CreateTemp("", spillPattern)
 	if err != nil {
 		return nil, err
 	}
-	s := &xlSpillFile{path: fh.Name(), fh: fh, w: bufio.NewWriterSize(fh, 256<<10)}
+	tw := &xlTempWriter{f: fh, limit: maxTemp}
+	s := &xlSpillFile{path: fh.Name(), fh: fh, tw: tw, w: bufio.NewWriterSize(tw, 256<<10)}
 	xlSpills.Lock()
-	xlSpills.paths[s.path] = true
+	xlSpills.files[s.path] = s
 	xlSpills.Unlock()
 	return s, nil
+}
+
+// errTempCeiling is a spill file's write refused at the temporary-space
+// ceiling.
+var errTempCeiling = errors.New("the ceiling on temporary files is reached")
+
+// xlTempWriter writes a spill file within the temporary-space ceiling: it
+// reserves room (a megabyte at a time) before the bytes reach the disk, so
+// the file never passes the ceiling; remove gives the room back.
+type xlTempWriter struct {
+	f                 *os.File
+	limit             int64
+	reserved, written int64
+}
+
+func (w *xlTempWriter) Write(p []byte) (int, error) {
+	if need := w.written + int64(len(p)) - w.reserved; need > 0 {
+		step := max(need, 1<<20)
+		if !reserveTemp(step, w.limit) {
+			if step = need; !reserveTemp(step, w.limit) {
+				return 0, errTempCeiling
+			}
+		}
+		w.reserved += step
+	}
+	n, err := w.f.Write(p)
+	w.written += int64(n)
+	return n, err
 }
 
 func (s *xlSpillFile) writeRow(cells []string) error {
@@ -1353,19 +1398,27 @@ func (s *xlSpillFile) finish() error {
 	return err
 }
 
-// remove deletes the file (once), whatever its state.
+// remove deletes the file and gives its room back (once), whatever its
+// state.
 func (s *xlSpillFile) remove() {
 	if s == nil {
 		return
 	}
+	xlSpills.Lock()
+	_, live := xlSpills.files[s.path]
+	delete(xlSpills.files, s.path)
+	xlSpills.Unlock()
+	if !live {
+		return
+	}
+	s.mu.Lock()
 	if s.fh != nil {
 		_ = s.fh.Close()
 		s.fh, s.w = nil, nil
 	}
-	xlSpills.Lock()
-	delete(xlSpills.paths, s.path)
-	xlSpills.Unlock()
+	s.mu.Unlock()
 	_ = os.Remove(s.path)
+	releaseTemp(s.tw.reserved)
 }
 
 // replay streams the rows written in the first pass, converted; it
