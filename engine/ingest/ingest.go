@@ -36,6 +36,14 @@ type Options struct {
 	// Progress, when set, is called during the first pass (phase
 	// "reading"), at most about ten times a second.
 	Progress func(engine.ImportProgress)
+	// MaxMemory is the memory ceiling of reading one input, in bytes
+	// (DefaultMaxMemory, 1 GiB, when 0). An XLSX workbook whose parts
+	// excelize would hold beyond half of it (estimated from the archive's
+	// directory, the parts' sizes and their XML elements before they are
+	// parsed) is refused; the other half is for rows in flight. Values and
+	// rows are capped at 10 MB and 64 MB whatever the ceiling; CSV reading
+	// holds a few rows at a time and always fits.
+	MaxMemory int64
 	// MaxTemp is the ceiling on the import's temporary files, in bytes
 	// (DefaultMaxTemp, 4 GiB, when 0): the sheets excelize extracts from a
 	// workbook while it reads it, and the spill files where an XLSX

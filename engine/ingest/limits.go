@@ -8,17 +8,28 @@ import (
 // The bounds of reading, shared by the CSV and XLSX readers.
 //
 // A value holds at most maxFieldBytes and a row at most maxRecordBytes,
-// whatever the format.
+// whatever the format: the CSV parser stops at them, and the XLSX reader
+// measures every cell's XML text before excelize builds the value.
 const (
 	maxFieldBytes  = 10 << 20
 	maxRecordBytes = 64 << 20
 )
 
 const (
+	// DefaultMaxMemory is the memory ceiling of reading one input when
+	// Options.MaxMemory is 0: 1 GiB.
+	DefaultMaxMemory = 1 << 30
 	// DefaultMaxTemp is the ceiling on the import's temporary files when
 	// Options.MaxTemp is 0: 4 GiB.
 	DefaultMaxTemp = 4 << 30
 )
+
+func (o Options) maxMemory() int64 {
+	if o.MaxMemory > 0 {
+		return o.MaxMemory
+	}
+	return DefaultMaxMemory
+}
 
 func (o Options) maxTemp() int64 {
 	if o.MaxTemp > 0 {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -232,6 +233,119 @@ func xlWantBounded(t *testing.T, alloc, peak uint64, limitMB uint64) {
 	}
 }
 
+// A 1.2 MB workbook whose shared-string table holds one string of 1.2 GB
+// (the red team's file): refused before the string is ever built.
+func TestXLSXGiantSharedString(t *testing.T) {
+	dir := t.TempDir()
+	const chunk = 1 << 20
+	sst := xlRepeated(t, xlSSTHead+`<si><t>`, strings.Repeat("a", chunk), 1200, `</t></si></sst>`)
+	p := xlWriteBook(t, filepath.Join(dir, "giant-string.xlsx"),
+		xlPart{body: xlSheetXML(`<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="A2" t="s"><v>0</v></c></row>`)},
+		xlPart{name: "xl/sharedStrings.xml", raw: sst})
+	fi, _ := os.Stat(p)
+	t.Logf("%s: %d bytes on disk, %d declared", filepath.Base(p), fi.Size(), sst.size)
+	err, alloc, peak, _ := xlBoundsRun(t, p, Options{})
+	xlCheckImportError(t, err, "giant-string.xlsx", "xl/sharedStrings.xml")
+	xlWantBounded(t, alloc, peak, 64)
+}
+
+// A shared string of 12 MB that does not compress (so no ratio check
+// catches it): refused by the value cap while the table is scanned, before
+// excelize reads it.
+func TestXLSXLongSharedString(t *testing.T) {
+	dir := t.TempDir()
+	p := xlWriteBook(t, filepath.Join(dir, "long-string.xlsx"),
+		xlPart{body: xlSheetXML(`<row r="1"><c r="A1" t="s"><v>1</v></c></row><row r="2"><c r="A2" t="s"><v>0</v></c></row>`)},
+		xlPart{name: "xl/sharedStrings.xml", write: func(w io.Writer) error {
+			io.WriteString(w, xlSSTHead+`<si><t>id</t></si><si><t>`)
+			if err := xlLetters(w, 12<<20, 1); err != nil {
+				return err
+			}
+			_, err := io.WriteString(w, `</t></si></sst>`)
+			return err
+		}})
+	err, alloc, peak, _ := xlBoundsRun(t, p, Options{})
+	xlCheckImportError(t, err, "long-string.xlsx", "shared string 2", "10 MB")
+	xlWantBounded(t, alloc, peak, 48)
+}
+
+// An inline cell of 11 MB: the same 10 MB cap as CSV, naming the cell.
+func TestXLSXLongCell(t *testing.T) {
+	dir := t.TempDir()
+	p := xlWriteBook(t, filepath.Join(dir, "long-cell.xlsx"), xlPart{write: func(w io.Writer) error {
+		io.WriteString(w, xlSheetHead+`<row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c><c r="B1" t="inlineStr"><is><t>text</t></is></c></row>`+
+			`<row r="2"><c r="A2"><v>1</v></c><c r="B2" t="inlineStr"><is><t>`)
+		if err := xlLetters(w, 11<<20, 2); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, `</t></is></c></row>`+xlSheetTail)
+		return err
+	}})
+	err, alloc, peak, _ := xlBoundsRun(t, p, Options{})
+	xlCheckImportError(t, err, "long-cell.xlsx", `sheet "Sheet1"`, "B2", "10 MB")
+	xlWantBounded(t, alloc, peak, 48)
+}
+
+// A zip bomb: a sheet of 20 million identical rows compressed into a
+// few megabytes; refused from the archive's directory, at once.
+func TestXLSXZipBombRows(t *testing.T) {
+	dir := t.TempDir()
+	row := `<row><c t="inlineStr"><is><t>x</t></is></c><c><v>1</v></c></row>`
+	chunk := strings.Repeat(row, 1<<14)
+	sheet := xlRepeated(t, xlSheetHead+`<row><c t="inlineStr"><is><t>a</t></is></c><c t="inlineStr"><is><t>b</t></is></c></row>`,
+		chunk, 20_000_000/(1<<14), xlSheetTail)
+	p := xlWriteBook(t, filepath.Join(dir, "bomb.xlsx"), xlPart{raw: sheet})
+	fi, _ := os.Stat(p)
+	t.Logf("%s: %d bytes on disk, %d declared", filepath.Base(p), fi.Size(), sheet.size)
+	err, alloc, peak, _ := xlBoundsRun(t, p, Options{})
+	xlCheckImportError(t, err, "bomb.xlsx", "xl/worksheets/sheet1.xml", "save the sheet as CSV")
+	xlWantBounded(t, alloc, peak, 32)
+}
+
+// A sheet whose declared size lies: the archive says 1 KB, the data
+// inflates to 64 MB. Reading stops at the declared size and the file is
+// refused as damaged, not read as a truncated sheet.
+func TestXLSXDeclaredSizeLie(t *testing.T) {
+	dir := t.TempDir()
+	row := `<row><c><v>1</v></c></row>`
+	sheet := xlRepeated(t, xlSheetHead+`<row><c t="inlineStr"><is><t>n</t></is></c></row>`, strings.Repeat(row, 4096), 64<<20/(4096*len(row)), xlSheetTail)
+	sheet.size = 1024
+	p := xlWriteBook(t, filepath.Join(dir, "liar.xlsx"), xlPart{raw: sheet})
+	err, alloc, peak, _ := xlBoundsRun(t, p, Options{})
+	xlCheckImportError(t, err, "liar.xlsx", "damaged")
+	xlWantBounded(t, alloc, peak, 32)
+}
+
+// Millions of empty rows: more row elements than Excel's 1,048,576 rows
+// are refused while the sheet is scanned; up to that many are skipped
+// quickly (a million empty rows before the data).
+func TestXLSXEmptyRowBomb(t *testing.T) {
+	dir := t.TempDir()
+	header := `<row><c t="inlineStr"><is><t>n</t></is></c></row>`
+	// 2,097,152 rows in 12 MB: under the ratio check's floor, so the
+	// scan's count of rows is what refuses it.
+	many := xlRepeated(t, xlSheetHead+header, strings.Repeat(`<row/>`, 1<<12), 2<<20/(1<<12),
+		`<row><c><v>1</v></c></row>`+xlSheetTail)
+	p := xlWriteBook(t, filepath.Join(dir, "empty-rows.xlsx"), xlPart{raw: many})
+	err, alloc, peak, _ := xlBoundsRun(t, p, Options{})
+	xlCheckImportError(t, err, "empty-rows.xlsx", "1,048,576")
+	xlWantBounded(t, alloc, peak, 64) // the sheet (12 MB) is read into memory, and excelize's garbage per row
+
+	if testing.Short() {
+		return
+	}
+	// Within Excel's rows: a header, a million empty rows, one data row.
+	fill := xlRepeated(t, xlSheetHead+`<row r="1"><c r="A1" t="inlineStr"><is><t>n</t></is></c></row>`,
+		strings.Repeat(`<row/>`, 1<<10), 1000, `<row r="1048576"><c r="A1048576"><v>1</v></c></row>`+xlSheetTail)
+	p = xlWriteBook(t, filepath.Join(dir, "sparse.xlsx"), xlPart{raw: fill})
+	tables, err := Read(context.Background(), p, Options{})
+	xlMust(t, err)
+	if got := tables[0].RowCount; got != 1 {
+		t.Errorf("RowCount %d, want 1", got)
+	}
+	CleanupTemp()
+}
+
 // The rows waiting in the spill file are bounded by MaxTemp; the file is
 // removed when the ceiling is reached.
 func TestXLSXTempCeiling(t *testing.T) {
@@ -247,6 +361,26 @@ func TestXLSXTempCeiling(t *testing.T) {
 	err, _, _, _ := xlBoundsRun(t, p, Options{MaxTemp: 256 << 10})
 	xlCheckImportError(t, err, "rows.xlsx", `sheet "Sheet1"`, "temporary", "256 KB")
 	// The same file reads under the default ceiling.
+	err, _, _, _ = xlBoundsRun(t, p, Options{})
+	xlMust(t, err)
+}
+
+// The memory ceiling is an option: a small one refuses a workbook whose
+// parts excelize would hold in memory beyond it.
+func TestXLSXMemoryCeiling(t *testing.T) {
+	dir := t.TempDir()
+	p := xlWriteBook(t, filepath.Join(dir, "styled.xlsx"),
+		xlPart{body: xlSheetXML(`<row r="1"><c r="A1" t="inlineStr"><is><t>n</t></is></c></row><row r="2"><c r="A2"><v>1</v></c></row>`)},
+		xlPart{name: "xl/styles.xml", write: func(w io.Writer) error {
+			io.WriteString(w, `<styleSheet `+xlNS+`><cellXfs count="400000">`)
+			for range 400000 {
+				io.WriteString(w, `<xf/>`)
+			}
+			_, err := io.WriteString(w, `</cellXfs></styleSheet>`)
+			return err
+		}})
+	err, _, _, _ := xlBoundsRun(t, p, Options{MaxMemory: 64 << 20})
+	xlCheckImportError(t, err, "styled.xlsx", "xl/styles.xml", "64 MB")
 	err, _, _, _ = xlBoundsRun(t, p, Options{})
 	xlMust(t, err)
 }
