@@ -6,13 +6,10 @@ import (
 	"io"
 )
 
-// Limits of the CSV parser. Querent's reader caps values at 10 MB; a record
-// may hold several large values but never more than maxRecordBytes.
-const (
-	maxFieldBytes  = 10 << 20
-	maxRecordBytes = 64 << 20
-	parseBufSize   = 1 << 20
-)
+// parseBufSize is the CSV parser's read size; its limits on values and
+// records (maxFieldBytes, maxRecordBytes) are the readers' shared bounds
+// (limits.go).
+const parseBufSize = 1 << 20
 
 // parseError is a CSV syntax or limit error; Read turns it into an
 // engine.Error naming the file (and the column's header).

@@ -10,6 +10,12 @@
 // second pass (ImportTable.Rows) parses the file again and streams each row
 // converted to its columns' types; it fails if the file changed in between.
 //
+// Inputs are bounded by mechanisms, not by the cases foreseen (limits.go):
+// a value holds at most 10 MB and a row 64 MB in both formats; reading an
+// XLSX workbook stays within a memory ceiling and a ceiling on temporary
+// files (Options.MaxMemory, Options.MaxTemp), and only regular files are
+// read.
+//
 // Types are chosen so that nothing is lost: a column converts only when
 // every value that is not missing converts (a leading-zero code, an
 // ambiguous day/month order or a value beyond int64 keeps it TEXT), and each

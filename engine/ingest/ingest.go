@@ -36,6 +36,20 @@ type Options struct {
 	// Progress, when set, is called during the first pass (phase
 	// "reading"), at most about ten times a second.
 	Progress func(engine.ImportProgress)
+	// MaxMemory is the memory ceiling of reading one input, in bytes
+	// (DefaultMaxMemory, 1 GiB, when 0). An XLSX workbook whose parts
+	// excelize would hold beyond half of it (estimated from the archive's
+	// directory, the parts' sizes and their XML elements before they are
+	// parsed) is refused; the other half is for rows in flight. Values and
+	// rows are capped at 10 MB and 64 MB whatever the ceiling; CSV reading
+	// holds a few rows at a time and always fits.
+	MaxMemory int64
+	// MaxTemp is the ceiling on the import's temporary files, in bytes
+	// (DefaultMaxTemp, 4 GiB, when 0): the sheets excelize extracts from a
+	// workbook while it reads it, and the spill files where an XLSX
+	// table's rows wait until they are stored, counted together for all
+	// the tables of the process not yet stored. CSV needs none.
+	MaxTemp int64
 }
 
 // MaxColumns is the most columns an SQLite table holds.
@@ -74,8 +88,8 @@ func Read(ctx context.Context, path string, opts Options) ([]*engine.ImportTable
 	if err != nil {
 		return nil, openErr(name, err)
 	}
-	if fi.IsDir() {
-		return nil, importErr("%s is a folder, not a file", name).WithHint("name a CSV or XLSX file")
+	if err := regularFile(name, fi); err != nil {
+		return nil, err
 	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".xlsx", ".xlsm":
@@ -105,6 +119,31 @@ func Read(ctx context.Context, path string, opts Options) ([]*engine.ImportTable
 		return nil, err
 	}
 	return []*engine.ImportTable{t}, nil
+}
+
+// regularFile refuses what is not a regular file, before it is opened: a
+// named pipe blocks the open until a writer comes (forever, for a command
+// nobody feeds), a device or socket never ends. fi comes from os.Stat, so
+// a symbolic link to a regular file is read.
+func regularFile(name string, fi os.FileInfo) *engine.Error {
+	m := fi.Mode()
+	what := ""
+	switch {
+	case m.IsRegular():
+		return nil
+	case m.IsDir():
+		return importErr("%s is a folder, not a file", name).WithHint("name a CSV or XLSX file")
+	case m&os.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO)"
+	case m&os.ModeSocket != 0:
+		what = "a socket"
+	case m&os.ModeDevice != 0, m&os.ModeCharDevice != 0:
+		what = "a device"
+	default:
+		what = "a special file"
+	}
+	return importErr("%s is %s, not a regular file; Querent imports only regular files (it reads each one more than once)", name, what).
+		WithHint("save the data to a CSV or XLSX file first, then import that file")
 }
 
 func openErr(name string, err error) *engine.Error {

@@ -51,7 +51,15 @@ import (
 // true/false.
 //
 // Spill files are removed when Rows returns (it can be called once), and
-// CleanupTemp removes those of tables whose Rows was never called.
+// CleanupTemp removes those of tables whose Rows was never called. They
+// are written within the temporary-space ceiling (Options.MaxTemp).
+//
+// Before excelize opens a workbook, its archive's directory and the small
+// parts excelize parses whole are checked against the ceilings
+// (xlbounds.go); the shared strings and the sheets read are scanned on
+// another goroutine as they inflate, and excelize reads no row the scan
+// has not passed (xlscan.go), so no value, row or part beyond the bounds
+// is ever built.
 
 func init() { readXLSX = readXLSXFile }
 
@@ -73,8 +81,8 @@ const (
 // xlSpills holds the spill files not yet removed, for CleanupTemp.
 var xlSpills = struct {
 	sync.Mutex
-	paths map[string]bool
-}{paths: map[string]bool{}}
+	files map[string]*xlSpillFile
+}{files: map[string]*xlSpillFile{}}
 
 // CleanupTemp removes the temporary spill files of every XLSX table whose
 // Rows was not called (Rows removes its own when it returns). Call it once
@@ -83,10 +91,13 @@ var xlSpills = struct {
 // table's Rows fails after it.
 func CleanupTemp() {
 	xlSpills.Lock()
-	defer xlSpills.Unlock()
-	for p := range xlSpills.paths {
-		_ = os.Remove(p)
-		delete(xlSpills.paths, p)
+	var all []*xlSpillFile
+	for _, s := range xlSpills.files {
+		all = append(all, s)
+	}
+	xlSpills.Unlock()
+	for _, s := range all {
+		s.remove()
 	}
 }
 
@@ -98,11 +109,52 @@ func xlImportErr(format string, args ...any) *engine.Error {
 // opts.Sheets) into tables.
 func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*engine.ImportTable, err error) {
 	base := filepath.Base(path)
-	sum, err := xlCheckWorkbookFile(path, base)
+	lim := xlLimitsOf(opts)
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, xlImportErr("cannot open %s: %v", base, xlUnwrapPathError(err)).WithErr(err).
+			WithHint("check the path and that you may read the file")
+	}
+	defer fh.Close()
+	zr, err := xlCheckWorkbookFile(fh, base)
 	if err != nil {
 		return nil, err
 	}
-	f, err := excelize.OpenFile(path)
+	plan, err := xlPlanWorkbook(ctx, zr.Reader, base, zr.size, lim)
+	if err != nil {
+		return nil, err
+	}
+	// excelize's extracted parts count against the temporary space from
+	// the start; the spill files are counted as they are written.
+	if !reserveTemp(plan.temp, lim.temp) {
+		return nil, xlImportErr("%s: reading it needs %s of temporary files, which with those of the tables read before passes the %s ceiling",
+			base, formatBytes(plan.temp), formatBytes(lim.temp)).
+			WithHint("import the files one at a time, or split the workbook")
+	}
+	defer releaseTemp(plan.temp)
+	// The scans run on the other core while excelize opens the workbook
+	// and then ahead of its reading; the sheets are chosen from the plan's
+	// list here and from excelize's below (the same, but excelize's errors
+	// are the ones users see).
+	chosen, _ := xlChooseSheets(base, plan.sheetNames(), opts.Sheets)
+	scans := plan.startScans(ctx, chosen)
+	defer scans.close()
+	sum, err := xlHashFile(fh, base)
+	if err != nil {
+		return nil, err
+	}
+	// excelize's temporary files go to a folder of this read's own,
+	// removed when it returns: excelize leaves them behind when opening
+	// fails half-way, with no File to close.
+	tmp, err := os.MkdirTemp("", "querent-xlsx-*")
+	if err != nil {
+		return nil, xlImportErr("%s: cannot make a temporary folder in %s: %v", base, os.TempDir(), err).WithErr(err).
+			WithHint("free some disk space there, or point TMPDIR at a folder with room")
+	}
+	defer os.RemoveAll(tmp)
+	xo := lim.excelize()
+	xo.TmpDir = tmp
+	f, err := excelize.OpenFile(path, xo)
 	if err != nil {
 		if f != nil {
 			_ = f.Close()
@@ -144,6 +196,13 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*eng
 			ctx: ctx, f: f, file: base, sheet: sheet,
 			date1904: date1904, progress: opts.Progress,
 			prefix: base + ", sheet " + sheet + ": ",
+			gate:   scans.gate(sheet), sst: scans.sst, maxTemp: lim.temp,
+		}
+		if sr.gate == nil {
+			// The plan did not find the sheet's part: excelize would read
+			// a part nobody checked (or fail), so neither is tried.
+			return nil, sr.errorf("cannot find the sheet's cells in the workbook").
+				WithHint("open the file in Excel and save it again as .xlsx")
 		}
 		res, rerr := sr.read()
 		if sr.spill != nil {
@@ -253,66 +312,86 @@ var (
 	xlZipMagic = []byte("PK")
 )
 
-// xlCheckWorkbookFile hashes the file and refuses what is not a readable
-// XLSX: an encrypted workbook, an old .xls file, or not a ZIP archive.
-func xlCheckWorkbookFile(path, base string) (sum string, err error) {
-	fh, err := os.Open(path)
+// xlZip is a workbook's archive and the size of its file.
+type xlZip struct {
+	*zip.Reader
+	size int64
+}
+
+// xlCheckWorkbookFile refuses what is not a readable XLSX: an encrypted
+// workbook, an old .xls file, not a ZIP archive, not a regular file. It
+// returns the archive's directory.
+func xlCheckWorkbookFile(fh *os.File, base string) (*xlZip, error) {
+	fi, err := fh.Stat()
 	if err != nil {
-		return "", xlImportErr("cannot open %s: %v", base, xlUnwrapPathError(err)).WithErr(err).
-			WithHint("check the path and that you may read the file")
+		return nil, xlImportErr("cannot read %s: %v", base, err).WithErr(err)
 	}
-	defer fh.Close()
-	var magic [8]byte
-	n, _ := io.ReadFull(fh, magic[:])
-	switch {
-	case n == 8 && bytes.Equal(magic[:], xlOleMagic):
-		if xlOleHolds(fh, "EncryptionInfo") || xlOleHolds(fh, "EncryptedPackage") {
-			return "", xlPasswordError(base, nil)
-		}
-		if xlOleHolds(fh, "Workbook") || xlOleHolds(fh, "Book") ||
-			strings.EqualFold(filepath.Ext(base), ".xls") {
-			return "", xlImportErr("%s is an old Excel 97–2003 workbook (.xls), which Querent does not read", base).
-				WithHint("open it in Excel and save it as .xlsx (File > Save As > Excel Workbook), then import that copy")
-		}
-		return "", xlImportErr("%s is an Office file that is not an .xlsx workbook (it may be password-protected)", base).
-			WithHint("open it in Excel, remove any password (File > Info > Protect Workbook) and save a copy as .xlsx")
-	case n == 0:
-		return "", xlImportErr("%s is empty (0 bytes)", base).
-			WithHint("copy the file again, or open it in Excel and save it as .xlsx")
-	case n < 2 || !bytes.Equal(magic[:2], xlZipMagic):
-		return "", xlCorruptError(base, nil)
+	if err := regularFile(base, fi); err != nil { // replaced since Read looked: refused all the same
+		return nil, err
 	}
-	if err := xlCheckZip(fh, base); err != nil {
-		return "", err
+	if err := xlCheckMagic(fh, base); err != nil {
+		return nil, err
 	}
-	if _, err := fh.Seek(0, io.SeekStart); err != nil {
-		return "", xlImportErr("cannot read %s: %v", base, err).WithErr(err)
+	zr, err := xlCheckZip(fh, base)
+	if err != nil {
+		return nil, err
 	}
+	return &xlZip{Reader: zr, size: fi.Size()}, nil
+}
+
+// xlHashFile is the file's sha256.
+func xlHashFile(fh *os.File, base string) (string, error) {
 	h := sha256.New()
-	if _, err := io.Copy(h, fh); err != nil {
+	if _, err := io.Copy(h, io.NewSectionReader(fh, 0, math.MaxInt64)); err != nil {
 		return "", xlImportErr("cannot read %s: %v", base, err).WithErr(err).
 			WithHint("check that the file is readable and not being written")
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// xlCheckMagic refuses an OLE file (an encrypted workbook or an .xls), an
+// empty file and one that does not start like a ZIP archive.
+func xlCheckMagic(fh *os.File, base string) error {
+	var magic [8]byte
+	n, _ := io.ReadFull(fh, magic[:])
+	switch {
+	case n == 8 && bytes.Equal(magic[:], xlOleMagic):
+		if xlOleHolds(fh, "EncryptionInfo") || xlOleHolds(fh, "EncryptedPackage") {
+			return xlPasswordError(base, nil)
+		}
+		if xlOleHolds(fh, "Workbook") || xlOleHolds(fh, "Book") ||
+			strings.EqualFold(filepath.Ext(base), ".xls") {
+			return xlImportErr("%s is an old Excel 97–2003 workbook (.xls), which Querent does not read", base).
+				WithHint("open it in Excel and save it as .xlsx (File > Save As > Excel Workbook), then import that copy")
+		}
+		return xlImportErr("%s is an Office file that is not an .xlsx workbook (it may be password-protected)", base).
+			WithHint("open it in Excel, remove any password (File > Info > Protect Workbook) and save a copy as .xlsx")
+	case n == 0:
+		return xlImportErr("%s is empty (0 bytes)", base).
+			WithHint("copy the file again, or open it in Excel and save it as .xlsx")
+	case n < 2 || !bytes.Equal(magic[:2], xlZipMagic):
+		return xlCorruptError(base, nil)
+	}
+	return nil
+}
+
 // xlCheckZip reads the ZIP archive's directory: a damaged or truncated
 // archive, or one that holds no Excel workbook, is refused with words that
 // say which.
-func xlCheckZip(fh *os.File, base string) error {
+func xlCheckZip(fh *os.File, base string) (*zip.Reader, error) {
 	fi, err := fh.Stat()
 	if err != nil {
-		return xlImportErr("cannot read %s: %v", base, err).WithErr(err)
+		return nil, xlImportErr("cannot read %s: %v", base, err).WithErr(err)
 	}
 	zr, err := zip.NewReader(fh, fi.Size())
 	if err != nil {
-		return xlCorruptError(base, err)
+		return nil, xlCorruptError(base, err)
 	}
 	kind := ""
 	for _, e := range zr.File {
 		switch n := strings.ToLower(e.Name); {
 		case n == "xl/workbook.xml" || strings.HasPrefix(n, "xl/") && strings.HasSuffix(n, ".xml") && strings.Contains(n, "workbook"):
-			return nil
+			return zr, nil
 		case n == "xl/workbook.bin":
 			kind = "xlsb"
 		case n == "mimetype" || n == "content.xml":
@@ -325,16 +404,16 @@ func xlCheckZip(fh *os.File, base string) error {
 	}
 	switch kind {
 	case "xlsb":
-		return xlImportErr("%s is an Excel binary workbook (.xlsb), which Querent does not read", base).
+		return nil, xlImportErr("%s is an Excel binary workbook (.xlsb), which Querent does not read", base).
 			WithHint("open it in Excel and save it as .xlsx (File > Save As > Excel Workbook), then import that copy")
 	case "ods":
-		return xlImportErr("%s is an OpenDocument file (.ods), not an Excel workbook", base).
+		return nil, xlImportErr("%s is an OpenDocument file (.ods), not an Excel workbook", base).
 			WithHint("open it in LibreOffice or Excel and save it as .xlsx, then import that copy")
 	case "office":
-		return xlImportErr("%s is a Word or PowerPoint document, not an Excel workbook", base).
+		return nil, xlImportErr("%s is a Word or PowerPoint document, not an Excel workbook", base).
 			WithHint("import an .xlsx workbook or a CSV file")
 	}
-	return xlImportErr("%s is a ZIP archive, not an Excel workbook (it holds no xl/workbook.xml)", base).
+	return nil, xlImportErr("%s is a ZIP archive, not an Excel workbook (it holds no xl/workbook.xml)", base).
 		WithHint("if the data is inside the archive, extract it first; otherwise open the file in Excel and save it again as .xlsx")
 }
 
@@ -438,7 +517,10 @@ type xlSheetReader struct {
 	sheet    string
 	date1904 bool
 	progress func(engine.ImportProgress)
-	prefix   string // "book.xlsx, sheet Results: "
+	prefix   string  // "book.xlsx, sheet Results: "
+	gate     *xlGate // the scan of the sheet's part, ahead of excelize
+	sst      *xlGate // the scan of the shared strings; nil without them
+	maxTemp  int64
 
 	warnings []string
 	spill    *xlSpillFile
@@ -524,6 +606,12 @@ func xlNonEmptyCount(cells []string) int {
 
 // sample reads the first xlsxSampleRows non-blank rows as Excel shows them.
 func (s *xlSheetReader) sample() (map[int][]string, int, error) {
+	// excelize reads the whole shared-string table on the first cell.
+	if s.sst != nil {
+		if err := s.sst.waitDone(s.ctx); err != nil {
+			return nil, 0, err
+		}
+	}
 	rows, err := s.f.Rows(s.sheet)
 	if err != nil {
 		return nil, 0, s.errorf("cannot read the sheet: %v", err).WithErr(err).
@@ -532,12 +620,21 @@ func (s *xlSheetReader) sample() (map[int][]string, int, error) {
 	defer func() { _ = rows.Close() }()
 	out := map[int][]string{}
 	num, last := 0, 0
-	for rows.Next() {
+	for {
+		if err := s.gate.wait(s.ctx, num); err != nil {
+			return nil, 0, err
+		}
+		if !rows.Next() {
+			break
+		}
 		num++
 		if num%xlsxCheckEvery == 0 {
 			if err := s.ctx.Err(); err != nil {
 				return nil, 0, engine.AsError(err)
 			}
+		}
+		if err := s.gate.wait(s.ctx, num); err != nil {
+			return nil, 0, err
 		}
 		cells, err := rows.Columns()
 		if err != nil {
@@ -575,6 +672,11 @@ func (s *xlSheetReader) read() (*xlSheetResult, error) {
 		return nil, err
 	}
 	if len(formatted) == 0 {
+		// Empty as excelize read it: as the scan read it too, not a part
+		// cut short.
+		if err := s.gate.waitDone(s.ctx); err != nil {
+			return nil, err
+		}
 		s.warn("the sheet is empty; it was skipped")
 		return nil, nil
 	}
@@ -588,7 +690,14 @@ func (s *xlSheetReader) read() (*xlSheetResult, error) {
 	analysed := false
 	num := 0
 	s.report(true)
-	for rows.Next() {
+	raw := excelize.Options{RawCellValue: true}
+	for {
+		if err := s.gate.wait(s.ctx, num); err != nil {
+			return nil, err
+		}
+		if !rows.Next() {
+			break
+		}
 		num++
 		if num%xlsxCheckEvery == 0 {
 			if err := s.ctx.Err(); err != nil {
@@ -596,7 +705,10 @@ func (s *xlSheetReader) read() (*xlSheetResult, error) {
 			}
 			s.report(false)
 		}
-		cells, err := rows.Columns(excelize.Options{RawCellValue: true})
+		if err := s.gate.wait(s.ctx, num); err != nil {
+			return nil, err
+		}
+		cells, err := rows.Columns(raw)
 		if err != nil {
 			return nil, s.errorf("row %d cannot be read: %v", num, err).WithErr(err).
 				WithHint("open the file in Excel and save it again as .xlsx")
@@ -624,6 +736,11 @@ func (s *xlSheetReader) read() (*xlSheetResult, error) {
 	}
 	if err := rows.Error(); err != nil {
 		return nil, s.rowsError(num, err)
+	}
+	// The whole part was vetted: a part shorter or longer than the archive
+	// says is refused, not read as far as it goes.
+	if err := s.gate.waitDone(s.ctx); err != nil {
+		return nil, err
 	}
 	if !analysed {
 		if err := s.analyse(head); err != nil {
@@ -759,7 +876,7 @@ func (s *xlSheetReader) analyse(head []xlHeadRow) error {
 	s.nameColumns(groups)
 	s.wideFrom = width
 
-	sp, err := xlNewSpillFile()
+	sp, err := xlNewSpillFile(s.maxTemp)
 	if err != nil {
 		return s.spillError(err)
 	}
@@ -857,6 +974,11 @@ func (s *xlSheetReader) addRow(num int, cells []string) error {
 		v := ""
 		if c < len(cells) {
 			v = cells[c]
+			if len(v) > maxFieldBytes { // the scan measured the XML; this is what excelize built
+				ref, _ := excelize.CoordinatesToCellName(c+1, num)
+				return s.errorf("cell %s holds a value longer than %s", ref, formatBytes(maxFieldBytes)).
+					WithHint("Querent reads values up to 10 MB; shorten or delete that cell in Excel, save a copy and import that")
+			}
 			if v != "" {
 				v = col.kind.prepare(v, s.date1904)
 				cells[c] = v
@@ -875,6 +997,11 @@ func (s *xlSheetReader) addRow(num int, cells []string) error {
 }
 
 func (s *xlSheetReader) spillError(err error) *engine.Error {
+	if errors.Is(err, errTempCeiling) {
+		return s.errorf("its rows need more than %s of temporary space, the import's ceiling for temporary files", formatBytes(s.maxTemp)).
+			WithErr(err).
+			WithHint("split the workbook or import fewer sheets at a time (--sheet); with other files, import them one at a time")
+	}
 	return xlImportErr("%scannot write a temporary file in %s: %v", s.prefix, os.TempDir(), err).WithErr(err).
 		WithHint("free some disk space there, or point TMPDIR at a folder with room")
 }
@@ -1294,6 +1421,7 @@ func xlIsPrefixOfAny(list []string, w string) bool {
 type xlSpillFile struct {
 	path string
 	fh   *os.File
+	tw   *xlTempWriter
 	w    *bufio.Writer
 	buf  []byte
 
@@ -1301,16 +1429,45 @@ type xlSpillFile struct {
 	claimed bool
 }
 
-func xlNewSpillFile() (*xlSpillFile, error) {
+func xlNewSpillFile(maxTemp int64) (*xlSpillFile, error) {
 	fh, err := os.CreateTemp("", spillPattern)
 	if err != nil {
 		return nil, err
 	}
-	s := &xlSpillFile{path: fh.Name(), fh: fh, w: bufio.NewWriterSize(fh, 256<<10)}
+	tw := &xlTempWriter{f: fh, limit: maxTemp}
+	s := &xlSpillFile{path: fh.Name(), fh: fh, tw: tw, w: bufio.NewWriterSize(tw, 256<<10)}
 	xlSpills.Lock()
-	xlSpills.paths[s.path] = true
+	xlSpills.files[s.path] = s
 	xlSpills.Unlock()
 	return s, nil
+}
+
+// errTempCeiling is a spill file's write refused at the temporary-space
+// ceiling.
+var errTempCeiling = errors.New("the ceiling on temporary files is reached")
+
+// xlTempWriter writes a spill file within the temporary-space ceiling: it
+// reserves room (a megabyte at a time) before the bytes reach the disk, so
+// the file never passes the ceiling; remove gives the room back.
+type xlTempWriter struct {
+	f                 *os.File
+	limit             int64
+	reserved, written int64
+}
+
+func (w *xlTempWriter) Write(p []byte) (int, error) {
+	if need := w.written + int64(len(p)) - w.reserved; need > 0 {
+		step := max(need, 1<<20)
+		if !reserveTemp(step, w.limit) {
+			if step = need; !reserveTemp(step, w.limit) {
+				return 0, errTempCeiling
+			}
+		}
+		w.reserved += step
+	}
+	n, err := w.f.Write(p)
+	w.written += int64(n)
+	return n, err
 }
 
 func (s *xlSpillFile) writeRow(cells []string) error {
@@ -1353,19 +1510,27 @@ func (s *xlSpillFile) finish() error {
 	return err
 }
 
-// remove deletes the file (once), whatever its state.
+// remove deletes the file and gives its room back (once), whatever its
+// state.
 func (s *xlSpillFile) remove() {
 	if s == nil {
 		return
 	}
+	xlSpills.Lock()
+	_, live := xlSpills.files[s.path]
+	delete(xlSpills.files, s.path)
+	xlSpills.Unlock()
+	if !live {
+		return
+	}
+	s.mu.Lock()
 	if s.fh != nil {
 		_ = s.fh.Close()
 		s.fh, s.w = nil, nil
 	}
-	xlSpills.Lock()
-	delete(xlSpills.paths, s.path)
-	xlSpills.Unlock()
+	s.mu.Unlock()
 	_ = os.Remove(s.path)
+	releaseTemp(s.tw.reserved)
 }
 
 // replay streams the rows written in the first pass, converted; it
