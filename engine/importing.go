@@ -96,3 +96,32 @@ type ImportReport struct {
 	Errors   []ErrorDoc      `json:"errors"`
 	Tables   []ImportedTable `json:"tables"`
 }
+
+// ImportRequest is one import, as every face asks for it (the page sends it
+// as JSON): the inputs to read, the database to write, and how. wiring's
+// ImportFiles carries it out, reading with engine/ingest and writing with
+// engine/sqlite.
+type ImportRequest struct {
+	// Target is the database to write: a new file, or one Querent's import made.
+	Target string `json:"target"`
+	// Inputs are the CSV and XLSX files to read.
+	Inputs []string `json:"inputs"`
+	// Table names the table (default: the file's stem or the sheet's name).
+	Table string `json:"table"`
+	// Sheets chooses the sheets of a workbook (default: all).
+	Sheets []string `json:"sheets"`
+	// Replace replaces a table of the same name that Querent imported;
+	// ReplaceUserTable also one it did not (it implies Replace); Append adds
+	// the rows to it.
+	Replace          bool `json:"replace"`
+	ReplaceUserTable bool `json:"replace_user_table"`
+	Append           bool `json:"append"`
+	// Encoding, Delimiter and Ragged read CSV files ("" or "auto": detected).
+	Encoding  string `json:"encoding"`
+	Delimiter string `json:"delimiter"`
+	Ragged    string `json:"ragged"`
+	// MaxMemory bounds the import's memory (0: the default, 1 GB).
+	MaxMemory int64 `json:"-"`
+	// Progress, when set, follows the import.
+	Progress func(ImportProgress) `json:"-"`
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"querent/engine/export"
 	"strings"
 	"sync"
 	"time"
@@ -15,34 +16,8 @@ import (
 	"querent/engine/ask"
 )
 
-// ExportRequest is one export: the SQL to run in full and the file to write.
-type ExportRequest struct {
-	SQL, Out  string
-	Delimiter rune
-	BOM, Raw  bool
-	Force     bool
-	Chart     string
-	MaxRows   int64
-	Timeout   time.Duration
-	// Question and Model, when the SQL came from a question, go into the
-	// file's provenance.
-	Question, Model string
-	Progress        func(rows, bytes int64)
-}
-
-// ExportResult says what an export wrote.
-type ExportResult struct {
-	Path      string
-	Format    string
-	Rows      int64
-	Truncated bool
-	Sheets    []string
-	Warnings  []string
-	Elapsed   time.Duration
-}
-
 // Exporter writes the result of a query to a file; wired by cmd/querent.
-type Exporter func(ctx context.Context, db engine.Database, req ExportRequest) (*ExportResult, error)
+type Exporter func(ctx context.Context, db engine.Database, req export.Request) (*export.Report, error)
 
 const exportUsage = `Usage: querent export [--db FILE] (--sql SQL | --question Q [--model M] [--ollama HOST]) --out FILE.xlsx|FILE.csv
                       [--max-rows N] [--timeout DUR] [--force] [--delimiter ,] [--bom] [--raw]
@@ -124,9 +99,9 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 		printWarnings(s.err, []string{tw})
 	}
 	printWarnings(s.err, db.Warnings())
-	req := ExportRequest{SQL: *sqlText, Out: *out, BOM: *bom, Raw: *raw, Force: *force, Chart: chart, MaxRows: *maxRows, Timeout: timeout}
+	req := export.Request{SQL: *sqlText, Out: *out, BOM: *bom, Raw: *raw, Force: *force, Chart: chart, MaxRows: *maxRows, Timeout: timeout}
 	if ext == ".csv" {
-		req.Delimiter = delimiterRune(delim)
+		req.Delimiter = delim
 	}
 	tty := false
 	if f, ok := s.err.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
@@ -143,7 +118,7 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 	var bar *exportProgress
 	if tty {
 		bar = &exportProgress{w: s.err, out: filepath.Base(*out)}
-		req.Progress = bar.update
+		req.Progress = func(p export.Progress) { bar.update(p.Rows, p.Bytes) }
 	}
 	res, err := c.Export(ctx, db, req)
 	if bar != nil {
@@ -163,18 +138,6 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 	}
 	fmt.Fprintf(s.out, "Exported %s to %s%s in %s.\n", what, res.Path, sheets, humanSeconds(res.Elapsed.Seconds()))
 	return 0
-}
-
-func delimiterRune(d string) rune {
-	switch d {
-	case "tab":
-		return '\t'
-	case ";":
-		return ';'
-	case "|":
-		return '|'
-	}
-	return ','
 }
 
 // questionSQL asks the model for the SQL of a question (checking it on a

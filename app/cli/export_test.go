@@ -15,14 +15,8 @@ import (
 )
 
 // exporter is the same wiring as cmd/querent's.
-func exporter(ctx context.Context, db engine.Database, req ExportRequest) (*ExportResult, error) {
-	opts := export.Options{Delimiter: req.Delimiter, BOM: req.BOM, Raw: req.Raw, Chart: req.Chart, Force: req.Force,
-		MaxRows: req.MaxRows, Timeout: req.Timeout, Provenance: export.Provenance{Question: req.Question, Model: req.Model}}
-	rep, err := export.Export(ctx, db, req.SQL, req.Out, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &ExportResult{Path: rep.Path, Format: rep.Format, Rows: rep.Rows, Truncated: rep.Truncated, Sheets: rep.Sheets, Warnings: rep.Warnings, Elapsed: rep.Elapsed}, nil
+func exporter(ctx context.Context, db engine.Database, req export.Request) (*export.Report, error) {
+	return export.Run(ctx, db, req)
 }
 
 func TestExportCommand(t *testing.T) {

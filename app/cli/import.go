@@ -14,26 +14,9 @@ import (
 	"querent/engine"
 )
 
-// ImportRequest is one `querent import`: what to read and where to write.
-type ImportRequest struct {
-	Target  string
-	Inputs  []string
-	Table   string
-	Sheets  []string
-	Replace bool
-	// ReplaceUserTable also replaces a table Querent did not import
-	// (--replace-user-table, which implies --replace).
-	ReplaceUserTable bool
-	Append           bool
-	Encoding         string
-	Delimiter        string
-	Ragged           string
-	Progress         func(engine.ImportProgress)
-}
-
 // Importer reads the inputs and writes them into the target, all or
 // nothing. It is wired by cmd/querent.
-type Importer func(ctx context.Context, req ImportRequest) (*engine.ImportReport, error)
+type Importer func(ctx context.Context, req engine.ImportRequest) (*engine.ImportReport, error)
 
 const importUsage = `Usage: querent import --db OUT.sqlite [--table NAME] [--sheet NAME]... [--replace|--replace-user-table|--append]
                       [--encoding auto|utf-8|utf-16|windows-1252] [--delimiter auto|,|;|tab||]
@@ -68,7 +51,7 @@ func (f stringsFlag) Set(s string) error { *f.v = append(*f.v, s); return nil }
 
 func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
 	fs := newFlags("import", importUsage)
-	var req ImportRequest
+	var req engine.ImportRequest
 	fs.StringVar(&req.Target, "db", "", "the SQLite file to write (created when it does not exist)")
 	fs.StringVar(&req.Table, "table", "", "the table's name (default: the file's or sheet's name)")
 	fs.Var(stringsFlag{&req.Sheets}, "sheet", "an XLSX sheet to import (repeatable; default: every sheet)")

@@ -14,7 +14,7 @@ import (
 )
 
 // importer is the same wiring as cmd/querent's.
-func importer(ctx context.Context, req ImportRequest) (*engine.ImportReport, error) {
+func importer(ctx context.Context, req engine.ImportRequest) (*engine.ImportReport, error) {
 	defer ingest.CleanupTemp()
 	var tables []*engine.ImportTable
 	for _, in := range req.Inputs {

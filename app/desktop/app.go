@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"querent/engine/export"
 	"strings"
 	"sync"
 	"time"
@@ -48,9 +49,9 @@ type Deps struct {
 	// History opens the history of questions.
 	History func(ctx context.Context) (engine.History, func(), error)
 	// Import reads the inputs and writes the target, all or nothing.
-	Import func(ctx context.Context, req ImportRequest) (*engine.ImportReport, error)
+	Import func(ctx context.Context, req engine.ImportRequest) (*engine.ImportReport, error)
 	// Export writes a query's whole result to a file.
-	Export func(ctx context.Context, db engine.Database, req ExportRequest) (*ExportResult, error)
+	Export func(ctx context.Context, db engine.Database, req export.Request) (*export.Report, error)
 	// DataDir is where settings and recent files live ("" → engine.DataDir).
 	DataDir string
 	// Version is Querent's version.

@@ -34,24 +34,12 @@ type RecentFile struct {
 	Exists   bool      `json:"exists"`
 }
 
-// ImportRequest is an import from the page.
+// ImportRequest is an import from the page: the engine's request, and
+// whether to open the result.
 type ImportRequest struct {
-	Target  string   `json:"target"`
-	Inputs  []string `json:"inputs"`
-	Table   string   `json:"table"`
-	Sheets  []string `json:"sheets"`
-	Replace bool     `json:"replace"`
-	// ReplaceUserTable lets Replace replace a table that Querent did not
-	// import (one the user added to a Querent-made database).
-	ReplaceUserTable bool   `json:"replace_user_table"`
-	Append           bool   `json:"append"`
-	Encoding         string `json:"encoding"`
-	Delimiter        string `json:"delimiter"`
-	Ragged           string `json:"ragged"`
+	engine.ImportRequest
 	// Open opens the target when the import is done.
 	Open bool `json:"open"`
-	// Progress is set by the services, not the page.
-	Progress func(engine.ImportProgress) `json:"-"`
 }
 
 // Current returns the open database, or nil when none is open.
@@ -231,7 +219,7 @@ func (d *Datasets) Import(req ImportRequest) (*engine.ImportReport, error) {
 	ctx, done := d.a.begin("import")
 	defer done()
 	req.Progress = func(p engine.ImportProgress) { d.a.emit("import:progress", p) }
-	rep, err := d.a.deps.Import(ctx, req)
+	rep, err := d.a.deps.Import(ctx, req.ImportRequest)
 	if err != nil {
 		return nil, err
 	}

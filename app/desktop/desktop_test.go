@@ -10,6 +10,7 @@ import (
 	"querent/app/desktop"
 	"querent/app/desktop/wiring"
 	"querent/engine"
+	"querent/engine/export"
 	"querent/engine/ollama/ollamatest"
 )
 
@@ -144,7 +145,7 @@ func TestServicesAskImportExport(t *testing.T) {
 	csv := filepath.Join(dir, "people.csv")
 	os.WriteFile(csv, []byte("name,age\nAnn,31\nBob,42\n"), 0o644)
 	target := filepath.Join(dir, "people.sqlite")
-	rep, err := svc.Datasets.Import(desktop.ImportRequest{Target: target, Inputs: []string{csv}, Open: true})
+	rep, err := svc.Datasets.Import(desktop.ImportRequest{ImportRequest: engine.ImportRequest{Target: target, Inputs: []string{csv}}, Open: true})
 	if err != nil || len(rep.Tables) != 1 || rep.Tables[0].Rows != 2 {
 		t.Fatalf("import: %v %+v", err, rep)
 	}
@@ -153,14 +154,14 @@ func TestServicesAskImportExport(t *testing.T) {
 	}
 	// Export the whole result to a file.
 	out := filepath.Join(dir, "people.xlsx")
-	res, err := svc.Export.Run(desktop.ExportRequest{SQL: "SELECT * FROM people", Out: out})
+	res, err := svc.Export.Run(export.Request{SQL: "SELECT * FROM people", Out: out})
 	if err != nil || res.Rows != 2 || res.Format != "xlsx" {
 		t.Fatalf("export: %v %+v", err, res)
 	}
 	if b, _ := os.ReadFile(out); len(b) < 4 || string(b[:2]) != "PK" {
 		t.Error("not an xlsx file")
 	}
-	if _, err := svc.Export.Run(desktop.ExportRequest{SQL: "SELECT 1", Out: out}); engine.ErrorCode(err) != engine.CodeExport {
+	if _, err := svc.Export.Run(export.Request{SQL: "SELECT 1", Out: out}); engine.ErrorCode(err) != engine.CodeExport {
 		t.Errorf("existing file without force: %v", err)
 	}
 	name, _ := svc.Export.DefaultName("csv")

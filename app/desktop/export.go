@@ -3,6 +3,7 @@ package desktop
 import (
 	"os"
 	"path/filepath"
+	"querent/engine/export"
 	"strings"
 	"time"
 
@@ -12,33 +13,10 @@ import (
 // Export writes answers to XLSX and CSV files.
 type Export struct{ a *app }
 
-// ExportRequest is an export from the page: the SQL to run in full and
-// where to write it.
-type ExportRequest struct {
-	SQL       string `json:"sql"`
-	Out       string `json:"out"`
-	Format    string `json:"format"` // xlsx or csv (default: from Out)
-	Delimiter string `json:"delimiter"`
-	BOM       bool   `json:"bom"`
-	Raw       bool   `json:"raw"`
-	Force     bool   `json:"force"`
-	Chart     string `json:"chart"`
-	MaxRows   int64  `json:"max_rows"`
-	Question  string `json:"question"`
-	Model     string `json:"model"`
-	// Progress is set by the services, not the page.
-	Progress func(rows, bytes int64) `json:"-"`
-}
-
-// ExportResult says what an export wrote.
+// ExportResult says what an export wrote: the engine's report, and in the
+// browser mode where the page downloads the file.
 type ExportResult struct {
-	Path      string   `json:"path"`
-	Format    string   `json:"format"`
-	Rows      int64    `json:"rows"`
-	Truncated bool     `json:"truncated"`
-	Sheets    []string `json:"sheets"`
-	Warnings  []string `json:"warnings"`
-	ElapsedS  float64  `json:"elapsed_s"`
+	*export.Report
 	// Download is set in the browser mode: where the page fetches the file.
 	Download string `json:"download,omitempty"`
 }
@@ -58,7 +36,7 @@ func (e *Export) ChooseFile(defaultName string) (string, error) {
 
 // Run exports the whole result of SQL to a file (progress events
 // "export:progress"; Cancel stops it and leaves nothing behind).
-func (e *Export) Run(req ExportRequest) (*ExportResult, error) {
+func (e *Export) Run(req export.Request) (*ExportResult, error) {
 	db, err := e.a.current()
 	if err != nil {
 		return nil, err
@@ -73,20 +51,20 @@ func (e *Export) Run(req ExportRequest) (*ExportResult, error) {
 	defer done()
 	start := time.Now()
 	last := time.Time{}
-	req.Progress = func(rows, bytes int64) {
+	req.Progress = func(p export.Progress) {
 		if time.Since(last) > 100*time.Millisecond {
 			last = time.Now()
-			e.a.emit("export:progress", map[string]int64{"rows": rows, "bytes": bytes})
+			e.a.emit("export:progress", map[string]int64{"rows": p.Rows, "bytes": p.Bytes})
 		}
 	}
-	res, err := e.a.deps.Export(ctx, db, req)
+	rep, err := e.a.deps.Export(ctx, db, req)
 	if err != nil {
 		return nil, err
 	}
-	if res.ElapsedS == 0 {
-		res.ElapsedS = engine.Seconds(time.Since(start))
+	if rep.ElapsedS == 0 {
+		rep.ElapsedS = engine.Seconds(time.Since(start))
 	}
-	return res, nil
+	return &ExportResult{Report: rep}, nil
 }
 
 // Cancel stops a running export.

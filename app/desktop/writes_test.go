@@ -11,6 +11,7 @@ import (
 
 	"querent/app/desktop"
 	"querent/engine"
+	"querent/engine/export"
 )
 
 // folder returns each file's sha256 in dir, by name.
@@ -49,7 +50,7 @@ func TestServicesNeverWriteTheOpenDatabase(t *testing.T) {
 	mine := filepath.Join(t.TempDir(), "mine.sqlite")
 	os.WriteFile(mine, b, 0o644)
 	made := filepath.Join(t.TempDir(), "made.sqlite")
-	if _, err := svc.Datasets.Import(desktop.ImportRequest{Target: made, Inputs: []string{csv}}); err != nil {
+	if _, err := svc.Datasets.Import(desktop.ImportRequest{ImportRequest: engine.ImportRequest{Target: made, Inputs: []string{csv}}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, path := range []string{mine, made} {
@@ -66,18 +67,18 @@ func TestServicesNeverWriteTheOpenDatabase(t *testing.T) {
 		}
 		for _, target := range targets {
 			for _, format := range []string{"csv", "xlsx"} {
-				_, err := svc.Export.Run(desktop.ExportRequest{SQL: "SELECT 1", Out: target, Format: format, Force: true})
+				_, err := svc.Export.Run(export.Request{SQL: "SELECT 1", Out: target, Format: format, Force: true})
 				if e := engine.AsError(err); e == nil || e.Code != engine.CodeExport || !strings.Contains(e.Message, "never replaces") {
 					t.Errorf("export %s (%s) onto the open %s: %v", filepath.Base(target), format, filepath.Base(path), err)
 				}
 			}
-			for _, req := range []desktop.ImportRequest{
+			for _, req := range []engine.ImportRequest{
 				{Target: target, Inputs: []string{csv}, Table: "injected"},
 				{Target: target, Inputs: []string{csv}, Table: "in", Replace: true},
 				{Target: target, Inputs: []string{csv}, Table: "in", Append: true},
 				{Target: target, Inputs: []string{csv}, Table: "in", Replace: true, ReplaceUserTable: true},
 			} {
-				_, err := svc.Datasets.Import(req)
+				_, err := svc.Datasets.Import(desktop.ImportRequest{ImportRequest: req})
 				if e := engine.AsError(err); e == nil || e.Code != engine.CodeImport || !strings.Contains(e.Hint, "new") {
 					t.Errorf("import %+v into the open %s: %v", req, filepath.Base(path), err)
 				}
@@ -88,7 +89,7 @@ func TestServicesNeverWriteTheOpenDatabase(t *testing.T) {
 		}
 	}
 	// Into a new file: fine, and the open database is still the one shown.
-	if _, err := svc.Datasets.Import(desktop.ImportRequest{Target: filepath.Join(src, "new.sqlite"), Inputs: []string{csv}}); err != nil {
+	if _, err := svc.Datasets.Import(desktop.ImportRequest{ImportRequest: engine.ImportRequest{Target: filepath.Join(src, "new.sqlite"), Inputs: []string{csv}}}); err != nil {
 		t.Errorf("import into a new file: %v", err)
 	}
 	if cur, _ := svc.Datasets.Current(); cur == nil || cur.Path != made {

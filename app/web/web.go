@@ -25,6 +25,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"querent/engine/export"
 	"reflect"
 	"strings"
 	"sync"
@@ -217,7 +218,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 // prepareDownload sends an export with no path to a private temporary
 // folder: the page downloads it from /files/<id>.
 func (s *Server) prepareDownload(v reflect.Value) reflect.Value {
-	req, ok := v.Interface().(desktop.ExportRequest)
+	req, ok := v.Interface().(export.Request)
 	if !ok || req.Out != "" {
 		return v
 	}

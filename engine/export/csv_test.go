@@ -84,7 +84,7 @@ func TestCSV(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Rows != int64(len(rows)) || rep.Format != "csv" || rep.Sheets != nil {
+			if rep.Rows != int64(len(rows)) || rep.Format != "csv" || len(rep.Sheets) != 0 {
 				t.Errorf("report %+v", rep)
 			}
 			data, err := os.ReadFile(out)

@@ -100,23 +100,61 @@ type Progress struct {
 // Report says how an export went.
 type Report struct {
 	// Path is the absolute path of the file written.
-	Path string
+	Path string `json:"path"`
 	// Format is "xlsx" or "csv".
-	Format string
+	Format string `json:"format"`
 	// Rows is the number of data rows written.
-	Rows int64
+	Rows int64 `json:"rows"`
 	// Truncated is true when Options.MaxRows stopped the export early.
-	Truncated bool
-	// Sheets are the workbook's sheets in order (nil for CSV).
-	Sheets []string
+	Truncated bool `json:"truncated"`
+	// Sheets are the workbook's sheets in order (empty for CSV).
+	Sheets []string `json:"sheets"`
 	// Warnings are what the user should know about the file: cut text,
 	// integers written as text, blobs, values left as text in a date
 	// column, a chart that could not be drawn.
-	Warnings []string
-	// Elapsed is the whole export's time.
-	Elapsed time.Duration
+	Warnings []string `json:"warnings"`
+	// Elapsed is the whole export's time; ElapsedS the same in seconds.
+	Elapsed  time.Duration `json:"-"`
+	ElapsedS float64       `json:"elapsed_s"`
 	// Columns are the result's columns.
-	Columns []engine.Column
+	Columns []engine.Column `json:"-"`
+}
+
+// Request is one export as every face asks for it (the page sends it as
+// JSON): the SQL to run in full, the file to write, and how.
+type Request struct {
+	SQL string `json:"sql"`
+	Out string `json:"out"`
+	// Format is xlsx or csv (default: from Out's extension).
+	Format string `json:"format"`
+	// Delimiter is , ; tab or | (CSV only; default comma).
+	Delimiter string `json:"delimiter"`
+	BOM       bool   `json:"bom"`
+	Raw       bool   `json:"raw"`
+	Force     bool   `json:"force"`
+	Chart     string `json:"chart"`
+	MaxRows   int64  `json:"max_rows"`
+	// Timeout bounds the query (default engine.DefaultExportTimeout).
+	Timeout time.Duration `json:"-"`
+	// Question and Model, when the SQL answers a question, go into the
+	// file's provenance, with Querent's Version.
+	Question string `json:"question"`
+	Model    string `json:"model"`
+	Version  string `json:"-"`
+	// Progress, when set, follows the export (Options.Progress).
+	Progress func(Progress) `json:"-"`
+}
+
+// Run carries out a request: Export with the request's options.
+func Run(ctx context.Context, db engine.Database, req Request) (*Report, error) {
+	d, ok := engine.ParseDelimiter(req.Delimiter)
+	if !ok || req.Delimiter == "auto" {
+		return nil, engine.Errorf(engine.CodeUsage, "the delimiter %q is not one of , ; tab |", req.Delimiter).WithHint("choose , ; tab or |")
+	}
+	opts := Options{Format: req.Format, Delimiter: d, BOM: req.BOM, Raw: req.Raw, Chart: req.Chart, Force: req.Force,
+		MaxRows: req.MaxRows, Timeout: req.Timeout, Progress: req.Progress,
+		Provenance: Provenance{Question: req.Question, Model: req.Model, Version: req.Version}}
+	return Export(ctx, db, req.SQL, req.Out, opts)
 }
 
 // Export runs sql through db.Stream and writes the result to out, all or
@@ -182,6 +220,13 @@ func Export(ctx context.Context, db engine.Database, sql, out string, opts Optio
 	committed = true
 	prog.final(rep.Rows, size)
 	rep.Elapsed = time.Since(start)
+	rep.ElapsedS = engine.Seconds(rep.Elapsed)
+	if rep.Sheets == nil {
+		rep.Sheets = []string{}
+	}
+	if rep.Warnings == nil {
+		rep.Warnings = []string{}
+	}
 	return rep, nil
 }
 

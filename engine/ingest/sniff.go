@@ -2,37 +2,22 @@ package ingest
 
 import (
 	"bytes"
-	"strings"
+
+	"querent/engine"
 )
 
 // delimiters are the candidates of the sniffer, in order of preference.
 var delimiters = []byte{',', ';', '\t', '|'}
 
 // normDelimiter maps an Options.Delimiter value to its byte: 0 for "auto",
-// ok false when the value is unknown.
+// ok false when the value is unknown (engine.ParseDelimiter).
 func normDelimiter(s string) (byte, bool) {
-	switch strings.ToLower(s) {
-	case "", "auto":
-		return 0, true
-	case ",", "comma":
-		return ',', true
-	case ";", "semicolon":
-		return ';', true
-	case "tab", "\t", `\t`:
-		return '\t', true
-	case "|", "pipe":
-		return '|', true
-	}
-	return 0, false
+	d, ok := engine.ParseDelimiter(s)
+	return byte(d), ok
 }
 
 // delimiterName is how messages name a delimiter.
-func delimiterName(d byte) string {
-	if d == '\t' {
-		return "tab"
-	}
-	return string(d)
-}
+func delimiterName(d byte) string { return engine.DelimiterName(rune(d)) }
 
 // sniffDelimiter chooses the delimiter from decoded text at the start of a
 // file (whole: the text is the whole file). Each candidate parses the sample

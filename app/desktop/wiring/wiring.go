@@ -121,25 +121,28 @@ func OpenHistory(ctx context.Context) (engine.History, func(), error) {
 	return h, func() { h.Close() }, nil
 }
 
-// ImportFiles reads every input first (each file's first pass: types), so
-// that a bad file stops the import before anything is written, then writes
-// all the tables in one all-or-nothing step.
-func ImportFiles(ctx context.Context, target string, inputs []string, read ingest.Options, write sqlite.ImportOptions) (*engine.ImportReport, error) {
+// ImportFiles carries out an import: every input is read first (each
+// file's first pass: types), so that a bad file stops the import before
+// anything is written, then all the tables are written in one
+// all-or-nothing step. Its memory is bounded by req.MaxMemory, else
+// MaxMemory().
+func ImportFiles(ctx context.Context, req engine.ImportRequest) (*engine.ImportReport, error) {
 	defer ingest.CleanupTemp()
+	if req.MaxMemory <= 0 {
+		req.MaxMemory = MaxMemory()
+	}
+	read := ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter, Ragged: req.Ragged, Sheets: req.Sheets,
+		Progress: req.Progress, MaxMemory: req.MaxMemory}
 	var tables []*engine.ImportTable
-	for _, in := range inputs {
+	for _, in := range req.Inputs {
 		ts, err := ingest.Read(ctx, in, read)
 		if err != nil {
 			return nil, err
 		}
 		tables = append(tables, ts...)
 	}
-	return sqlite.Import(ctx, target, tables, write)
-}
-
-// Export writes a query's whole result to a file.
-func Export(ctx context.Context, db engine.Database, sql, out string, opts export.Options) (*export.Report, error) {
-	return export.Export(ctx, db, sql, out, opts)
+	return sqlite.Import(ctx, req.Target, tables, sqlite.ImportOptions{Table: req.Table, Replace: req.Replace,
+		ReplaceUserTable: req.ReplaceUserTable, Append: req.Append, Progress: req.Progress})
 }
 
 // DesktopDeps are the engine's parts for the app's services.
@@ -148,37 +151,10 @@ func DesktopDeps(version string) desktop.Deps {
 		Open:    OpenDatabase,
 		Model:   NewModel,
 		History: OpenHistory,
-		Import: func(ctx context.Context, req desktop.ImportRequest) (*engine.ImportReport, error) {
-			return ImportFiles(ctx, req.Target, req.Inputs,
-				ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter, Ragged: req.Ragged, Sheets: req.Sheets, Progress: req.Progress},
-				sqlite.ImportOptions{Table: req.Table, Replace: req.Replace, ReplaceUserTable: req.ReplaceUserTable, Append: req.Append, Progress: req.Progress})
-		},
-		Export: func(ctx context.Context, db engine.Database, req desktop.ExportRequest) (*desktop.ExportResult, error) {
-			opts := export.Options{Format: req.Format, BOM: req.BOM, Raw: req.Raw, Chart: req.Chart, Force: req.Force, MaxRows: req.MaxRows,
-				Provenance: export.Provenance{Question: req.Question, Model: req.Model, Version: version}}
-			switch req.Delimiter {
-			case "", ",":
-				if req.Delimiter == "," {
-					opts.Delimiter = ','
-				}
-			case ";":
-				opts.Delimiter = ';'
-			case "tab", "\t":
-				opts.Delimiter = '\t'
-			case "|":
-				opts.Delimiter = '|'
-			default:
-				return nil, engine.Errorf(engine.CodeUsage, "the delimiter %q is not one of , ; tab |", req.Delimiter)
-			}
-			if req.Progress != nil {
-				opts.Progress = func(p export.Progress) { req.Progress(p.Rows, p.Bytes) }
-			}
-			rep, err := export.Export(ctx, db, req.SQL, req.Out, opts)
-			if err != nil {
-				return nil, err
-			}
-			return &desktop.ExportResult{Path: rep.Path, Format: rep.Format, Rows: rep.Rows, Truncated: rep.Truncated,
-				Sheets: append([]string{}, rep.Sheets...), Warnings: append([]string{}, rep.Warnings...), ElapsedS: engine.Seconds(rep.Elapsed)}, nil
+		Import:  ImportFiles,
+		Export: func(ctx context.Context, db engine.Database, req export.Request) (*export.Report, error) {
+			req.Version = version
+			return export.Run(ctx, db, req)
 		},
 		Version: version,
 	}
