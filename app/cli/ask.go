@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mattn/go-isatty"
-
 	"querent/engine"
 	"querent/engine/ask"
 )
@@ -286,15 +284,12 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 		}
 	}
 	opts := ask.AskOptions{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli"}
-	var bar *askProgressLine
-	if f, ok := s.err.(*os.File); ok && p.format == "text" && isatty.IsTerminal(f.Fd()) {
-		bar = &askProgressLine{w: s.err, model: name}
-		opts.Progress = bar.update
+	line := newProgress(s.err, p.format, "Ctrl-C cancels")
+	if line != nil {
+		opts.Progress = func(pr ask.AskProgress) { line.set(askStage(name, pr), pr.Tokens == 0) }
 	}
 	ans, err := asker.Ask(ctx, p.question, p.session, opts)
-	if bar != nil {
-		bar.clear()
-	}
+	line.clear()
 	ans.Warnings = append(ans.Warnings, warnings...)
 	if !p.explain {
 		ans.Explanation = ""
@@ -464,43 +459,29 @@ func (c *CLI) finishAsk(s *stdio, p askParams, ans *engine.Answer, err error) in
 	return code
 }
 
-// askProgressLine shows the loop's stage on one terminal line.
-type askProgressLine struct {
-	w     io.Writer
-	model string
-	shown bool
-}
-
-func (p *askProgressLine) update(pr ask.AskProgress) {
-	if pr.Stage == "done" {
-		p.clear()
-		return
-	}
+// askStage says in words where the ask loop is.
+func askStage(model string, pr ask.AskProgress) string {
 	msg := pr.Stage
 	switch pr.Stage {
 	case "writing SQL":
-		msg = fmt.Sprintf("%s is writing the SQL", p.model)
+		msg = fmt.Sprintf("%s is writing the SQL", model)
 	case "repairing":
-		msg = fmt.Sprintf("%s is repairing the SQL (%d of %d)", p.model, pr.Attempt-1, pr.Attempts-1)
+		msg = fmt.Sprintf("%s is repairing the SQL (%d of %d)", model, pr.Attempt-1, pr.Attempts-1)
 	case "checking":
-		msg = "checking and running the query"
+		msg = "checking the query"
+	case "running":
+		msg = "running the query"
 	case "checking values":
 		msg = "no rows: checking the values the query compares with"
 	case "preparing":
 		msg = "reading the schema"
+	case "done":
+		return ""
 	}
 	if pr.Tokens > 0 {
 		msg += fmt.Sprintf(" (%d tokens)", pr.Tokens)
 	}
-	fmt.Fprintf(p.w, "\r\033[K%s…  (Ctrl-C cancels)", msg)
-	p.shown = true
-}
-
-func (p *askProgressLine) clear() {
-	if p.shown {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.shown = false
-	}
+	return msg + "…"
 }
 
 // loadSession reads a session file; a missing file is a new session.
@@ -535,26 +516,13 @@ func saveSession(path string, s *engine.Session) error {
 // pullModel downloads a model, showing its progress on standard error.
 func pullModel(ctx context.Context, s *stdio, m engine.Model, name string) error {
 	fmt.Fprintf(s.err, "downloading %s from the Ollama library (Ctrl-C cancels)…\n", name)
-	tty := false
-	if f, ok := s.err.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
-		tty = true
-	}
-	last := time.Time{}
+	line := newProgress(s.err, "text", "Ctrl-C cancels")
 	err := m.Pull(ctx, name, func(p engine.PullProgress) {
-		if p.Total <= 0 || (!tty && time.Since(last) < 5*time.Second && p.Completed < p.Total) {
-			return
-		}
-		last = time.Now()
-		pct := float64(p.Completed) / float64(p.Total) * 100
-		if tty {
-			fmt.Fprintf(s.err, "\r\033[K%s: %3.0f%% of %s", p.Status, pct, humanSize(p.Total))
-		} else {
-			fmt.Fprintf(s.err, "%s: %.0f%% of %s\n", p.Status, pct, humanSize(p.Total))
+		if p.Total > 0 {
+			line.bar(p.Status, float64(p.Completed)/float64(p.Total), "of "+engine.FormatSize(p.Total))
 		}
 	})
-	if tty {
-		fmt.Fprint(s.err, "\r\033[K")
-	}
+	line.clear()
 	if err == nil {
 		fmt.Fprintf(s.err, "%s is installed.\n", name)
 	}

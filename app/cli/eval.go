@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mattn/go-isatty"
-
 	"querent/engine"
 	"querent/engine/ask"
 	"querent/engine/eval"
@@ -178,15 +176,16 @@ func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
 		opts.EmbedModel = srv.Embedding()
 		opts.Ask = ask.AskOptions{Timeout: timeout}
 	}
-	var line *evalProgressLine
-	if f, ok := s.err.(*os.File); ok && format == "text" && isatty.IsTerminal(f.Fd()) {
-		line = &evalProgressLine{w: s.err}
-		opts.Progress = line.update
+	line := newProgress(s.err, format, "Ctrl-C stops")
+	if line != nil {
+		opts.Progress = func(pr eval.Progress) {
+			if pr.Record == nil {
+				line.set(evalStage(pr), false)
+			}
+		}
 	}
 	rep, err := eval.Run(ctx, opts)
-	if line != nil {
-		line.clear()
-	}
+	line.clear()
 	if rep == nil {
 		return fail(err)
 	}
@@ -347,16 +346,8 @@ func writeEvalText(w io.Writer, rep *eval.Report, predictions string) error {
 	return err
 }
 
-// evalProgressLine shows the run's progress on one terminal line.
-type evalProgressLine struct {
-	w     io.Writer
-	shown bool
-}
-
-func (p *evalProgressLine) update(pr eval.Progress) {
-	if pr.Record != nil {
-		return
-	}
+// evalStage says in words which question of the run is being asked.
+func evalStage(pr eval.Progress) string {
 	who := pr.Model
 	if who == "" {
 		who = "scoring"
@@ -365,15 +356,7 @@ func (p *evalProgressLine) update(pr eval.Progress) {
 	if pr.K > 1 {
 		try = fmt.Sprintf(", try %d of %d", pr.Try, pr.K)
 	}
-	fmt.Fprintf(p.w, "\r\033[K%s: %d/%d %s%s…  (Ctrl-C stops)", who, pr.Done+1, pr.Total, cut(pr.Item.ID, 40), try)
-	p.shown = true
-}
-
-func (p *evalProgressLine) clear() {
-	if p.shown {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.shown = false
-	}
+	return fmt.Sprintf("%s: %d/%d %s%s…", who, pr.Done+1, pr.Total, cut(pr.Item.ID, 40), try)
 }
 
 const evalInitUsage = `Usage: querent eval init --db FILE --out GOLD.toml [--model NAME] [--n 30] [--force]
@@ -455,18 +438,15 @@ func (c *CLI) runEvalInit(ctx context.Context, args []string, s *stdio) int {
 	}
 	doc.Model = name
 	opts := eval.DraftOptions{DB: db, Model: srv.Model, ModelName: name, N: *n}
-	tty := false
-	if f, ok := s.err.(*os.File); ok && format == "text" && isatty.IsTerminal(f.Fd()) {
-		tty = true
-		fmt.Fprintf(s.err, "%s is drafting %d questions (Ctrl-C stops)…", name, *n)
+	line := newProgress(s.err, format, "Ctrl-C stops")
+	if line != nil {
+		line.set(fmt.Sprintf("%s is drafting %d questions…", name, *n), true)
 		opts.Progress = func(kept, want int) {
-			fmt.Fprintf(s.err, "\r\033[K%s is drafting questions: %d of %d kept…", name, kept, want)
+			line.set(fmt.Sprintf("%s is drafting questions: %d of %d kept…", name, kept, want), true)
 		}
 	}
 	d, err := eval.Draft(ctx, opts)
-	if tty {
-		fmt.Fprint(s.err, "\r\033[K")
-	}
+	line.clear()
 	if err != nil {
 		return fail(err)
 	}

@@ -3,14 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"querent/engine/export"
 	"strings"
-	"sync"
-	"time"
-
-	"github.com/mattn/go-isatty"
 
 	"querent/engine"
 	"querent/engine/ask"
@@ -103,27 +98,23 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 	if ext == ".csv" {
 		req.Delimiter = delim
 	}
-	tty := false
-	if f, ok := s.err.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
-		tty = true
-	}
 	if *question != "" {
-		sql, name, err := c.questionSQL(ctx, s, db, *question, *model, *host, tty)
+		sql, name, err := c.questionSQL(ctx, s, db, *question, *model, *host)
 		if err != nil {
 			return fail(err)
 		}
 		req.SQL, req.Question, req.Model = sql, *question, name
 		fmt.Fprintf(s.err, "SQL by %s:\n  %s\n", name, oneLine(sql, 300))
 	}
-	var bar *exportProgress
-	if tty {
-		bar = &exportProgress{w: s.err, out: filepath.Base(*out)}
-		req.Progress = func(p export.Progress) { bar.update(p.Rows, p.Bytes) }
+	line := newProgress(s.err, "text", "Ctrl-C cancels")
+	if line != nil {
+		name := filepath.Base(*out)
+		req.Progress = func(p export.Progress) {
+			line.set(fmt.Sprintf("writing %s: %s rows, %s", name, engine.GroupThousands(p.Rows), engine.FormatSize(p.Bytes)), false)
+		}
 	}
 	res, err := c.Export(ctx, db, req)
-	if bar != nil {
-		bar.clear()
-	}
+	line.clear()
 	if err != nil {
 		return fail(err)
 	}
@@ -142,7 +133,7 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 
 // questionSQL asks the model for the SQL of a question (checking it on a
 // few rows), for an export.
-func (c *CLI) questionSQL(ctx context.Context, s *stdio, db engine.Database, question, model, host string, tty bool) (string, string, error) {
+func (c *CLI) questionSQL(ctx context.Context, s *stdio, db engine.Database, question, model, host string) (string, string, error) {
 	asker, err := ask.Ready(ctx, ask.Connector(c.Model), host, ask.RequestTimeout, model, db, nil)
 	if err != nil {
 		return "", "", err
@@ -155,46 +146,14 @@ func (c *CLI) questionSQL(ctx context.Context, s *stdio, db engine.Database, que
 		}
 	}
 	opts := ask.AskOptions{MaxRows: 20, Client: "cli export"}
-	var line *askProgressLine
-	if tty {
-		line = &askProgressLine{w: s.err, model: name}
-		opts.Progress = line.update
+	line := newProgress(s.err, "text", "Ctrl-C cancels")
+	if line != nil {
+		opts.Progress = func(pr ask.AskProgress) { line.set(askStage(name, pr), pr.Tokens == 0) }
 	}
 	ans, err := asker.Ask(ctx, question, nil, opts)
-	if line != nil {
-		line.clear()
-	}
+	line.clear()
 	if err != nil {
 		return "", name, err
 	}
 	return ans.Query, name, nil
-}
-
-// exportProgress shows the rows written on one terminal line.
-type exportProgress struct {
-	w     interface{ Write([]byte) (int, error) }
-	out   string
-	mu    sync.Mutex
-	last  time.Time
-	shown bool
-}
-
-func (p *exportProgress) update(rows, bytes int64) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if time.Since(p.last) < 100*time.Millisecond {
-		return
-	}
-	p.last = time.Now()
-	fmt.Fprintf(p.w, "\r\033[Kwriting %s: %s rows, %s  (Ctrl-C cancels)", p.out, engine.GroupThousands(rows), humanSize(bytes))
-	p.shown = true
-}
-
-func (p *exportProgress) clear() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.shown {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.shown = false
-	}
 }

@@ -128,24 +128,6 @@ func cellText(v engine.Value, maxWidth int) string {
 	return fmt.Sprint(v)
 }
 
-// cut shortens s to at most width display columns, ending with ….
-func cut(s string, width int) string {
-	if width <= 0 || displayWidth(s) <= width {
-		return s
-	}
-	var b strings.Builder
-	w := 0
-	for _, r := range s {
-		rw := text.RuneWidth(r)
-		if w+rw > width-1 {
-			break
-		}
-		b.WriteRune(r)
-		w += rw
-	}
-	return b.String() + "…"
-}
-
 // displayWidth is the number of terminal columns s takes.
 func displayWidth(s string) int { return text.Width(s) }
 

@@ -4,12 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
-	"sync"
-	"time"
-
-	"github.com/mattn/go-isatty"
 
 	"querent/engine"
 )
@@ -95,10 +90,9 @@ func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
 	case c.Import == nil:
 		return fail(engine.Errorf(engine.CodeInternal, "this build cannot import"))
 	}
-	if f, ok := s.err.(*os.File); ok && format != "json" && isatty.IsTerminal(f.Fd()) {
-		bar := newProgressBar(s.err)
-		req.Progress = bar.update
-		defer bar.done()
+	if line := newProgress(s.err, format, "Ctrl-C cancels"); line != nil {
+		req.Progress = func(pr engine.ImportProgress) { importStage(line, pr) }
+		defer line.clear()
 	}
 	got, err := c.Import(ctx, req)
 	if err != nil {
@@ -148,70 +142,19 @@ func writeImportText(w io.Writer, rep *engine.ImportReport) error {
 	return err
 }
 
-// progressBar draws one line on a terminal: the phase, the file, a bar and
-// the numbers, redrawn at most ten times a second.
-type progressBar struct {
-	w     io.Writer
-	mu    sync.Mutex
-	last  time.Time
-	shown bool
-}
-
-func newProgressBar(w io.Writer) *progressBar { return &progressBar{w: w} }
-
-func (p *progressBar) update(pr engine.ImportProgress) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+// importStage draws the import's phase, file, bar and counts.
+func importStage(line *progress, pr engine.ImportProgress) {
 	if pr.Phase == "done" {
-		p.clear()
+		line.clear()
 		return
 	}
-	if time.Since(p.last) < 100*time.Millisecond {
-		return
-	}
-	p.last = time.Now()
-	frac, detail := -1.0, ""
+	msg := pr.Phase + " " + cut(pr.Source, 30)
 	switch {
 	case pr.BytesTotal > 0:
-		frac = float64(pr.BytesDone) / float64(pr.BytesTotal)
-		detail = fmt.Sprintf("%s of %s", humanSize(pr.BytesDone), humanSize(pr.BytesTotal))
+		line.bar(msg, float64(pr.BytesDone)/float64(pr.BytesTotal), engine.FormatSize(pr.BytesDone)+" of "+engine.FormatSize(pr.BytesTotal))
 	case pr.RowsTotal > 0:
-		frac = float64(pr.Rows) / float64(pr.RowsTotal)
-		detail = fmt.Sprintf("%s of %s rows", engine.GroupThousands(pr.Rows), engine.GroupThousands(pr.RowsTotal))
+		line.bar(msg, float64(pr.Rows)/float64(pr.RowsTotal), engine.GroupThousands(pr.Rows)+" of "+engine.GroupThousands(pr.RowsTotal)+" rows")
 	default:
-		detail = engine.GroupThousands(pr.Rows) + " rows"
+		line.set(msg+" "+engine.GroupThousands(pr.Rows)+" rows", false)
 	}
-	bar := ""
-	if frac >= 0 {
-		frac = min(1, frac)
-		n := int(frac * 24)
-		bar = "[" + strings.Repeat("#", n) + strings.Repeat(".", 24-n) + fmt.Sprintf("] %3.0f%% ", frac*100)
-	}
-	fmt.Fprintf(p.w, "\r\033[K%s %s %s%s  (Ctrl-C cancels)", pr.Phase, cut(pr.Source, 30), bar, detail)
-	p.shown = true
-}
-
-func (p *progressBar) clear() {
-	if p.shown {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.shown = false
-	}
-}
-
-func (p *progressBar) done() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.clear()
-}
-
-func humanSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0f kB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
