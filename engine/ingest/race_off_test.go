@@ -2,4 +2,4 @@
 
 package ingest
 
-const xlRace = false
+const raceEnabled = false

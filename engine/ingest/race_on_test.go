@@ -2,6 +2,6 @@
 
 package ingest
 
-// xlRace: the race detector is on, and allocations are not what they are
+// raceEnabled: the race detector is on, and allocations are not what they are
 // without it.
-const xlRace = true
+const raceEnabled = true

@@ -34,54 +34,54 @@ import (
 // declared size, so the declared sizes bound what is ever inflated.
 
 const (
-	// xlMaxRatio is the most a part may inflate (declared size over
-	// compressed size) once over xlRatioFloor, and the workbook as a whole
+	// maxRatio is the most a part may inflate (declared size over
+	// compressed size) once over ratioFloor, and the workbook as a whole
 	// over its file's size: spreadsheet XML compresses 5 to 15 times, zip
 	// bombs a thousand.
-	xlMaxRatio   = 100
-	xlRatioFloor = 16 << 20
-	// xlMaxParts is the most entries an archive may hold; workbooks hold a
+	maxRatio   = 100
+	ratioFloor = 16 << 20
+	// maxParts is the most entries an archive may hold; workbooks hold a
 	// few dozen, a few thousand with many drawings.
-	xlMaxParts = 1 << 16
-	// xlElementCost is the memory excelize takes per XML element of a
+	maxParts = 1 << 16
+	// elementCost is the memory excelize takes per XML element of a
 	// part it parses whole (measured: 136 bytes kept per <xf/> of styles,
 	// 63 per calc-chain cell, more while it builds them).
-	xlElementCost = 160
-	// xlStringCost is the memory per shared string of the index excelize
+	elementCost = 160
+	// stringCost is the memory per shared string of the index excelize
 	// keeps when the table is read from a temporary file.
-	xlStringCost = 48
+	stringCost = 48
 )
 
-// xlLimits are a workbook's bounds, from Options.
-type xlLimits struct {
+// workbookLimits are a workbook's bounds, from Options.
+type workbookLimits struct {
 	mem, temp int64
 	inMemXML  int64 // excelize's UnzipXMLSizeLimit: larger sheets go to disk
 }
 
-func xlLimitsOf(o Options) xlLimits {
+func limitsOf(o Options) workbookLimits {
 	mem := o.maxMemory()
-	return xlLimits{mem: mem, temp: o.maxTemp(), inMemXML: min(excelize.StreamChunkSize, max(mem/64, 64<<10))}
+	return workbookLimits{mem: mem, temp: o.maxTemp(), inMemXML: min(excelize.StreamChunkSize, max(mem/64, 64<<10))}
 }
 
 // excelize returns the options excelize opens the workbook with. Its
 // UnzipSizeLimit only backs up the checks above (everything goes either
 // to memory, within half the ceiling, or to disk, within the temporary
 // ceiling).
-func (l xlLimits) excelize() excelize.Options {
+func (l workbookLimits) excelize() excelize.Options {
 	return excelize.Options{UnzipSizeLimit: max(l.mem+l.temp, l.inMemXML), UnzipXMLSizeLimit: l.inMemXML}
 }
 
-// xlSheetPart is a sheet and the part that holds its cells.
-type xlSheetPart struct {
+// sheetPart is a sheet and the part that holds its cells.
+type sheetPart struct {
 	name, part string
 }
 
-// xlPlan is what the checks before excelize learnt about a workbook.
-type xlPlan struct {
-	lim    xlLimits
+// workbookPlan is what the checks before excelize learnt about a workbook.
+type workbookPlan struct {
+	lim    workbookLimits
 	base   string
 	parts  map[string]*zip.File // by the name excelize gives the part
-	sheets []xlSheetPart        // in the workbook's order
+	sheets []sheetPart          // in the workbook's order
 	sst    *zip.File
 	sstMem bool             // the shared strings are read into memory
 	order  []string         // the parts' names, in the archive's order
@@ -90,13 +90,13 @@ type xlPlan struct {
 	temp   int64            // what excelize extracts to temporary files
 }
 
-func (p *xlPlan) fail(format string, args ...any) *engine.Error {
-	return xlImportErr(p.base+": "+format, args...)
+func (p *workbookPlan) fail(format string, args ...any) *engine.Error {
+	return workbookError(p.base+": "+format, args...)
 }
 
-func (p *xlPlan) damaged(err error) *engine.Error { return xlCorruptError(p.base, err) }
+func (p *workbookPlan) damaged(err error) *engine.Error { return corruptError(p.base, err) }
 
-func (p *xlPlan) addMem(part string, n int64) {
+func (p *workbookPlan) addMem(part string, n int64) {
 	p.mem += n
 	p.memBy[part] += n
 }
@@ -113,11 +113,11 @@ func partName(name string) string {
 	return name
 }
 
-// xlPlanWorkbook checks the archive of a workbook before excelize opens it.
-func xlPlanWorkbook(ctx context.Context, zr *zip.Reader, base string, size int64, lim xlLimits) (*xlPlan, error) {
-	p := &xlPlan{lim: lim, base: base, parts: map[string]*zip.File{}, memBy: map[string]int64{}}
-	if len(zr.File) > xlMaxParts {
-		return nil, p.fail("the archive holds %s parts; a workbook holds at most %s", formatCount(int64(len(zr.File))), formatCount(xlMaxParts)).
+// planWorkbook checks the archive of a workbook before excelize opens it.
+func planWorkbook(ctx context.Context, zr *zip.Reader, base string, size int64, lim workbookLimits) (*workbookPlan, error) {
+	p := &workbookPlan{lim: lim, base: base, parts: map[string]*zip.File{}, memBy: map[string]int64{}}
+	if len(zr.File) > maxParts {
+		return nil, p.fail("the archive holds %s parts; a workbook holds at most %s", formatCount(int64(len(zr.File))), formatCount(maxParts)).
 			WithHint("this is not a workbook Excel wrote; open it in Excel and save it again, or save the sheets as CSV")
 	}
 	for _, f := range zr.File {
@@ -161,7 +161,7 @@ func xlPlanWorkbook(ctx context.Context, zr *zip.Reader, base string, size int64
 		} else if name == "xl/sharedStrings.xml" {
 			what = name + " (the shared strings)"
 		}
-		if declared > xlRatioFloor && declared/xlMaxRatio > comp {
+		if declared > ratioFloor && declared/maxRatio > comp {
 			return nil, p.fail("%s would inflate from %s to %s, %s times: more than spreadsheet data does",
 				what, formatBytes(comp), formatBytes(declared), formatCount(declared/max(comp, 1))).
 				WithHint("this looks like a zip bomb; if the file is genuine, open it in Excel and save the sheet as CSV, then import that")
@@ -182,7 +182,7 @@ func xlPlanWorkbook(ctx context.Context, zr *zip.Reader, base string, size int64
 			p.addMem(name, declared)
 		}
 	}
-	if total > xlRatioFloor && total/xlMaxRatio > size {
+	if total > ratioFloor && total/maxRatio > size {
 		return nil, p.fail("its parts would inflate from %s to %s, %s times: more than spreadsheet data does",
 			formatBytes(size), formatBytes(total), formatCount(total/max(size, 1))).
 			WithHint("this looks like a zip bomb; if the file is genuine, open it in Excel and save the sheets as CSV, then import those")
@@ -203,7 +203,7 @@ func xlPlanWorkbook(ctx context.Context, zr *zip.Reader, base string, size int64
 	return p, nil
 }
 
-func (p *xlPlan) memErr() *engine.Error {
+func (p *workbookPlan) memErr() *engine.Error {
 	heavy, n := "", int64(-1)
 	for _, name := range p.order {
 		if p.memBy[name] > n {
@@ -217,7 +217,7 @@ func (p *xlPlan) memErr() *engine.Error {
 
 // vetSmall scans a part excelize parses whole and counts what parsing it
 // costs; a part the archive lacks costs nothing.
-func (p *xlPlan) vetSmall(ctx context.Context, name string) (*zip.File, error) {
+func (p *workbookPlan) vetSmall(ctx context.Context, name string) (*zip.File, error) {
 	f := p.parts[name]
 	if f == nil {
 		return nil, nil
@@ -228,32 +228,32 @@ func (p *xlPlan) vetSmall(ctx context.Context, name string) (*zip.File, error) {
 			name, formatBytes(declared), formatBytes(limit), formatBytes(p.lim.mem)).
 			WithHint("open the file in Excel and save it again (styles and names pile up when sheets are copied between workbooks), or save the sheets as CSV")
 	}
-	sc := newXLScan(xlScanOther, func(format string, args ...any) *engine.Error {
+	sc := newXLScan(scanOther, func(format string, args ...any) *engine.Error {
 		return p.fail("part "+name+": "+format, args...)
 	})
-	if err := xlScanPart(ctx, f, sc, p.damaged); err != nil {
+	if err := scanPart(ctx, f, sc, p.damaged); err != nil {
 		return nil, err
 	}
 	// Held as bytes (counted with the archive), copied once more while
 	// parsed, and built into structures.
-	p.addMem(name, declared+xlElementCost*sc.elements)
+	p.addMem(name, declared+elementCost*sc.elements)
 	return f, nil
 }
 
-// xlRel is one relationship of a .rels part.
-type xlRel struct {
+// rel is one relationship of a .rels part.
+type rel struct {
 	ID     string `xml:"Id,attr"`
 	Type   string `xml:"Type,attr"`
 	Target string `xml:"Target,attr"`
 }
 
-func (p *xlPlan) readRels(ctx context.Context, name string) ([]xlRel, error) {
+func (p *workbookPlan) readRels(ctx context.Context, name string) ([]rel, error) {
 	f, err := p.vetSmall(ctx, name)
 	if f == nil || err != nil {
 		return nil, err
 	}
 	var doc struct {
-		Rels []xlRel `xml:"Relationship"`
+		Rels []rel `xml:"Relationship"`
 	}
 	if err := p.decode(f, &doc); err != nil {
 		return nil, err
@@ -263,7 +263,7 @@ func (p *xlPlan) readRels(ctx context.Context, name string) ([]xlRel, error) {
 
 // decode parses a vetted part; a syntax error is left to excelize, which
 // says what it makes of the file.
-func (p *xlPlan) decode(f *zip.File, v any) error {
+func (p *workbookPlan) decode(f *zip.File, v any) error {
 	rc, err := f.Open()
 	if err != nil {
 		return p.damaged(err)
@@ -281,7 +281,7 @@ func (p *xlPlan) decode(f *zip.File, v any) error {
 
 // mapSheets finds each sheet's part the way excelize does: the workbook's
 // sheets, their relationship ids, the targets in the workbook's .rels.
-func (p *xlPlan) mapSheets(ctx context.Context, wb string) error {
+func (p *workbookPlan) mapSheets(ctx context.Context, wb string) error {
 	if wb == "" {
 		return nil
 	}
@@ -328,14 +328,14 @@ func (p *xlPlan) mapSheets(ctx context.Context, wb string) error {
 			}
 		}
 		if part != "" {
-			p.sheets = append(p.sheets, xlSheetPart{name: s.Name, part: part})
+			p.sheets = append(p.sheets, sheetPart{name: s.Name, part: part})
 		}
 	}
 	return nil
 }
 
 // sheetNames lists the sheets that have a part, in the workbook's order.
-func (p *xlPlan) sheetNames() []string {
+func (p *workbookPlan) sheetNames() []string {
 	out := make([]string, len(p.sheets))
 	for i, s := range p.sheets {
 		out[i] = s.name
@@ -343,26 +343,26 @@ func (p *xlPlan) sheetNames() []string {
 	return out
 }
 
-// xlScans are the scans of a workbook's shared strings and chosen sheets,
+// partScans are the scans of a workbook's shared strings and chosen sheets,
 // run one after the other on a goroutine of their own.
-type xlScans struct {
-	sst    *xlGate // nil without a shared-string table
-	sheets map[string]*xlGate
+type partScans struct {
+	sst    *scanGate // nil without a shared-string table
+	sheets map[string]*scanGate
 	stop   context.CancelFunc
 	wg     sync.WaitGroup
 }
 
 // startScans scans the shared strings, then the parts of the sheets named
 // (in that order, the order they are read in).
-func (p *xlPlan) startScans(ctx context.Context, chosen []string) *xlScans {
+func (p *workbookPlan) startScans(ctx context.Context, chosen []string) *partScans {
 	ctx, stop := context.WithCancel(ctx)
-	sc := &xlScans{sheets: map[string]*xlGate{}, stop: stop}
+	sc := &partScans{sheets: map[string]*scanGate{}, stop: stop}
 	type job struct {
 		part, sheet string
-		gate        *xlGate
+		gate        *scanGate
 	}
 	var jobs []job
-	byPart := map[string]*xlGate{}
+	byPart := map[string]*scanGate{}
 	for _, name := range chosen {
 		for _, s := range p.sheets {
 			if s.name != name {
@@ -391,11 +391,11 @@ func (p *xlPlan) startScans(ctx context.Context, chosen []string) *xlScans {
 		}
 		for _, j := range jobs {
 			if err == nil {
-				s := newXLScan(xlScanSheet, func(format string, args ...any) *engine.Error {
-					return xlImportErr(p.base+", sheet "+strconv.Quote(j.sheet)+": "+format, args...)
+				s := newXLScan(scanSheet, func(format string, args ...any) *engine.Error {
+					return workbookError(p.base+", sheet "+strconv.Quote(j.sheet)+": "+format, args...)
 				})
 				s.gate = j.gate
-				err = xlScanPart(ctx, p.parts[j.part], s, p.damaged)
+				err = scanPart(ctx, p.parts[j.part], s, p.damaged)
 			}
 			j.gate.finish(err)
 		}
@@ -405,20 +405,20 @@ func (p *xlPlan) startScans(ctx context.Context, chosen []string) *xlScans {
 
 // scanSST scans the shared-string table and checks the memory its strings
 // take once excelize reads them.
-func (p *xlPlan) scanSST(ctx context.Context) error {
+func (p *workbookPlan) scanSST(ctx context.Context) error {
 	room := p.lim.mem/2 - p.mem
-	s := newXLScan(xlScanSST, func(format string, args ...any) *engine.Error {
+	s := newXLScan(scanSharedStrings, func(format string, args ...any) *engine.Error {
 		return p.fail(format, args...)
 	})
 	if !p.sstMem {
-		s.maxItems = max(room/xlStringCost, 0)
+		s.maxItems = max(room/stringCost, 0)
 	}
-	if err := xlScanPart(ctx, p.sst, s, p.damaged); err != nil {
+	if err := scanPart(ctx, p.sst, s, p.damaged); err != nil {
 		return err
 	}
-	cost := xlStringCost * s.items
+	cost := stringCost * s.items
 	if p.sstMem {
-		cost = int64(p.sst.UncompressedSize64) + xlElementCost*s.elements
+		cost = int64(p.sst.UncompressedSize64) + elementCost*s.elements
 	}
 	p.addMem("xl/sharedStrings.xml", cost)
 	if p.mem > p.lim.mem/2 {
@@ -429,7 +429,7 @@ func (p *xlPlan) scanSST(ctx context.Context) error {
 
 // gate returns the gate of a sheet excelize names, nil when the scans do
 // not know it.
-func (sc *xlScans) gate(sheet string) *xlGate {
+func (sc *partScans) gate(sheet string) *scanGate {
 	if g, ok := sc.sheets[sheet]; ok {
 		return g
 	}
@@ -442,7 +442,7 @@ func (sc *xlScans) gate(sheet string) *xlGate {
 }
 
 // close stops the scans and waits for them to end.
-func (sc *xlScans) close() {
+func (sc *partScans) close() {
 	sc.stop()
 	sc.wg.Wait()
 }

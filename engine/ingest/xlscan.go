@@ -28,22 +28,22 @@ import (
 // value excelize would build.
 
 const (
-	// xlMaxDepth is the deepest nesting of XML elements accepted; Excel's
+	// maxDepth is the deepest nesting of XML elements accepted; Excel's
 	// parts nest a dozen deep, and the decoder keeps a stack entry per level.
-	xlMaxDepth = 256
-	// xlMaxRow and xlMaxCol are Excel's last row and column (XFD).
-	xlMaxRow = excelize.TotalRows
-	xlMaxCol = excelize.MaxColumns
-	// xlTagKeep bytes of each tag are kept, enough for the names and the
+	maxDepth = 256
+	// maxRow and maxCol are Excel's last row and column (XFD).
+	maxRow = excelize.TotalRows
+	maxCol = excelize.MaxColumns
+	// tagKeep bytes of each tag are kept, enough for the names and the
 	// r attribute of rows and cells.
-	xlTagKeep = 256
+	tagKeep = 256
 )
 
 // What a scan checks.
 const (
-	xlScanOther = iota // a part parsed whole: elements, depth, tokens
-	xlScanSheet        // a worksheet: also rows, cells, values
-	xlScanSST          // the shared-string table: also each string
+	scanOther         = iota // a part parsed whole: elements, depth, tokens
+	scanSheet                // a worksheet: also rows, cells, values
+	scanSharedStrings        // the shared-string table: also each string
 )
 
 // Tokenizer states.
@@ -56,12 +56,12 @@ const (
 	xsBang    // after "<!", until it is known which
 )
 
-// xlScan scans one part; its fields are the tokenizer's state, what the
+// partScan scans one part; its fields are the tokenizer's state, what the
 // part held so far, and where in it the scan is (for messages).
-type xlScan struct {
+type partScan struct {
 	mode  int
 	fail  func(format string, args ...any) *engine.Error // an error naming the file, part or sheet
-	gate  *xlGate                                        // told of each row vetted (worksheets)
+	gate  *scanGate                                      // told of each row vetted (worksheets)
 	state int
 	quote byte
 	tag   []byte // the current tag's first bytes
@@ -88,15 +88,15 @@ type xlScan struct {
 	maxItems     int64 // shared strings allowed (the index excelize keeps)
 }
 
-func newXLScan(mode int, fail func(string, ...any) *engine.Error) *xlScan {
-	return &xlScan{mode: mode, fail: fail, tag: make([]byte, 0, xlTagKeep), maxItems: -1}
+func newXLScan(mode int, fail func(string, ...any) *engine.Error) *partScan {
+	return &partScan{mode: mode, fail: fail, tag: make([]byte, 0, tagKeep), maxItems: -1}
 }
 
-// xlScanPart inflates zf and scans it. An archive error (the data is
+// scanPart inflates zf and scans it. An archive error (the data is
 // longer or shorter than the directory says, its checksum differs) is
 // returned as damaged: archive/zip stops at the declared size, so a part
 // never inflates beyond what the directory's checks allowed.
-func xlScanPart(ctx context.Context, zf *zip.File, sc *xlScan, damaged func(error) *engine.Error) error {
+func scanPart(ctx context.Context, zf *zip.File, sc *partScan, damaged func(error) *engine.Error) error {
 	rc, err := zf.Open()
 	if err != nil {
 		return damaged(err)
@@ -134,7 +134,7 @@ func xlScanPart(ctx context.Context, zf *zip.File, sc *xlScan, damaged func(erro
 }
 
 // feed tokenizes p, carrying the state over to the next call.
-func (s *xlScan) feed(p []byte) error {
+func (s *partScan) feed(p []byte) error {
 	i := 0
 	for i < len(p) {
 		switch s.state {
@@ -153,7 +153,7 @@ func (s *xlScan) feed(p []byte) error {
 			}
 			i += j + 1
 			s.runN = 0
-			if s.mode == xlScanSheet && i+2 < len(p) {
+			if s.mode == scanSheet && i+2 < len(p) {
 				// Most of a sheet's tags are <v>, </v>, </c>, <t>, </t>:
 				// taken here without the general path.
 				if k, err := s.shortTag(p, i); k > 0 || err != nil {
@@ -188,7 +188,7 @@ func (s *xlScan) feed(p []byte) error {
 // feedTag reads a tag up to its '>' (outside quoted attribute values).
 // The loop only looks for the end and the quotes; the tag's bytes are
 // kept and counted a segment at a time.
-func (s *xlScan) feedTag(p []byte, i int) (int, error) {
+func (s *partScan) feedTag(p []byte, i int) (int, error) {
 	if s.tagN == 0 {
 		switch p[i] {
 		case '?':
@@ -222,7 +222,7 @@ func (s *xlScan) feedTag(p []byte, i int) (int, error) {
 	if seg := p[from:i]; len(seg) > 0 {
 		s.tagN += int64(len(seg))
 		s.last = seg[len(seg)-1]
-		if room := xlTagKeep - len(s.tag); room > 0 {
+		if room := tagKeep - len(s.tag); room > 0 {
 			s.tag = append(s.tag, seg[:min(room, len(seg))]...)
 		}
 		if s.tagN > maxFieldBytes {
@@ -239,7 +239,7 @@ func (s *xlScan) feedTag(p []byte, i int) (int, error) {
 
 // shortTag takes a tag of one letter without attributes ("v>", "/c>")
 // at p[i:], returning its length after the '<' (0 when it is not one).
-func (s *xlScan) shortTag(p []byte, i int) (int, error) {
+func (s *partScan) shortTag(p []byte, i int) (int, error) {
 	a, b := p[i], p[i+1]
 	if a == '/' {
 		if p[i+2] != '>' {
@@ -272,8 +272,8 @@ func (s *xlScan) shortTag(p []byte, i int) (int, error) {
 		return 0, nil
 	}
 	s.elements++
-	if s.depth++; s.depth > xlMaxDepth {
-		return 2, s.fail("XML elements nested more than %d deep", xlMaxDepth).
+	if s.depth++; s.depth > maxDepth {
+		return 2, s.fail("XML elements nested more than %d deep", maxDepth).
 			WithHint("the file is damaged or was not written by a spreadsheet program; open it in Excel and save it again")
 	}
 	return 2, nil
@@ -282,7 +282,7 @@ func (s *xlScan) shortTag(p []byte, i int) (int, error) {
 // feedBang reads what follows "<!" a byte at a time until it is a comment
 // ("<!--"), a CDATA section ("<![CDATA[") or neither: a declaration, read
 // on as a tag.
-func (s *xlScan) feedBang(p []byte, i int) (int, error) {
+func (s *partScan) feedBang(p []byte, i int) (int, error) {
 	for i < len(p) {
 		c := p[i]
 		i++
@@ -314,7 +314,7 @@ func (s *xlScan) feedBang(p []byte, i int) (int, error) {
 
 // feedUntil reads a comment, CDATA section or processing instruction up
 // to its end; CDATA is text.
-func (s *xlScan) feedUntil(p []byte, i int) (int, error) {
+func (s *partScan) feedUntil(p []byte, i int) (int, error) {
 	for i < len(p) {
 		j := bytes.IndexByte(p[i:], '>')
 		if j < 0 {
@@ -352,7 +352,7 @@ func (s *xlScan) feedUntil(p []byte, i int) (int, error) {
 	return i, nil
 }
 
-func (s *xlScan) tailOf(b []byte) {
+func (s *partScan) tailOf(b []byte) {
 	switch len(b) {
 	case 0:
 	case 1:
@@ -363,7 +363,7 @@ func (s *xlScan) tailOf(b []byte) {
 }
 
 // runBytes counts the bytes of a comment, PI or CDATA section.
-func (s *xlScan) runBytes(n int64) error {
+func (s *partScan) runBytes(n int64) error {
 	if s.state == xsCDATA {
 		return s.text(n)
 	}
@@ -423,7 +423,7 @@ func attrR(tag []byte) []byte {
 	return nil
 }
 
-func (s *xlScan) tagDone() error {
+func (s *partScan) tagDone() error {
 	tag := s.tag
 	if len(tag) == 0 {
 		return nil
@@ -440,8 +440,8 @@ func (s *xlScan) tagDone() error {
 	name := localName(tag)
 	if !selfClosing {
 		s.depth++
-		if s.depth > xlMaxDepth {
-			return s.fail("XML elements nested more than %d deep", xlMaxDepth).
+		if s.depth > maxDepth {
+			return s.fail("XML elements nested more than %d deep", maxDepth).
 				WithHint("the file is damaged or was not written by a spreadsheet program; open it in Excel and save it again")
 		}
 	}
@@ -454,9 +454,9 @@ func (s *xlScan) tagDone() error {
 	return nil
 }
 
-func (s *xlScan) start(name, tag []byte) error {
+func (s *partScan) start(name, tag []byte) error {
 	switch s.mode {
-	case xlScanSheet:
+	case scanSheet:
 		switch string(name) {
 		case "row":
 			return s.startRow(tag)
@@ -475,7 +475,7 @@ func (s *xlScan) start(name, tag []byte) error {
 		case "t":
 			s.inT = s.inIS
 		}
-	case xlScanSST:
+	case scanSharedStrings:
 		switch string(name) {
 		case "si":
 			s.items++
@@ -494,9 +494,9 @@ func (s *xlScan) start(name, tag []byte) error {
 	return nil
 }
 
-func (s *xlScan) end(name []byte) error {
+func (s *partScan) end(name []byte) error {
 	switch s.mode {
-	case xlScanSheet:
+	case scanSheet:
 		switch string(name) {
 		case "row":
 			s.inRow, s.inC, s.inVal, s.inIS, s.inT = false, false, false, false, false
@@ -509,7 +509,7 @@ func (s *xlScan) end(name []byte) error {
 		case "t":
 			s.inT = false
 		}
-	case xlScanSST:
+	case scanSharedStrings:
 		switch string(name) {
 		case "si":
 			s.inSI, s.inT = false, false
@@ -522,7 +522,7 @@ func (s *xlScan) end(name []byte) error {
 	return nil
 }
 
-func (s *xlScan) startRow(tag []byte) error {
+func (s *partScan) startRow(tag []byte) error {
 	s.rows++
 	num := s.row + 1
 	if r := attrR(tag); len(r) > 0 {
@@ -543,7 +543,7 @@ func (s *xlScan) startRow(tag []byte) error {
 		}
 		num = n
 	}
-	if num > xlMaxRow || s.rows > xlMaxRow {
+	if num > maxRow || s.rows > maxRow {
 		return s.fail("row %s is past Excel's last row (1,048,576)", formatCount(max(num, s.rows))).
 			WithHint("the sheet was not written by Excel; export the data as CSV from the program that made it and import that")
 	}
@@ -554,12 +554,12 @@ func (s *xlScan) startRow(tag []byte) error {
 	return nil
 }
 
-func (s *xlScan) startCell(tag []byte) error {
+func (s *partScan) startCell(tag []byte) error {
 	s.cells++
 	s.inC, s.inVal, s.inIS, s.inT, s.valN = true, false, false, false, 0
 	// The reference is only for messages: the tag is kept, read if needed.
 	s.cellTag = append(s.cellTag[:0], tag...)
-	if s.cells > xlMaxCol {
+	if s.cells > maxCol {
 		return s.fail("row %d has more cells than Excel's 16,384 columns", s.row).
 			WithHint("the sheet was not written by Excel; export the data as CSV from the program that made it and import that")
 	}
@@ -582,7 +582,7 @@ func parseDigits(b []byte) (int64, bool) {
 }
 
 // ref names the current cell: its reference, or its place in the row.
-func (s *xlScan) ref() string {
+func (s *partScan) ref() string {
 	if r := attrR(s.cellTag); len(r) > 0 {
 		return string(r)
 	}
@@ -590,10 +590,10 @@ func (s *xlScan) ref() string {
 }
 
 // text counts n bytes of character data.
-func (s *xlScan) text(n int64) error {
+func (s *partScan) text(n int64) error {
 	s.runN += n
 	switch s.mode {
-	case xlScanSheet:
+	case scanSheet:
 		if s.inRow {
 			s.rowN += n
 			if s.rowN > maxRecordBytes {
@@ -609,7 +609,7 @@ func (s *xlScan) text(n int64) error {
 			}
 			return nil
 		}
-	case xlScanSST:
+	case scanSharedStrings:
 		if s.inSI {
 			s.itemAll += n
 			if s.inT && !s.inRPh {
@@ -629,13 +629,13 @@ func (s *xlScan) text(n int64) error {
 	return nil
 }
 
-// xlGate tells the reader of a worksheet how far the scan has vetted it,
+// scanGate tells the reader of a worksheet how far the scan has vetted it,
 // so that excelize never reads a row the scan has not passed: the scan
 // runs on the other core, ahead, and the reader waits only when it
 // catches up. Rows are strictly ascending (the scan refuses others), so a
 // vetted row numbered above n means that everything excelize reads while
 // it returns row n is vetted.
-type xlGate struct {
+type scanGate struct {
 	vetted  atomic.Int64 // the number of the last row whose start tag is vetted
 	bad     atomic.Bool
 	waiting atomic.Bool
@@ -645,11 +645,11 @@ type xlGate struct {
 	err     error
 }
 
-func newXLGate() *xlGate {
-	return &xlGate{notify: make(chan struct{}, 1), done: make(chan struct{})}
+func newXLGate() *scanGate {
+	return &scanGate{notify: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
-func (g *xlGate) vet(row int64) {
+func (g *scanGate) vet(row int64) {
 	g.vetted.Store(row)
 	if g.waiting.Load() {
 		select {
@@ -660,7 +660,7 @@ func (g *xlGate) vet(row int64) {
 }
 
 // finish ends the gate with the scan's outcome.
-func (g *xlGate) finish(err error) {
+func (g *scanGate) finish(err error) {
 	g.once.Do(func() {
 		g.err = err
 		if err != nil {
@@ -672,7 +672,7 @@ func (g *xlGate) finish(err error) {
 
 // wait returns once a row numbered above n is vetted or the scan ended,
 // with the scan's error as soon as there is one.
-func (g *xlGate) wait(ctx context.Context, n int) error {
+func (g *scanGate) wait(ctx context.Context, n int) error {
 	for {
 		if g.bad.Load() {
 			return g.err
@@ -696,7 +696,7 @@ func (g *xlGate) wait(ctx context.Context, n int) error {
 }
 
 // waitDone returns the scan's outcome once it ended.
-func (g *xlGate) waitDone(ctx context.Context) error {
+func (g *scanGate) waitDone(ctx context.Context) error {
 	select {
 	case <-g.done:
 		return g.err

@@ -13,13 +13,13 @@ import (
 	"querent/engine"
 )
 
-func xlTestScan(mode int) *xlScan {
-	return newXLScan(mode, func(format string, args ...any) *engine.Error { return xlImportErr(format, args...) })
+func testScan(mode int) *partScan {
+	return newXLScan(mode, func(format string, args ...any) *engine.Error { return workbookError(format, args...) })
 }
 
-// xlFeedChunks feeds doc to a new scan in pieces of n bytes.
-func xlFeedChunks(mode int, doc string, n int) (*xlScan, error) {
-	s := xlTestScan(mode)
+// feedChunks feeds doc to a new scan in pieces of n bytes.
+func feedChunks(mode int, doc string, n int) (*partScan, error) {
+	s := testScan(mode)
 	for i := 0; i < len(doc); i += n {
 		if err := s.feed([]byte(doc[i:min(i+n, len(doc))])); err != nil {
 			return s, err
@@ -63,8 +63,8 @@ func TestXLScanTokens(t *testing.T) {
 	for _, doc := range docs {
 		want := xmlElements(t, doc)
 		for n := 1; n <= len(doc); n++ {
-			for _, mode := range []int{xlScanOther, xlScanSheet, xlScanSST} {
-				s, err := xlFeedChunks(mode, doc, n)
+			for _, mode := range []int{scanOther, scanSheet, scanSharedStrings} {
+				s, err := feedChunks(mode, doc, n)
 				if err != nil {
 					t.Fatalf("%q in %d-byte pieces: %v", doc, n, err)
 				}
@@ -75,11 +75,11 @@ func TestXLScanTokens(t *testing.T) {
 			}
 		}
 	}
-	s, _ := xlFeedChunks(xlScanSheet, docs[3], 7)
+	s, _ := feedChunks(scanSheet, docs[3], 7)
 	if s.rows != 2 || s.row != 3 {
 		t.Errorf("rows %d, last row %d; want 2, 3", s.rows, s.row)
 	}
-	s, _ = xlFeedChunks(xlScanSST, docs[4], 5)
+	s, _ = feedChunks(scanSharedStrings, docs[4], 5)
 	if s.items != 2 || s.itemN != int64(len("two")) {
 		t.Errorf("shared strings %d, the last %d bytes; want 2, 3 (phonetic runs aside)", s.items, s.itemN)
 	}
@@ -94,12 +94,12 @@ func TestXLScanValueCap(t *testing.T) {
 		mode             int
 		want             string
 	}{
-		{"inline", `<sheetData><row r="2"><c r="C2" t="inlineStr"><is><t>`, `</t></is></c></row></sheetData>`, xlScanSheet, "cell C2"},
-		{"value", `<sheetData><row r="2"><c t="str"><v>`, `</v></c></row></sheetData>`, xlScanSheet, "number 1 of row 2"},
-		{"shared", `<sst><si><t>a</t></si><si><t>`, `</t></si></sst>`, xlScanSST, "shared string 2"},
+		{"inline", `<sheetData><row r="2"><c r="C2" t="inlineStr"><is><t>`, `</t></is></c></row></sheetData>`, scanSheet, "cell C2"},
+		{"value", `<sheetData><row r="2"><c t="str"><v>`, `</v></c></row></sheetData>`, scanSheet, "number 1 of row 2"},
+		{"shared", `<sst><si><t>a</t></si><si><t>`, `</t></si></sst>`, scanSharedStrings, "shared string 2"},
 	} {
 		for _, extra := range []int{0, 1} {
-			s := xlTestScan(tt.mode)
+			s := testScan(tt.mode)
 			err := s.feed([]byte(tt.head))
 			for i := 0; err == nil && i < len(body); i += 1 << 20 {
 				err = s.feed(body[i : i+1<<20])
@@ -128,18 +128,18 @@ func TestXLScanBounds(t *testing.T) {
 		mode      int
 		want      string
 	}{
-		{"row number", `<sheetData><row r="1048577"/></sheetData>`, xlScanSheet, "past Excel's last row"},
-		{"out of order", `<sheetData><row r="5"/><row r="3"/></sheetData>`, xlScanSheet, "row 3 comes after row 5"},
-		{"bad number", `<sheetData><row r="x"/></sheetData>`, xlScanSheet, "numbered"},
-		{"cells", `<sheetData><row>` + strings.Repeat(`<c/>`, xlMaxCol+1) + `</row></sheetData>`, xlScanSheet, "16,384"},
-		{"row text", `<sheetData><row r="7">` + strings.Repeat(`<c><v>`+strings.Repeat("1", 8<<20)+`</v></c>`, 9) + `</row></sheetData>`, xlScanSheet, "row 7 holds more than 64 MB"},
-		{"run", `<a>` + strings.Repeat(" ", maxFieldBytes+1) + `</a>`, xlScanOther, "run of text"},
-		{"tag", `<a b="` + strings.Repeat("x", maxFieldBytes) + `"/>`, xlScanOther, "tag longer"},
-		{"comment", `<a><!--` + strings.Repeat("x", maxFieldBytes) + `--></a>`, xlScanOther, "comment"},
-		{"depth", strings.Repeat(`<a>`, xlMaxDepth+1), xlScanOther, "nested more than 256"},
+		{"row number", `<sheetData><row r="1048577"/></sheetData>`, scanSheet, "past Excel's last row"},
+		{"out of order", `<sheetData><row r="5"/><row r="3"/></sheetData>`, scanSheet, "row 3 comes after row 5"},
+		{"bad number", `<sheetData><row r="x"/></sheetData>`, scanSheet, "numbered"},
+		{"cells", `<sheetData><row>` + strings.Repeat(`<c/>`, maxCol+1) + `</row></sheetData>`, scanSheet, "16,384"},
+		{"row text", `<sheetData><row r="7">` + strings.Repeat(`<c><v>`+strings.Repeat("1", 8<<20)+`</v></c>`, 9) + `</row></sheetData>`, scanSheet, "row 7 holds more than 64 MB"},
+		{"run", `<a>` + strings.Repeat(" ", maxFieldBytes+1) + `</a>`, scanOther, "run of text"},
+		{"tag", `<a b="` + strings.Repeat("x", maxFieldBytes) + `"/>`, scanOther, "tag longer"},
+		{"comment", `<a><!--` + strings.Repeat("x", maxFieldBytes) + `--></a>`, scanOther, "comment"},
+		{"depth", strings.Repeat(`<a>`, maxDepth+1), scanOther, "nested more than 256"},
 	}
 	for _, tt := range tests {
-		_, err := xlFeedChunks(tt.mode, tt.doc, 64<<10)
+		_, err := feedChunks(tt.mode, tt.doc, 64<<10)
 		var e *engine.Error
 		if !errors.As(err, &e) || !strings.Contains(e.Message, tt.want) || e.Hint == "" {
 			t.Errorf("%s: %v, want an error with %q and a hint", tt.name, err, tt.want)
@@ -148,11 +148,11 @@ func TestXLScanBounds(t *testing.T) {
 	// A million rows in order, with and without numbers, are fine.
 	var b strings.Builder
 	b.WriteString(`<sheetData><row r="1"/>`)
-	for range xlMaxRow - 2 {
+	for range maxRow - 2 {
 		b.WriteString(`<row/>`)
 	}
 	b.WriteString(`<row r="1048576"/></sheetData>`)
-	if s, err := xlFeedChunks(xlScanSheet, b.String(), 1<<20); err != nil || s.rows != xlMaxRow {
+	if s, err := feedChunks(scanSheet, b.String(), 1<<20); err != nil || s.rows != maxRow {
 		t.Errorf("Excel's rows: %v, %d rows", err, s.rows)
 	}
 }
@@ -167,9 +167,9 @@ func FuzzXLScan(f *testing.F) {
 		if n < 1 || n > len(doc)+1 {
 			n = len(doc) + 1
 		}
-		for _, mode := range []int{xlScanOther, xlScanSheet, xlScanSST} {
-			s, err := xlFeedChunks(mode, doc, n)
-			if err != nil || mode != xlScanOther {
+		for _, mode := range []int{scanOther, scanSheet, scanSharedStrings} {
+			s, err := feedChunks(mode, doc, n)
+			if err != nil || mode != scanOther {
 				continue
 			}
 			d := xml.NewDecoder(strings.NewReader(doc))
@@ -203,9 +203,9 @@ func FuzzXLScan(f *testing.F) {
 // runs beside excelize's reading); BenchmarkXLInflate is its floor, the
 // inflating alone.
 func BenchmarkXLScanSheet(b *testing.B) {
-	p := xlBenchBook(b)
+	p := benchBook(b)
 	zr, err := zip.OpenReader(p)
-	xlMust(b, err)
+	mustXLSX(b, err)
 	defer zr.Close()
 	var f *zip.File
 	for _, e := range zr.File {
@@ -215,14 +215,14 @@ func BenchmarkXLScanSheet(b *testing.B) {
 	}
 	b.SetBytes(int64(f.UncompressedSize64))
 	for range b.N {
-		s := newXLScan(xlScanSheet, func(format string, args ...any) *engine.Error { return xlImportErr(format, args...) })
+		s := newXLScan(scanSheet, func(format string, args ...any) *engine.Error { return workbookError(format, args...) })
 		s.gate = newXLGate()
-		xlMust(b, xlScanPart(context.Background(), f, s, func(err error) *engine.Error { return xlImportErr("%v", err) }))
+		mustXLSX(b, scanPart(context.Background(), f, s, func(err error) *engine.Error { return workbookError("%v", err) }))
 	}
 }
 
 func BenchmarkXLInflate(b *testing.B) {
-	p := xlBenchBook(b)
+	p := benchBook(b)
 	zr, _ := zip.OpenReader(p)
 	defer zr.Close()
 	f := zr.File[0]

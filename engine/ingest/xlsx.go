@@ -78,11 +78,11 @@ const (
 	excelMaxSerial = 2958466
 )
 
-// xlSpills holds the spill files not yet removed, for CleanupTemp.
-var xlSpills = struct {
+// spills holds the spill files not yet removed, for CleanupTemp.
+var spills = struct {
 	sync.Mutex
-	files map[string]*xlSpillFile
-}{files: map[string]*xlSpillFile{}}
+	files map[string]*spillFile
+}{files: map[string]*spillFile{}}
 
 // CleanupTemp removes the temporary spill files of every XLSX table whose
 // Rows was not called (Rows removes its own when it returns). Call it once
@@ -90,18 +90,18 @@ var xlSpills = struct {
 // command exits; it is safe to call at any time and more than once, but a
 // table's Rows fails after it.
 func CleanupTemp() {
-	xlSpills.Lock()
-	var all []*xlSpillFile
-	for _, s := range xlSpills.files {
+	spills.Lock()
+	var all []*spillFile
+	for _, s := range spills.files {
 		all = append(all, s)
 	}
-	xlSpills.Unlock()
+	spills.Unlock()
 	for _, s := range all {
 		s.remove()
 	}
 }
 
-func xlImportErr(format string, args ...any) *engine.Error {
+func workbookError(format string, args ...any) *engine.Error {
 	return engine.Errorf(engine.CodeImport, format, args...)
 }
 
@@ -109,25 +109,25 @@ func xlImportErr(format string, args ...any) *engine.Error {
 // opts.Sheets) into tables.
 func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*engine.ImportTable, err error) {
 	base := filepath.Base(path)
-	lim := xlLimitsOf(opts)
+	lim := limitsOf(opts)
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, xlImportErr("cannot open %s: %v", base, xlUnwrapPathError(err)).WithErr(err).
+		return nil, workbookError("cannot open %s: %v", base, unwrapPathError(err)).WithErr(err).
 			WithHint("check the path and that you may read the file")
 	}
 	defer fh.Close()
-	zr, err := xlCheckWorkbookFile(fh, base)
+	zr, err := checkWorkbookFile(fh, base)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := xlPlanWorkbook(ctx, zr.Reader, base, zr.size, lim)
+	plan, err := planWorkbook(ctx, zr.Reader, base, zr.size, lim)
 	if err != nil {
 		return nil, err
 	}
 	// excelize's extracted parts count against the temporary space from
 	// the start; the spill files are counted as they are written.
 	if !reserveTemp(plan.temp, lim.temp) {
-		return nil, xlImportErr("%s: reading it needs %s of temporary files, which with those of the tables read before passes the %s ceiling",
+		return nil, workbookError("%s: reading it needs %s of temporary files, which with those of the tables read before passes the %s ceiling",
 			base, formatBytes(plan.temp), formatBytes(lim.temp)).
 			WithHint("import the files one at a time, or split the workbook")
 	}
@@ -136,10 +136,10 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*eng
 	// and then ahead of its reading; the sheets are chosen from the plan's
 	// list here and from excelize's below (the same, but excelize's errors
 	// are the ones users see).
-	chosen, _ := xlChooseSheets(base, plan.sheetNames(), opts.Sheets)
+	chosen, _ := chooseSheets(base, plan.sheetNames(), opts.Sheets)
 	scans := plan.startScans(ctx, chosen)
 	defer scans.close()
-	sum, err := xlHashFile(fh, base)
+	sum, err := hashFile(fh, base)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*eng
 	// fails half-way, with no File to close.
 	tmp, err := os.MkdirTemp("", "querent-xlsx-*")
 	if err != nil {
-		return nil, xlImportErr("%s: cannot make a temporary folder in %s: %v", base, os.TempDir(), err).WithErr(err).
+		return nil, workbookError("%s: cannot make a temporary folder in %s: %v", base, os.TempDir(), err).WithErr(err).
 			WithHint("free some disk space there, or point TMPDIR at a folder with room")
 	}
 	defer os.RemoveAll(tmp)
@@ -159,7 +159,7 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*eng
 		if f != nil {
 			_ = f.Close()
 		}
-		return nil, xlOpenError(base, err)
+		return nil, openError(base, err)
 	}
 	defer func() { _ = f.Close() }()
 
@@ -169,15 +169,15 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*eng
 	}
 	all := f.GetSheetList()
 	if len(all) == 0 {
-		return nil, xlImportErr("%s holds no sheets", base).
+		return nil, workbookError("%s holds no sheets", base).
 			WithHint("open it in Excel and save it again as .xlsx")
 	}
-	sheets, err := xlChooseSheets(base, all, opts.Sheets)
+	sheets, err := chooseSheets(base, all, opts.Sheets)
 	if err != nil {
 		return nil, err
 	}
 
-	var created []*xlSpillFile
+	var created []*spillFile
 	defer func() {
 		if err != nil {
 			for _, s := range created {
@@ -187,12 +187,12 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*eng
 		}
 	}()
 	var bookWarnings []string // about sheets that gave no table
-	var read []*xlSheetResult
+	var read []*sheetResult
 	for _, sheet := range sheets {
 		if err := ctx.Err(); err != nil {
 			return nil, engine.AsError(err)
 		}
-		sr := &xlSheetReader{
+		sr := &sheetReader{
 			ctx: ctx, f: f, file: base, sheet: sheet,
 			date1904: date1904, progress: opts.Progress,
 			prefix: base + ", sheet " + sheet + ": ",
@@ -218,14 +218,14 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*eng
 		read = append(read, res)
 	}
 	if len(read) == 0 {
-		return nil, xlImportErr("%s holds no data: %s", base, xlDescribeEmpty(sheets)).
+		return nil, workbookError("%s holds no data: %s", base, describeEmpty(sheets)).
 			WithHint("check that you chose the right file (and sheets), or add a header row and data in Excel")
 	}
 
 	stem := strings.TrimSuffix(base, filepath.Ext(base))
 	defaults := 0
 	for _, r := range read {
-		if xlIsDefaultSheetName(r.sheet) {
+		if isDefaultSheetName(r.sheet) {
 			defaults++
 		}
 	}
@@ -233,7 +233,7 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*eng
 		t := r.table
 		t.Source, t.SourcePath, t.SourceSHA256, t.Sheet = base, path, sum, r.sheet
 		switch {
-		case !xlIsDefaultSheetName(r.sheet):
+		case !isDefaultSheetName(r.sheet):
 			t.Name = TableName(r.sheet)
 		case defaults == 1:
 			t.Name = TableName(stem)
@@ -248,14 +248,14 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*eng
 	return tables, nil
 }
 
-func xlDescribeEmpty(sheets []string) string {
+func describeEmpty(sheets []string) string {
 	if len(sheets) == 1 {
 		return fmt.Sprintf("sheet %q is empty", sheets[0])
 	}
-	return fmt.Sprintf("its %d sheets (%s) are empty", len(sheets), xlQuoteList(sheets))
+	return fmt.Sprintf("its %d sheets (%s) are empty", len(sheets), quoteList(sheets))
 }
 
-func xlQuoteList(list []string) string {
+func quoteList(list []string) string {
 	q := make([]string, len(list))
 	for i, s := range list {
 		q[i] = strconv.Quote(s)
@@ -263,9 +263,9 @@ func xlQuoteList(list []string) string {
 	return strings.Join(q, ", ")
 }
 
-// xlChooseSheets returns the sheets to read: all of them, or those wanted
+// chooseSheets returns the sheets to read: all of them, or those wanted
 // (matched exactly, else ignoring case), in the order asked.
-func xlChooseSheets(base string, all, want []string) ([]string, error) {
+func chooseSheets(base string, all, want []string) ([]string, error) {
 	if len(want) == 0 {
 		return all, nil
 	}
@@ -288,7 +288,7 @@ func xlChooseSheets(base string, all, want []string) ([]string, error) {
 			}
 		}
 		if name == "" {
-			return nil, xlImportErr("%s has no sheet named %q; its sheets are %s", base, w, xlQuoteList(all)).
+			return nil, workbookError("%s has no sheet named %q; its sheets are %s", base, w, quoteList(all)).
 				WithHint("name one of its sheets with --sheet, or leave --sheet out to import every sheet")
 		}
 		if !seen[name] {
@@ -299,93 +299,93 @@ func xlChooseSheets(base string, all, want []string) ([]string, error) {
 	return out, nil
 }
 
-// xlDefaultSheetName matches the names Excel gives new sheets, in the
+// defaultSheetName matches the names Excel gives new sheets, in the
 // languages it is most used in.
-var xlDefaultSheetName = regexp.MustCompile(`(?i)^\s*(sheet|feuil|feuille|tabelle|blatt|hoja|foglio|planilha|plan|folha|blad|ark|arkusz|list|лист|munkalap|taulukko|sayfa|φύλλο|工作表|シート|시트)\s*\d*\s*$`)
+var defaultSheetName = regexp.MustCompile(`(?i)^\s*(sheet|feuil|feuille|tabelle|blatt|hoja|foglio|planilha|plan|folha|blad|ark|arkusz|list|лист|munkalap|taulukko|sayfa|φύλλο|工作表|シート|시트)\s*\d*\s*$`)
 
-func xlIsDefaultSheetName(s string) bool { return xlDefaultSheetName.MatchString(s) }
+func isDefaultSheetName(s string) bool { return defaultSheetName.MatchString(s) }
 
 // File checks before excelize opens the file.
 
 var (
-	xlOleMagic = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
-	xlZipMagic = []byte("PK")
+	oleMagic = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
+	zipMagic = []byte("PK")
 )
 
-// xlZip is a workbook's archive and the size of its file.
-type xlZip struct {
+// zipArchive is a workbook's archive and the size of its file.
+type zipArchive struct {
 	*zip.Reader
 	size int64
 }
 
-// xlCheckWorkbookFile refuses what is not a readable XLSX: an encrypted
+// checkWorkbookFile refuses what is not a readable XLSX: an encrypted
 // workbook, an old .xls file, not a ZIP archive, not a regular file. It
 // returns the archive's directory.
-func xlCheckWorkbookFile(fh *os.File, base string) (*xlZip, error) {
+func checkWorkbookFile(fh *os.File, base string) (*zipArchive, error) {
 	fi, err := fh.Stat()
 	if err != nil {
-		return nil, xlImportErr("cannot read %s: %v", base, err).WithErr(err)
+		return nil, workbookError("cannot read %s: %v", base, err).WithErr(err)
 	}
 	if err := regularFile(base, fi); err != nil { // replaced since Read looked: refused all the same
 		return nil, err
 	}
-	if err := xlCheckMagic(fh, base); err != nil {
+	if err := checkMagic(fh, base); err != nil {
 		return nil, err
 	}
-	zr, err := xlCheckZip(fh, base)
+	zr, err := checkZip(fh, base)
 	if err != nil {
 		return nil, err
 	}
-	return &xlZip{Reader: zr, size: fi.Size()}, nil
+	return &zipArchive{Reader: zr, size: fi.Size()}, nil
 }
 
-// xlHashFile is the file's sha256.
-func xlHashFile(fh *os.File, base string) (string, error) {
+// hashFile is the file's sha256.
+func hashFile(fh *os.File, base string) (string, error) {
 	h := sha256.New()
 	if _, err := io.Copy(h, io.NewSectionReader(fh, 0, math.MaxInt64)); err != nil {
-		return "", xlImportErr("cannot read %s: %v", base, err).WithErr(err).
+		return "", workbookError("cannot read %s: %v", base, err).WithErr(err).
 			WithHint("check that the file is readable and not being written")
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// xlCheckMagic refuses an OLE file (an encrypted workbook or an .xls), an
+// checkMagic refuses an OLE file (an encrypted workbook or an .xls), an
 // empty file and one that does not start like a ZIP archive.
-func xlCheckMagic(fh *os.File, base string) error {
+func checkMagic(fh *os.File, base string) error {
 	var magic [8]byte
 	n, _ := io.ReadFull(fh, magic[:])
 	switch {
-	case n == 8 && bytes.Equal(magic[:], xlOleMagic):
-		if xlOleHolds(fh, "EncryptionInfo") || xlOleHolds(fh, "EncryptedPackage") {
-			return xlPasswordError(base, nil)
+	case n == 8 && bytes.Equal(magic[:], oleMagic):
+		if oleHolds(fh, "EncryptionInfo") || oleHolds(fh, "EncryptedPackage") {
+			return passwordError(base, nil)
 		}
-		if xlOleHolds(fh, "Workbook") || xlOleHolds(fh, "Book") ||
+		if oleHolds(fh, "Workbook") || oleHolds(fh, "Book") ||
 			strings.EqualFold(filepath.Ext(base), ".xls") {
-			return xlImportErr("%s is an old Excel 97–2003 workbook (.xls), which Querent does not read", base).
+			return workbookError("%s is an old Excel 97–2003 workbook (.xls), which Querent does not read", base).
 				WithHint("open it in Excel and save it as .xlsx (File > Save As > Excel Workbook), then import that copy")
 		}
-		return xlImportErr("%s is an Office file that is not an .xlsx workbook (it may be password-protected)", base).
+		return workbookError("%s is an Office file that is not an .xlsx workbook (it may be password-protected)", base).
 			WithHint("open it in Excel, remove any password (File > Info > Protect Workbook) and save a copy as .xlsx")
 	case n == 0:
-		return xlImportErr("%s is empty (0 bytes)", base).
+		return workbookError("%s is empty (0 bytes)", base).
 			WithHint("copy the file again, or open it in Excel and save it as .xlsx")
-	case n < 2 || !bytes.Equal(magic[:2], xlZipMagic):
-		return xlCorruptError(base, nil)
+	case n < 2 || !bytes.Equal(magic[:2], zipMagic):
+		return corruptError(base, nil)
 	}
 	return nil
 }
 
-// xlCheckZip reads the ZIP archive's directory: a damaged or truncated
+// checkZip reads the ZIP archive's directory: a damaged or truncated
 // archive, or one that holds no Excel workbook, is refused with words that
 // say which.
-func xlCheckZip(fh *os.File, base string) (*zip.Reader, error) {
+func checkZip(fh *os.File, base string) (*zip.Reader, error) {
 	fi, err := fh.Stat()
 	if err != nil {
-		return nil, xlImportErr("cannot read %s: %v", base, err).WithErr(err)
+		return nil, workbookError("cannot read %s: %v", base, err).WithErr(err)
 	}
 	zr, err := zip.NewReader(fh, fi.Size())
 	if err != nil {
-		return nil, xlCorruptError(base, err)
+		return nil, corruptError(base, err)
 	}
 	kind := ""
 	for _, e := range zr.File {
@@ -404,20 +404,20 @@ func xlCheckZip(fh *os.File, base string) (*zip.Reader, error) {
 	}
 	switch kind {
 	case "xlsb":
-		return nil, xlImportErr("%s is an Excel binary workbook (.xlsb), which Querent does not read", base).
+		return nil, workbookError("%s is an Excel binary workbook (.xlsb), which Querent does not read", base).
 			WithHint("open it in Excel and save it as .xlsx (File > Save As > Excel Workbook), then import that copy")
 	case "ods":
-		return nil, xlImportErr("%s is an OpenDocument file (.ods), not an Excel workbook", base).
+		return nil, workbookError("%s is an OpenDocument file (.ods), not an Excel workbook", base).
 			WithHint("open it in LibreOffice or Excel and save it as .xlsx, then import that copy")
 	case "office":
-		return nil, xlImportErr("%s is a Word or PowerPoint document, not an Excel workbook", base).
+		return nil, workbookError("%s is a Word or PowerPoint document, not an Excel workbook", base).
 			WithHint("import an .xlsx workbook or a CSV file")
 	}
-	return nil, xlImportErr("%s is a ZIP archive, not an Excel workbook (it holds no xl/workbook.xml)", base).
+	return nil, workbookError("%s is a ZIP archive, not an Excel workbook (it holds no xl/workbook.xml)", base).
 		WithHint("if the data is inside the archive, extract it first; otherwise open the file in Excel and save it again as .xlsx")
 }
 
-func xlUnwrapPathError(err error) error {
+func unwrapPathError(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
@@ -425,39 +425,39 @@ func xlUnwrapPathError(err error) error {
 	return err
 }
 
-func xlPasswordError(base string, cause error) *engine.Error {
-	return xlImportErr("%s is password-protected", base).WithErr(cause).
+func passwordError(base string, cause error) *engine.Error {
+	return workbookError("%s is password-protected", base).WithErr(cause).
 		WithHint("open it in Excel, remove the password (File > Info > Protect Workbook) and save a copy")
 }
 
-func xlCorruptError(base string, cause error) *engine.Error {
-	return xlImportErr("%s is not a valid .xlsx workbook: the file is damaged or truncated (it is not a complete ZIP archive)", base).
+func corruptError(base string, cause error) *engine.Error {
+	return workbookError("%s is not a valid .xlsx workbook: the file is damaged or truncated (it is not a complete ZIP archive)", base).
 		WithErr(cause).
 		WithHint("open it in Excel and save it again as .xlsx, or copy the file again if a download or transfer was interrupted")
 }
 
-// xlOpenError turns excelize.OpenFile's error into an import error.
-func xlOpenError(base string, err error) *engine.Error {
+// openError turns excelize.OpenFile's error into an import error.
+func openError(base string, err error) *engine.Error {
 	switch {
 	case errors.Is(err, excelize.ErrWorkbookFileFormat), errors.Is(err, excelize.ErrWorkbookPassword),
 		errors.Is(err, excelize.ErrUnknownEncryptMechanism), errors.Is(err, excelize.ErrUnsupportedEncryptMechanism):
-		return xlPasswordError(base, err)
+		return passwordError(base, err)
 	case errors.Is(err, zip.ErrFormat), errors.Is(err, zip.ErrChecksum), errors.Is(err, zip.ErrAlgorithm),
 		errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return xlCorruptError(base, err)
+		return corruptError(base, err)
 	}
 	msg := err.Error()
 	if strings.Contains(msg, "XML syntax") || strings.Contains(msg, "zip:") || strings.Contains(msg, "flate") {
-		return xlCorruptError(base, err)
+		return corruptError(base, err)
 	}
-	return xlImportErr("cannot read %s as an .xlsx workbook: %v", base, err).WithErr(err).
+	return workbookError("cannot read %s as an .xlsx workbook: %v", base, err).WithErr(err).
 		WithHint("open it in Excel and save it again as .xlsx")
 }
 
-// xlOleHolds reports whether the OLE compound file's directory holds an
+// oleHolds reports whether the OLE compound file's directory holds an
 // entry named name. It walks the directory's sector chain through the FAT
 // sectors the header lists (enough for any workbook's directory).
-func xlOleHolds(r io.ReaderAt, name string) bool {
+func oleHolds(r io.ReaderAt, name string) bool {
 	var hdr [512]byte
 	if _, err := r.ReadAt(hdr[:], 0); err != nil {
 		return false
@@ -510,39 +510,39 @@ func xlOleHolds(r io.ReaderAt, name string) bool {
 
 // One sheet.
 
-type xlSheetReader struct {
+type sheetReader struct {
 	ctx      context.Context
 	f        *excelize.File
 	file     string // base name
 	sheet    string
 	date1904 bool
 	progress func(engine.ImportProgress)
-	prefix   string  // "book.xlsx, sheet Results: "
-	gate     *xlGate // the scan of the sheet's part, ahead of excelize
-	sst      *xlGate // the scan of the shared strings; nil without them
+	prefix   string    // "book.xlsx, sheet Results: "
+	gate     *scanGate // the scan of the sheet's part, ahead of excelize
+	sst      *scanGate // the scan of the shared strings; nil without them
 	maxTemp  int64
 
 	warnings []string
-	spill    *xlSpillFile
+	spill    *spillFile
 
 	cols      []*xlsxColumn
-	kinds     []xlColumnKind // from the sample, per column
-	headered  bool           // the sheet has a header row
-	rows      int64          // data rows
-	widened   int            // rows with cells beyond the header
-	firstWide int            // the first of them
-	wideFrom  int            // the header's width
+	kinds     []columnKind // from the sample, per column
+	headered  bool         // the sheet has a header row
+	rows      int64        // data rows
+	widened   int          // rows with cells beyond the header
+	firstWide int          // the first of them
+	wideFrom  int          // the header's width
 
 	lastReport time.Time
 }
 
-type xlSheetResult struct {
+type sheetResult struct {
 	sheet string
 	table *engine.ImportTable
 }
 
-// xlColumnKind is what the sample found a column's numbers to be.
-type xlColumnKind struct {
+// columnKind is what the sample found a column's numbers to be.
+type columnKind struct {
 	date     bool   // Excel date cells
 	boolean  bool   // TRUE/FALSE cells
 	showTime bool   // some date cell shows a time of day
@@ -551,7 +551,7 @@ type xlColumnKind struct {
 }
 
 type xlsxColumn struct {
-	kind     xlColumnKind
+	kind     columnKind
 	inf      *Inferrer
 	nonEmpty int64
 	header   string // the header text (the name row), "" for none
@@ -559,21 +559,21 @@ type xlsxColumn struct {
 	nameText string // the text ColumnNames makes the name from
 }
 
-type xlHeadRow struct {
+type headRow struct {
 	num int
 	raw []string
 	fmt []string // the formatted cells, nil when not sampled
 }
 
-func (s *xlSheetReader) warn(format string, args ...any) {
+func (s *sheetReader) warn(format string, args ...any) {
 	s.warnings = append(s.warnings, s.prefix+fmt.Sprintf(format, args...))
 }
 
-func (s *xlSheetReader) errorf(format string, args ...any) *engine.Error {
-	return xlImportErr(s.file+", sheet "+strconv.Quote(s.sheet)+": "+format, args...)
+func (s *sheetReader) errorf(format string, args ...any) *engine.Error {
+	return workbookError(s.file+", sheet "+strconv.Quote(s.sheet)+": "+format, args...)
 }
 
-func (s *xlSheetReader) report(force bool) {
+func (s *sheetReader) report(force bool) {
 	if s.progress == nil {
 		return
 	}
@@ -585,7 +585,7 @@ func (s *xlSheetReader) report(force bool) {
 	s.progress(engine.ImportProgress{Phase: "reading", Source: s.file + ": " + s.sheet, Rows: s.rows})
 }
 
-func xlIsBlank(cells []string) bool {
+func isBlank(cells []string) bool {
 	for _, c := range cells {
 		if strings.TrimSpace(c) != "" {
 			return false
@@ -594,7 +594,7 @@ func xlIsBlank(cells []string) bool {
 	return true
 }
 
-func xlNonEmptyCount(cells []string) int {
+func nonEmptyCount(cells []string) int {
 	n := 0
 	for _, c := range cells {
 		if strings.TrimSpace(c) != "" {
@@ -605,7 +605,7 @@ func xlNonEmptyCount(cells []string) int {
 }
 
 // sample reads the first xlsxSampleRows non-blank rows as Excel shows them.
-func (s *xlSheetReader) sample() (map[int][]string, int, error) {
+func (s *sheetReader) sample() (map[int][]string, int, error) {
 	// excelize reads the whole shared-string table on the first cell.
 	if s.sst != nil {
 		if err := s.sst.waitDone(s.ctx); err != nil {
@@ -641,7 +641,7 @@ func (s *xlSheetReader) sample() (map[int][]string, int, error) {
 			return nil, 0, s.errorf("row %d cannot be read: %v", num, err).WithErr(err).
 				WithHint("open the file in Excel and save it again as .xlsx")
 		}
-		if xlIsBlank(cells) {
+		if isBlank(cells) {
 			continue
 		}
 		out[num] = cells
@@ -656,7 +656,7 @@ func (s *xlSheetReader) sample() (map[int][]string, int, error) {
 	return out, last, nil
 }
 
-func (s *xlSheetReader) rowsError(num int, err error) *engine.Error {
+func (s *sheetReader) rowsError(num int, err error) *engine.Error {
 	if errors.Is(err, excelize.ErrMaxRows) {
 		return s.errorf("row %d is past Excel's last row (1,048,576)", num+1).WithErr(err).
 			WithHint("open the file in Excel and save it again as .xlsx")
@@ -666,7 +666,7 @@ func (s *xlSheetReader) rowsError(num int, err error) *engine.Error {
 }
 
 // read reads the sheet; it returns nil (and a warning) for an empty sheet.
-func (s *xlSheetReader) read() (*xlSheetResult, error) {
+func (s *sheetReader) read() (*sheetResult, error) {
 	formatted, lastSampled, err := s.sample()
 	if err != nil {
 		return nil, err
@@ -686,7 +686,7 @@ func (s *xlSheetReader) read() (*xlSheetResult, error) {
 	}
 	defer func() { _ = rows.Close() }()
 
-	var head []xlHeadRow
+	var head []headRow
 	analysed := false
 	num := 0
 	s.report(true)
@@ -713,7 +713,7 @@ func (s *xlSheetReader) read() (*xlSheetResult, error) {
 			return nil, s.errorf("row %d cannot be read: %v", num, err).WithErr(err).
 				WithHint("open the file in Excel and save it again as .xlsx")
 		}
-		if xlIsBlank(cells) {
+		if isBlank(cells) {
 			continue
 		}
 		if len(cells) > MaxColumns {
@@ -722,7 +722,7 @@ func (s *xlSheetReader) read() (*xlSheetResult, error) {
 		}
 		if !analysed {
 			if num <= lastSampled {
-				head = append(head, xlHeadRow{num: num, raw: cells, fmt: formatted[num]})
+				head = append(head, headRow{num: num, raw: cells, fmt: formatted[num]})
 				continue
 			}
 			if err := s.analyse(head); err != nil {
@@ -759,8 +759,8 @@ func (s *xlSheetReader) read() (*xlSheetResult, error) {
 
 // analyse finds the header in the first rows, and the date and boolean
 // columns, then adds the first rows' data.
-func (s *xlSheetReader) analyse(head []xlHeadRow) error {
-	text := func(r xlHeadRow, c int) string {
+func (s *sheetReader) analyse(head []headRow) error {
+	text := func(r headRow, c int) string {
 		if c < len(r.fmt) && r.fmt != nil {
 			return r.fmt[c]
 		}
@@ -772,7 +772,7 @@ func (s *xlSheetReader) analyse(head []xlHeadRow) error {
 	i := 0
 	// Title rows: rows of one cell above the first row of several.
 	for j := 0; j < len(head) && j <= 10; j++ {
-		if xlNonEmptyCount(head[j].raw) >= 2 {
+		if nonEmptyCount(head[j].raw) >= 2 {
 			if j > 0 {
 				var titles []string
 				for _, t := range head[:j] {
@@ -782,7 +782,7 @@ func (s *xlSheetReader) analyse(head []xlHeadRow) error {
 						}
 					}
 				}
-				s.warn("%s above the header %s skipped as a title: %s", xlPlural(j, "row", "rows"),
+				s.warn("%s above the header %s skipped as a title: %s", plural(j, "row", "rows"),
 					map[bool]string{true: "was", false: "were"}[j == 1], strings.Join(titles, ", "))
 			}
 			i = j
@@ -794,9 +794,9 @@ func (s *xlSheetReader) analyse(head []xlHeadRow) error {
 	// them followed by an empty cell over a name (the merge's span).
 	var group []string
 	if i+1 < len(head) && head[i+1].num == head[i].num+1 &&
-		xlIsTextRow(head[i].raw) && xlIsTextRow(head[i+1].raw) {
+		isTextRow(head[i].raw) && isTextRow(head[i+1].raw) {
 		gr, nr := head[i].raw, head[i+1].raw
-		g, h := xlNonEmptyCount(gr), xlNonEmptyCount(nr)
+		g, h := nonEmptyCount(gr), nonEmptyCount(nr)
 		spans, last := 0, 0
 		for c := range gr {
 			if strings.TrimSpace(gr[c]) == "" || c+1 >= len(nr) || strings.TrimSpace(nr[c+1]) == "" {
@@ -819,7 +819,7 @@ func (s *xlSheetReader) analyse(head []xlHeadRow) error {
 	}
 
 	var header []string
-	if i < len(head) && !xlIsNumberRow(head[i].raw) {
+	if i < len(head) && !isNumberRow(head[i].raw) {
 		r := head[i]
 		header = make([]string, len(r.raw))
 		for c := range header {
@@ -858,7 +858,7 @@ func (s *xlSheetReader) analyse(head []xlHeadRow) error {
 	for _, r := range head[i:] {
 		kindWidth = max(kindWidth, len(r.raw))
 	}
-	s.kinds = xlDetectKinds(head[i:], kindWidth, s.date1904)
+	s.kinds = detectKinds(head[i:], kindWidth, s.date1904)
 
 	s.cols = make([]*xlsxColumn, width)
 	for c := range s.cols {
@@ -876,7 +876,7 @@ func (s *xlSheetReader) analyse(head []xlHeadRow) error {
 	s.nameColumns(groups)
 	s.wideFrom = width
 
-	sp, err := xlNewSpillFile(s.maxTemp)
+	sp, err := newSpillFile(s.maxTemp)
 	if err != nil {
 		return s.spillError(err)
 	}
@@ -891,7 +891,7 @@ func (s *xlSheetReader) analyse(head []xlHeadRow) error {
 
 // nameColumns sets each column's name text: its header, with its group
 // title in front when the header alone repeats another's.
-func (s *xlSheetReader) nameColumns(groups []string) {
+func (s *sheetReader) nameColumns(groups []string) {
 	base := make([]string, len(s.cols))
 	count := map[string]int{}
 	for c, col := range s.cols {
@@ -909,14 +909,14 @@ func (s *xlSheetReader) nameColumns(groups []string) {
 	}
 }
 
-func xlPlural(n int, one, many string) string {
+func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
 }
 
-func xlIsNumber(s string) bool {
+func isNumber(s string) bool {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return false
@@ -925,24 +925,24 @@ func xlIsNumber(s string) bool {
 	return err == nil
 }
 
-// xlIsTextRow: every non-empty cell is text, none a number.
-func xlIsTextRow(cells []string) bool {
+// isTextRow: every non-empty cell is text, none a number.
+func isTextRow(cells []string) bool {
 	for _, c := range cells {
-		if strings.TrimSpace(c) != "" && xlIsNumber(c) {
+		if strings.TrimSpace(c) != "" && isNumber(c) {
 			return false
 		}
 	}
 	return true
 }
 
-// xlIsNumberRow: every non-empty cell is a number.
-func xlIsNumberRow(cells []string) bool {
+// isNumberRow: every non-empty cell is a number.
+func isNumberRow(cells []string) bool {
 	n := 0
 	for _, c := range cells {
 		if strings.TrimSpace(c) == "" {
 			continue
 		}
-		if !xlIsNumber(c) {
+		if !isNumber(c) {
 			return false
 		}
 		n++
@@ -950,7 +950,7 @@ func xlIsNumberRow(cells []string) bool {
 	return n > 0
 }
 
-func (s *xlSheetReader) newColumn(c int) *xlsxColumn {
+func (s *sheetReader) newColumn(c int) *xlsxColumn {
 	col := &xlsxColumn{inf: NewInferrer()}
 	if c < len(s.kinds) {
 		col.kind = s.kinds[c]
@@ -959,7 +959,7 @@ func (s *xlSheetReader) newColumn(c int) *xlsxColumn {
 }
 
 // addRow feeds one data row to the columns and the spill file.
-func (s *xlSheetReader) addRow(num int, cells []string) error {
+func (s *sheetReader) addRow(num int, cells []string) error {
 	if len(cells) > len(s.cols) {
 		if s.widened == 0 {
 			s.firstWide = num
@@ -996,18 +996,18 @@ func (s *xlSheetReader) addRow(num int, cells []string) error {
 	return nil
 }
 
-func (s *xlSheetReader) spillError(err error) *engine.Error {
+func (s *sheetReader) spillError(err error) *engine.Error {
 	if errors.Is(err, errTempCeiling) {
 		return s.errorf("its rows need more than %s of temporary space, the import's ceiling for temporary files", formatBytes(s.maxTemp)).
 			WithErr(err).
 			WithHint("split the workbook or import fewer sheets at a time (--sheet); with other files, import them one at a time")
 	}
-	return xlImportErr("%scannot write a temporary file in %s: %v", s.prefix, os.TempDir(), err).WithErr(err).
+	return workbookError("%scannot write a temporary file in %s: %v", s.prefix, os.TempDir(), err).WithErr(err).
 		WithHint("free some disk space there, or point TMPDIR at a folder with room")
 }
 
 // finish builds the table from what the first pass learnt.
-func (s *xlSheetReader) finish() *xlSheetResult {
+func (s *sheetReader) finish() *sheetResult {
 	if s.widened > 0 {
 		names := make([]string, 0, len(s.cols)-s.wideFrom)
 		for c := s.wideFrom; c < len(s.cols); c++ {
@@ -1019,7 +1019,7 @@ func (s *xlSheetReader) finish() *xlSheetResult {
 		}
 		more := ""
 		if s.widened > 1 {
-			more = fmt.Sprintf(" (and %s more)", xlPlural(s.widened-1, "row", "rows"))
+			more = fmt.Sprintf(" (and %s more)", plural(s.widened-1, "row", "rows"))
 		}
 		s.warn("row %d%s has values beyond the %d columns of %s; they were kept in new %s %s",
 			s.firstWide, more, s.wideFrom, what,
@@ -1046,7 +1046,7 @@ func (s *xlSheetReader) finish() *xlSheetResult {
 		keep = append(keep, c)
 	}
 	if len(dropped) > 0 {
-		s.warn("%s with neither a header nor values %s left out: %s", xlPlural(len(dropped), "empty column", "empty columns"),
+		s.warn("%s with neither a header nor values %s left out: %s", plural(len(dropped), "empty column", "empty columns"),
 			map[bool]string{true: "was", false: "were"}[len(dropped) == 1], strings.Join(dropped, ", "))
 	}
 	if len(unnamed) > 0 {
@@ -1061,7 +1061,7 @@ func (s *xlSheetReader) finish() *xlSheetResult {
 	for k, c := range keep {
 		col := s.cols[c]
 		typ, reason := col.inf.Result()
-		reason = xlRowsNotLines(reason)
+		reason = rowsNotLines(reason)
 		conv, kept := col.inf.Counts()
 		if col.nonEmpty > 0 {
 			reason = col.kind.reason(typ, reason)
@@ -1077,13 +1077,13 @@ func (s *xlSheetReader) finish() *xlSheetResult {
 	t.Rows = func(ctx context.Context, yield func(row []engine.Value) error) error {
 		return sp.replay(ctx, rows, keep, convs, yield)
 	}
-	return &xlSheetResult{sheet: s.sheet, table: t}
+	return &sheetResult{sheet: s.sheet, table: t}
 }
 
 // reason words the reason of a column of Excel date or TRUE/FALSE cells:
 // the Inferrer read the ISO text and true/false words they became, which
 // its reason would describe as if the sheet held them.
-func (k xlColumnKind) reason(typ, reason string) string {
+func (k columnKind) reason(typ, reason string) string {
 	rest := "" // the Inferrer's note on missing values
 	if i := strings.LastIndex(reason, "; "); i >= 0 && strings.HasSuffix(reason, "stored as NULL") {
 		rest = reason[i:]
@@ -1107,9 +1107,9 @@ func (k xlColumnKind) reason(typ, reason string) string {
 	return reason
 }
 
-// xlRowsNotLines words the Inferrer's reasons for a sheet: "line 57"
+// rowsNotLines words the Inferrer's reasons for a sheet: "line 57"
 // becomes "row 57" (the sheet's row number), outside quoted values.
-func xlRowsNotLines(reason string) string {
+func rowsNotLines(reason string) string {
 	if !strings.Contains(reason, "line ") {
 		return reason
 	}
@@ -1138,24 +1138,24 @@ func xlRowsNotLines(reason string) string {
 
 // Date and boolean cells.
 
-// xlDetectKinds compares the raw and formatted values of the sampled data
+// detectKinds compares the raw and formatted values of the sampled data
 // rows: a column whose numbers Excel all shows as the same dates (or times)
 // holds date cells; one whose 1s and 0s it shows as TRUE and FALSE holds
 // booleans.
-func xlDetectKinds(rows []xlHeadRow, width int, date1904 bool) []xlColumnKind {
-	kinds := make([]xlColumnKind, width)
+func detectKinds(rows []headRow, width int, date1904 bool) []columnKind {
+	kinds := make([]columnKind, width)
 	for c := range kinds {
 		dates, bools, others := 0, 0, 0
-		var k xlColumnKind
+		var k columnKind
 		for _, r := range rows {
 			if c >= len(r.raw) || r.fmt == nil || c >= len(r.fmt) {
 				continue
 			}
 			raw, shown := strings.TrimSpace(r.raw[c]), strings.TrimSpace(r.fmt[c])
-			if raw == "" || !xlIsNumber(raw) {
+			if raw == "" || !isNumber(raw) {
 				continue
 			}
-			if shown == raw || xlIsNumber(shown) {
+			if shown == raw || isNumber(shown) {
 				others++ // shown as a number
 				continue
 			}
@@ -1167,7 +1167,7 @@ func xlDetectKinds(rows []xlHeadRow, width int, date1904 bool) []xlColumnKind {
 			if v == 0 {
 				continue // the zero serial shows oddly ("1/0/1900"): no evidence either way
 			}
-			if ok, hasDate, hasTime := xlLooksLikeDate(v, shown, date1904); ok {
+			if ok, hasDate, hasTime := looksLikeDate(v, shown, date1904); ok {
 				dates++
 				if k.example == "" {
 					k.example = shown
@@ -1183,7 +1183,7 @@ func xlDetectKinds(rows []xlHeadRow, width int, date1904 bool) []xlColumnKind {
 			k.date = true
 			kinds[c] = k
 		case bools > 0 && dates == 0 && others == 0:
-			kinds[c] = xlColumnKind{boolean: true}
+			kinds[c] = columnKind{boolean: true}
 		}
 	}
 	return kinds
@@ -1191,7 +1191,7 @@ func xlDetectKinds(rows []xlHeadRow, width int, date1904 bool) []xlColumnKind {
 
 // prepare turns a raw cell of a date or boolean column into the text the
 // Inferrer reads; other cells pass unchanged.
-func (k xlColumnKind) prepare(v string, date1904 bool) string {
+func (k columnKind) prepare(v string, date1904 bool) string {
 	switch {
 	case k.boolean:
 		switch v {
@@ -1202,7 +1202,7 @@ func (k xlColumnKind) prepare(v string, date1904 bool) string {
 		}
 	case k.date:
 		if f, err := strconv.ParseFloat(v, 64); err == nil {
-			if s, ok := xlSerialText(f, date1904, k.showTime, k.showDate); ok {
+			if s, ok := serialText(f, date1904, k.showTime, k.showDate); ok {
 				return s
 			}
 		}
@@ -1210,10 +1210,10 @@ func (k xlColumnKind) prepare(v string, date1904 bool) string {
 	return v
 }
 
-// xlSerialParts splits an Excel serial into its date and its time of day,
+// serialParts splits an Excel serial into its date and its time of day,
 // rounded to the second. ok is false outside Excel's dates (negative, or
 // from the year 10000 on).
-func xlSerialParts(serial float64, date1904 bool) (day time.Time, secs int64, ok bool) {
+func serialParts(serial float64, date1904 bool) (day time.Time, secs int64, ok bool) {
 	if math.IsNaN(serial) || serial < 0 || serial >= excelMaxSerial {
 		return time.Time{}, 0, false
 	}
@@ -1236,11 +1236,11 @@ func xlSerialParts(serial float64, date1904 bool) (day time.Time, secs int64, ok
 	return day, secs, true
 }
 
-// xlSerialText writes an Excel serial as 'YYYY-MM-DD' (a whole day in a
+// serialText writes an Excel serial as 'YYYY-MM-DD' (a whole day in a
 // column that shows no times), 'YYYY-MM-DD HH:MM:SS', or 'HH:MM:SS' (a time
 // of day alone, in a column that shows no dates).
-func xlSerialText(serial float64, date1904, showTime, showDate bool) (string, bool) {
-	day, secs, ok := xlSerialParts(serial, date1904)
+func serialText(serial float64, date1904, showTime, showDate bool) (string, bool) {
+	day, secs, ok := serialParts(serial, date1904)
 	if !ok {
 		return "", false
 	}
@@ -1260,13 +1260,13 @@ var xlsxMonthNames = []string{"january", "february", "march", "april", "may", "j
 
 var xlsxWeekdayNames = []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"}
 
-// xlLooksLikeDate reports whether shown, the text Excel shows for the number
+// looksLikeDate reports whether shown, the text Excel shows for the number
 // serial, is that serial as a date, a time or both: every number in it must
 // be the serial's year, month, day, hour, minute or second, and its words
 // month or weekday names or AM/PM. A number shown in another format ("80%",
 // "D +1.3", "1,234.50") is not.
-func xlLooksLikeDate(serial float64, shown string, date1904 bool) (ok, hasDate, hasTime bool) {
-	day, secs, valid := xlSerialParts(serial, date1904)
+func looksLikeDate(serial float64, shown string, date1904 bool) (ok, hasDate, hasTime bool) {
+	day, secs, valid := serialParts(serial, date1904)
 	if !valid || shown == "" {
 		return false, false, false
 	}
@@ -1372,7 +1372,7 @@ func xlLooksLikeDate(serial float64, shown string, date1904 bool) (ok, hasDate, 
 			case t.word == "am" || t.word == "pm" || t.word == "a" || t.word == "p":
 			case len(t.word) >= 3 && strings.HasPrefix(xlsxMonthNames[day.Month()-1], t.word):
 				roles = append(roles, roleM)
-			case len(t.word) >= 3 && xlIsPrefixOfAny(xlsxWeekdayNames, t.word):
+			case len(t.word) >= 3 && isPrefixOfAny(xlsxWeekdayNames, t.word):
 			default:
 				return false, false, false
 			}
@@ -1406,7 +1406,7 @@ func xlLooksLikeDate(serial float64, shown string, date1904 bool) (ok, hasDate, 
 	return hasDate || hasTime, hasDate, hasTime
 }
 
-func xlIsPrefixOfAny(list []string, w string) bool {
+func isPrefixOfAny(list []string, w string) bool {
 	for _, s := range list {
 		if strings.HasPrefix(s, w) {
 			return true
@@ -1418,10 +1418,10 @@ func xlIsPrefixOfAny(list []string, w string) bool {
 // Spill files: per row, a uvarint cell count, then per cell a uvarint
 // length and the cell's bytes.
 
-type xlSpillFile struct {
+type spillFile struct {
 	path string
 	fh   *os.File
-	tw   *xlTempWriter
+	tw   *tempWriter
 	w    *bufio.Writer
 	buf  []byte
 
@@ -1429,16 +1429,16 @@ type xlSpillFile struct {
 	claimed bool
 }
 
-func xlNewSpillFile(maxTemp int64) (*xlSpillFile, error) {
+func newSpillFile(maxTemp int64) (*spillFile, error) {
 	fh, err := os.CreateTemp("", spillPattern)
 	if err != nil {
 		return nil, err
 	}
-	tw := &xlTempWriter{f: fh, limit: maxTemp}
-	s := &xlSpillFile{path: fh.Name(), fh: fh, tw: tw, w: bufio.NewWriterSize(tw, 256<<10)}
-	xlSpills.Lock()
-	xlSpills.files[s.path] = s
-	xlSpills.Unlock()
+	tw := &tempWriter{f: fh, limit: maxTemp}
+	s := &spillFile{path: fh.Name(), fh: fh, tw: tw, w: bufio.NewWriterSize(tw, 256<<10)}
+	spills.Lock()
+	spills.files[s.path] = s
+	spills.Unlock()
 	return s, nil
 }
 
@@ -1446,16 +1446,16 @@ func xlNewSpillFile(maxTemp int64) (*xlSpillFile, error) {
 // ceiling.
 var errTempCeiling = errors.New("the ceiling on temporary files is reached")
 
-// xlTempWriter writes a spill file within the temporary-space ceiling: it
+// tempWriter writes a spill file within the temporary-space ceiling: it
 // reserves room (a megabyte at a time) before the bytes reach the disk, so
 // the file never passes the ceiling; remove gives the room back.
-type xlTempWriter struct {
+type tempWriter struct {
 	f                 *os.File
 	limit             int64
 	reserved, written int64
 }
 
-func (w *xlTempWriter) Write(p []byte) (int, error) {
+func (w *tempWriter) Write(p []byte) (int, error) {
 	if need := w.written + int64(len(p)) - w.reserved; need > 0 {
 		step := max(need, 1<<20)
 		if !reserveTemp(step, w.limit) {
@@ -1470,7 +1470,7 @@ func (w *xlTempWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func (s *xlSpillFile) writeRow(cells []string) error {
+func (s *spillFile) writeRow(cells []string) error {
 	b := binary.AppendUvarint(s.buf[:0], uint64(len(cells)))
 	for _, c := range cells {
 		b = binary.AppendUvarint(b, uint64(len(c)))
@@ -1498,7 +1498,7 @@ func (s *xlSpillFile) writeRow(cells []string) error {
 }
 
 // finish flushes and closes the file after the first pass.
-func (s *xlSpillFile) finish() error {
+func (s *spillFile) finish() error {
 	if s == nil || s.fh == nil {
 		return nil
 	}
@@ -1512,14 +1512,14 @@ func (s *xlSpillFile) finish() error {
 
 // remove deletes the file and gives its room back (once), whatever its
 // state.
-func (s *xlSpillFile) remove() {
+func (s *spillFile) remove() {
 	if s == nil {
 		return
 	}
-	xlSpills.Lock()
-	_, live := xlSpills.files[s.path]
-	delete(xlSpills.files, s.path)
-	xlSpills.Unlock()
+	spills.Lock()
+	_, live := spills.files[s.path]
+	delete(spills.files, s.path)
+	spills.Unlock()
 	if !live {
 		return
 	}
@@ -1535,7 +1535,7 @@ func (s *xlSpillFile) remove() {
 
 // replay streams the rows written in the first pass, converted; it
 // removes the file when it returns.
-func (s *xlSpillFile) replay(ctx context.Context, n int64, keep []int,
+func (s *spillFile) replay(ctx context.Context, n int64, keep []int,
 	convs []func(string) engine.Value, yield func(row []engine.Value) error) error {
 	if s == nil {
 		if n == 0 {
@@ -1553,7 +1553,7 @@ func (s *xlSpillFile) replay(ctx context.Context, n int64, keep []int,
 	defer s.remove()
 	fh, err := os.Open(s.path)
 	if err != nil {
-		return xlImportErr("cannot read a temporary file: %v", err).WithErr(err).
+		return workbookError("cannot read a temporary file: %v", err).WithErr(err).
 			WithHint("import the file again; do not clean the temporary folder while Querent runs")
 	}
 	defer fh.Close()
@@ -1566,7 +1566,7 @@ func (s *xlSpillFile) replay(ctx context.Context, n int64, keep []int,
 		last = max(last, c)
 	}
 	corrupt := func(err error) error {
-		return xlImportErr("a temporary file of the import was damaged: %v", err).WithErr(err).
+		return workbookError("a temporary file of the import was damaged: %v", err).WithErr(err).
 			WithHint("import the file again")
 	}
 	for i := int64(0); i < n; i++ {

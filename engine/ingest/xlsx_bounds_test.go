@@ -23,44 +23,44 @@ import (
 // nothing big is committed, and nothing big is held in the test's memory.
 
 const (
-	xlNS   = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"`
-	xlRels = `http://schemas.openxmlformats.org/officeDocument/2006/relationships`
+	nS            = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"`
+	relationships = `http://schemas.openxmlformats.org/officeDocument/2006/relationships`
 )
 
-// xlPart is one entry of a hand-written workbook: a small body, a streamed
+// zipPart is one entry of a hand-written workbook: a small body, a streamed
 // body (compressed as it is written), or pre-compressed raw data with its
 // declared sizes.
-type xlPart struct {
+type zipPart struct {
 	name  string
 	body  string
 	write func(w io.Writer) error
-	raw   *xlRawPart
+	raw   *rawPart
 }
 
-// xlRawPart is deflated data with the sizes and CRC the archive declares.
-type xlRawPart struct {
+// rawPart is deflated data with the sizes and CRC the archive declares.
+type rawPart struct {
 	comp []byte
 	size uint64 // the declared uncompressed size
 	crc  uint32
 }
 
-// xlRepeated deflates prefix, then chunk n times, then suffix, without
+// repeatedCells deflates prefix, then chunk n times, then suffix, without
 // ever holding the whole text: each piece is compressed on its own (a
 // sync-flushed deflate block sequence does not refer back before its
 // start), so chunk's compressed form can simply be repeated. It is how a
 // gigabyte of text becomes a file of a megabyte, as in a zip bomb.
-func xlRepeated(t testing.TB, prefix, chunk string, n int, suffix string) *xlRawPart {
+func repeatedCells(t testing.TB, prefix, chunk string, n int, suffix string) *rawPart {
 	t.Helper()
 	piece := func(s string, final bool) []byte {
 		var b bytes.Buffer
 		w, err := flate.NewWriter(&b, flate.BestCompression)
-		xlMust(t, err)
+		mustXLSX(t, err)
 		_, err = w.Write([]byte(s))
-		xlMust(t, err)
+		mustXLSX(t, err)
 		if final {
-			xlMust(t, w.Close())
+			mustXLSX(t, w.Close())
 		} else {
-			xlMust(t, w.Flush())
+			mustXLSX(t, w.Flush())
 		}
 		return b.Bytes()
 	}
@@ -77,28 +77,28 @@ func xlRepeated(t testing.TB, prefix, chunk string, n int, suffix string) *xlRaw
 		crc = crc32.Update(crc, crc32.IEEETable, c)
 	}
 	crc = crc32.Update(crc, crc32.IEEETable, []byte(suffix))
-	return &xlRawPart{comp: comp, size: uint64(len(prefix) + n*len(chunk) + len(suffix)), crc: crc}
+	return &rawPart{comp: comp, size: uint64(len(prefix) + n*len(chunk) + len(suffix)), crc: crc}
 }
 
-// xlSheetXML wraps rows in a worksheet.
-func xlSheetXML(rows string) string {
+// sheetXML wraps rows in a worksheet.
+func sheetXML(rows string) string {
 	return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n" +
-		`<worksheet ` + xlNS + `><sheetData>` + rows + `</sheetData></worksheet>`
+		`<worksheet ` + nS + `><sheetData>` + rows + `</sheetData></worksheet>`
 }
 
 const (
-	xlSheetHead = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n" + `<worksheet ` + xlNS + `><sheetData>`
-	xlSheetTail = `</sheetData></worksheet>`
-	xlSSTHead   = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n" + `<sst ` + xlNS + `>`
+	sheetHead = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n" + `<worksheet ` + nS + `><sheetData>`
+	sheetTail = `</sheetData></worksheet>`
+	sSTHead   = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n" + `<sst ` + nS + `>`
 )
 
-// xlWriteBook writes a workbook of one sheet ("Sheet1") from its parts:
+// writeBook writes a workbook of one sheet ("Sheet1") from its parts:
 // sheet is xl/worksheets/sheet1.xml; the other parts (a shared-string
 // table, say) are added as they are.
-func xlWriteBook(t testing.TB, path string, sheet xlPart, more ...xlPart) string {
+func writeBook(t testing.TB, path string, sheet zipPart, more ...zipPart) string {
 	t.Helper()
 	sheet.name = "xl/worksheets/sheet1.xml"
-	parts := []xlPart{
+	parts := []zipPart{
 		{name: "[Content_Types].xml", body: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n" +
 			`<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
 			`<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
@@ -109,18 +109,18 @@ func xlWriteBook(t testing.TB, path string, sheet xlPart, more ...xlPart) string
 			`</Types>`},
 		{name: "_rels/.rels", body: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n" +
 			`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-			`<Relationship Id="rId1" Type="` + xlRels + `/officeDocument" Target="xl/workbook.xml"/></Relationships>`},
+			`<Relationship Id="rId1" Type="` + relationships + `/officeDocument" Target="xl/workbook.xml"/></Relationships>`},
 		{name: "xl/workbook.xml", body: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n" +
-			`<workbook ` + xlNS + ` xmlns:r="` + xlRels + `"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`},
+			`<workbook ` + nS + ` xmlns:r="` + relationships + `"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`},
 		{name: "xl/_rels/workbook.xml.rels", body: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n" +
 			`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-			`<Relationship Id="rId1" Type="` + xlRels + `/worksheet" Target="worksheets/sheet1.xml"/>` +
-			`<Relationship Id="rId2" Type="` + xlRels + `/sharedStrings" Target="sharedStrings.xml"/></Relationships>`},
+			`<Relationship Id="rId1" Type="` + relationships + `/worksheet" Target="worksheets/sheet1.xml"/>` +
+			`<Relationship Id="rId2" Type="` + relationships + `/sharedStrings" Target="sharedStrings.xml"/></Relationships>`},
 		sheet,
 	}
 	parts = append(parts, more...)
 	fh, err := os.Create(path)
-	xlMust(t, err)
+	mustXLSX(t, err)
 	defer fh.Close()
 	zw := zip.NewWriter(fh)
 	for _, p := range parts {
@@ -128,28 +128,28 @@ func xlWriteBook(t testing.TB, path string, sheet xlPart, more ...xlPart) string
 		case p.raw != nil:
 			w, err := zw.CreateRaw(&zip.FileHeader{Name: p.name, Method: zip.Deflate, CRC32: p.raw.crc,
 				CompressedSize64: uint64(len(p.raw.comp)), UncompressedSize64: p.raw.size})
-			xlMust(t, err)
+			mustXLSX(t, err)
 			_, err = w.Write(p.raw.comp)
-			xlMust(t, err)
+			mustXLSX(t, err)
 		case p.write != nil:
 			w, err := zw.Create(p.name)
-			xlMust(t, err)
-			xlMust(t, p.write(w))
+			mustXLSX(t, err)
+			mustXLSX(t, p.write(w))
 		default:
 			w, err := zw.Create(p.name)
-			xlMust(t, err)
+			mustXLSX(t, err)
 			_, err = io.WriteString(w, p.body)
-			xlMust(t, err)
+			mustXLSX(t, err)
 		}
 	}
-	xlMust(t, zw.Close())
-	xlMust(t, fh.Close())
+	mustXLSX(t, zw.Close())
+	mustXLSX(t, fh.Close())
 	return path
 }
 
-// xlLetters writes n pseudo-random letters: text that does not compress
+// columnLetters writes n pseudo-random letters: text that does not compress
 // much, so that the file is about as large as its contents.
-func xlLetters(w io.Writer, n int, seed uint64) error {
+func columnLetters(w io.Writer, n int, seed uint64) error {
 	r := rand.New(rand.NewPCG(seed, 1))
 	buf := make([]byte, 64<<10)
 	for n > 0 {
@@ -165,10 +165,10 @@ func xlLetters(w io.Writer, n int, seed uint64) error {
 	return nil
 }
 
-// xlBoundsRun reads path with TMPDIR pointed at a fresh folder and returns
+// boundsRun reads path with TMPDIR pointed at a fresh folder and returns
 // the error, the bytes the read allocated, the largest heap seen and how
 // long it took; it checks that no temporary file is left behind.
-func xlBoundsRun(t *testing.T, path string, opts Options) (err error, alloc, peak uint64, took time.Duration) {
+func boundsRun(t *testing.T, path string, opts Options) (err error, alloc, peak uint64, took time.Duration) {
 	t.Helper()
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
@@ -219,10 +219,10 @@ func xlBoundsRun(t *testing.T, path string, opts Options) (err error, alloc, pea
 	return err, alloc, peak, took
 }
 
-// xlWantBounded checks that a refusal cost little memory.
-func xlWantBounded(t *testing.T, alloc, peak uint64, limitMB uint64) {
+// wantBounded checks that a refusal cost little memory.
+func wantBounded(t *testing.T, alloc, peak uint64, limitMB uint64) {
 	t.Helper()
-	if xlRace {
+	if raceEnabled {
 		return
 	}
 	if alloc > limitMB<<20 {
@@ -238,15 +238,15 @@ func xlWantBounded(t *testing.T, alloc, peak uint64, limitMB uint64) {
 func TestXLSXGiantSharedString(t *testing.T) {
 	dir := t.TempDir()
 	const chunk = 1 << 20
-	sst := xlRepeated(t, xlSSTHead+`<si><t>`, strings.Repeat("a", chunk), 1200, `</t></si></sst>`)
-	p := xlWriteBook(t, filepath.Join(dir, "giant-string.xlsx"),
-		xlPart{body: xlSheetXML(`<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="A2" t="s"><v>0</v></c></row>`)},
-		xlPart{name: "xl/sharedStrings.xml", raw: sst})
+	sst := repeatedCells(t, sSTHead+`<si><t>`, strings.Repeat("a", chunk), 1200, `</t></si></sst>`)
+	p := writeBook(t, filepath.Join(dir, "giant-string.xlsx"),
+		zipPart{body: sheetXML(`<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="A2" t="s"><v>0</v></c></row>`)},
+		zipPart{name: "xl/sharedStrings.xml", raw: sst})
 	fi, _ := os.Stat(p)
 	t.Logf("%s: %d bytes on disk, %d declared", filepath.Base(p), fi.Size(), sst.size)
-	err, alloc, peak, _ := xlBoundsRun(t, p, Options{})
-	xlCheckImportError(t, err, "giant-string.xlsx", "xl/sharedStrings.xml")
-	xlWantBounded(t, alloc, peak, 64)
+	err, alloc, peak, _ := boundsRun(t, p, Options{})
+	checkImportError(t, err, "giant-string.xlsx", "xl/sharedStrings.xml")
+	wantBounded(t, alloc, peak, 64)
 }
 
 // A shared string of 12 MB that does not compress (so no ratio check
@@ -254,36 +254,36 @@ func TestXLSXGiantSharedString(t *testing.T) {
 // excelize reads it.
 func TestXLSXLongSharedString(t *testing.T) {
 	dir := t.TempDir()
-	p := xlWriteBook(t, filepath.Join(dir, "long-string.xlsx"),
-		xlPart{body: xlSheetXML(`<row r="1"><c r="A1" t="s"><v>1</v></c></row><row r="2"><c r="A2" t="s"><v>0</v></c></row>`)},
-		xlPart{name: "xl/sharedStrings.xml", write: func(w io.Writer) error {
-			io.WriteString(w, xlSSTHead+`<si><t>id</t></si><si><t>`)
-			if err := xlLetters(w, 12<<20, 1); err != nil {
+	p := writeBook(t, filepath.Join(dir, "long-string.xlsx"),
+		zipPart{body: sheetXML(`<row r="1"><c r="A1" t="s"><v>1</v></c></row><row r="2"><c r="A2" t="s"><v>0</v></c></row>`)},
+		zipPart{name: "xl/sharedStrings.xml", write: func(w io.Writer) error {
+			io.WriteString(w, sSTHead+`<si><t>id</t></si><si><t>`)
+			if err := columnLetters(w, 12<<20, 1); err != nil {
 				return err
 			}
 			_, err := io.WriteString(w, `</t></si></sst>`)
 			return err
 		}})
-	err, alloc, peak, _ := xlBoundsRun(t, p, Options{})
-	xlCheckImportError(t, err, "long-string.xlsx", "shared string 2", "10 MB")
-	xlWantBounded(t, alloc, peak, 48)
+	err, alloc, peak, _ := boundsRun(t, p, Options{})
+	checkImportError(t, err, "long-string.xlsx", "shared string 2", "10 MB")
+	wantBounded(t, alloc, peak, 48)
 }
 
 // An inline cell of 11 MB: the same 10 MB cap as CSV, naming the cell.
 func TestXLSXLongCell(t *testing.T) {
 	dir := t.TempDir()
-	p := xlWriteBook(t, filepath.Join(dir, "long-cell.xlsx"), xlPart{write: func(w io.Writer) error {
-		io.WriteString(w, xlSheetHead+`<row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c><c r="B1" t="inlineStr"><is><t>text</t></is></c></row>`+
+	p := writeBook(t, filepath.Join(dir, "long-cell.xlsx"), zipPart{write: func(w io.Writer) error {
+		io.WriteString(w, sheetHead+`<row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c><c r="B1" t="inlineStr"><is><t>text</t></is></c></row>`+
 			`<row r="2"><c r="A2"><v>1</v></c><c r="B2" t="inlineStr"><is><t>`)
-		if err := xlLetters(w, 11<<20, 2); err != nil {
+		if err := columnLetters(w, 11<<20, 2); err != nil {
 			return err
 		}
-		_, err := io.WriteString(w, `</t></is></c></row>`+xlSheetTail)
+		_, err := io.WriteString(w, `</t></is></c></row>`+sheetTail)
 		return err
 	}})
-	err, alloc, peak, _ := xlBoundsRun(t, p, Options{})
-	xlCheckImportError(t, err, "long-cell.xlsx", `sheet "Sheet1"`, "B2", "10 MB")
-	xlWantBounded(t, alloc, peak, 48)
+	err, alloc, peak, _ := boundsRun(t, p, Options{})
+	checkImportError(t, err, "long-cell.xlsx", `sheet "Sheet1"`, "B2", "10 MB")
+	wantBounded(t, alloc, peak, 48)
 }
 
 // A zip bomb: a sheet of 20 million identical rows compressed into a
@@ -292,14 +292,14 @@ func TestXLSXZipBombRows(t *testing.T) {
 	dir := t.TempDir()
 	row := `<row><c t="inlineStr"><is><t>x</t></is></c><c><v>1</v></c></row>`
 	chunk := strings.Repeat(row, 1<<14)
-	sheet := xlRepeated(t, xlSheetHead+`<row><c t="inlineStr"><is><t>a</t></is></c><c t="inlineStr"><is><t>b</t></is></c></row>`,
-		chunk, 20_000_000/(1<<14), xlSheetTail)
-	p := xlWriteBook(t, filepath.Join(dir, "bomb.xlsx"), xlPart{raw: sheet})
+	sheet := repeatedCells(t, sheetHead+`<row><c t="inlineStr"><is><t>a</t></is></c><c t="inlineStr"><is><t>b</t></is></c></row>`,
+		chunk, 20_000_000/(1<<14), sheetTail)
+	p := writeBook(t, filepath.Join(dir, "bomb.xlsx"), zipPart{raw: sheet})
 	fi, _ := os.Stat(p)
 	t.Logf("%s: %d bytes on disk, %d declared", filepath.Base(p), fi.Size(), sheet.size)
-	err, alloc, peak, _ := xlBoundsRun(t, p, Options{})
-	xlCheckImportError(t, err, "bomb.xlsx", "xl/worksheets/sheet1.xml", "save the sheet as CSV")
-	xlWantBounded(t, alloc, peak, 32)
+	err, alloc, peak, _ := boundsRun(t, p, Options{})
+	checkImportError(t, err, "bomb.xlsx", "xl/worksheets/sheet1.xml", "save the sheet as CSV")
+	wantBounded(t, alloc, peak, 32)
 }
 
 // A sheet whose declared size lies: the archive says 1 KB, the data
@@ -308,12 +308,12 @@ func TestXLSXZipBombRows(t *testing.T) {
 func TestXLSXDeclaredSizeLie(t *testing.T) {
 	dir := t.TempDir()
 	row := `<row><c><v>1</v></c></row>`
-	sheet := xlRepeated(t, xlSheetHead+`<row><c t="inlineStr"><is><t>n</t></is></c></row>`, strings.Repeat(row, 4096), 64<<20/(4096*len(row)), xlSheetTail)
+	sheet := repeatedCells(t, sheetHead+`<row><c t="inlineStr"><is><t>n</t></is></c></row>`, strings.Repeat(row, 4096), 64<<20/(4096*len(row)), sheetTail)
 	sheet.size = 1024
-	p := xlWriteBook(t, filepath.Join(dir, "liar.xlsx"), xlPart{raw: sheet})
-	err, alloc, peak, _ := xlBoundsRun(t, p, Options{})
-	xlCheckImportError(t, err, "liar.xlsx", "damaged")
-	xlWantBounded(t, alloc, peak, 32)
+	p := writeBook(t, filepath.Join(dir, "liar.xlsx"), zipPart{raw: sheet})
+	err, alloc, peak, _ := boundsRun(t, p, Options{})
+	checkImportError(t, err, "liar.xlsx", "damaged")
+	wantBounded(t, alloc, peak, 32)
 }
 
 // Millions of empty rows: more row elements than Excel's 1,048,576 rows
@@ -324,22 +324,22 @@ func TestXLSXEmptyRowBomb(t *testing.T) {
 	header := `<row><c t="inlineStr"><is><t>n</t></is></c></row>`
 	// 2,097,152 rows in 12 MB: under the ratio check's floor, so the
 	// scan's count of rows is what refuses it.
-	many := xlRepeated(t, xlSheetHead+header, strings.Repeat(`<row/>`, 1<<12), 2<<20/(1<<12),
-		`<row><c><v>1</v></c></row>`+xlSheetTail)
-	p := xlWriteBook(t, filepath.Join(dir, "empty-rows.xlsx"), xlPart{raw: many})
-	err, alloc, peak, _ := xlBoundsRun(t, p, Options{})
-	xlCheckImportError(t, err, "empty-rows.xlsx", "1,048,576")
-	xlWantBounded(t, alloc, peak, 64) // the sheet (12 MB) is read into memory, and excelize's garbage per row
+	many := repeatedCells(t, sheetHead+header, strings.Repeat(`<row/>`, 1<<12), 2<<20/(1<<12),
+		`<row><c><v>1</v></c></row>`+sheetTail)
+	p := writeBook(t, filepath.Join(dir, "empty-rows.xlsx"), zipPart{raw: many})
+	err, alloc, peak, _ := boundsRun(t, p, Options{})
+	checkImportError(t, err, "empty-rows.xlsx", "1,048,576")
+	wantBounded(t, alloc, peak, 64) // the sheet (12 MB) is read into memory, and excelize's garbage per row
 
 	if testing.Short() {
 		return
 	}
 	// Within Excel's rows: a header, a million empty rows, one data row.
-	fill := xlRepeated(t, xlSheetHead+`<row r="1"><c r="A1" t="inlineStr"><is><t>n</t></is></c></row>`,
-		strings.Repeat(`<row/>`, 1<<10), 1000, `<row r="1048576"><c r="A1048576"><v>1</v></c></row>`+xlSheetTail)
-	p = xlWriteBook(t, filepath.Join(dir, "sparse.xlsx"), xlPart{raw: fill})
+	fill := repeatedCells(t, sheetHead+`<row r="1"><c r="A1" t="inlineStr"><is><t>n</t></is></c></row>`,
+		strings.Repeat(`<row/>`, 1<<10), 1000, `<row r="1048576"><c r="A1048576"><v>1</v></c></row>`+sheetTail)
+	p = writeBook(t, filepath.Join(dir, "sparse.xlsx"), zipPart{raw: fill})
 	tables, err := Read(context.Background(), p, Options{})
-	xlMust(t, err)
+	mustXLSX(t, err)
 	if got := tables[0].RowCount; got != 1 {
 		t.Errorf("RowCount %d, want 1", got)
 	}
@@ -350,37 +350,37 @@ func TestXLSXEmptyRowBomb(t *testing.T) {
 // removed when the ceiling is reached.
 func TestXLSXTempCeiling(t *testing.T) {
 	dir := t.TempDir()
-	p := xlWriteBook(t, filepath.Join(dir, "rows.xlsx"), xlPart{write: func(w io.Writer) error {
-		io.WriteString(w, xlSheetHead+`<row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c><c r="B1" t="inlineStr"><is><t>text</t></is></c></row>`)
+	p := writeBook(t, filepath.Join(dir, "rows.xlsx"), zipPart{write: func(w io.Writer) error {
+		io.WriteString(w, sheetHead+`<row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c><c r="B1" t="inlineStr"><is><t>text</t></is></c></row>`)
 		for i := 2; i <= 20000; i++ {
 			fmt.Fprintf(w, `<row r="%d"><c r="A%d"><v>%d</v></c><c r="B%d" t="inlineStr"><is><t>some text for row %d, long enough to add up</t></is></c></row>`, i, i, i, i, i)
 		}
-		_, err := io.WriteString(w, xlSheetTail)
+		_, err := io.WriteString(w, sheetTail)
 		return err
 	}})
-	err, _, _, _ := xlBoundsRun(t, p, Options{MaxTemp: 256 << 10})
-	xlCheckImportError(t, err, "rows.xlsx", `sheet "Sheet1"`, "temporary", "256 KB")
+	err, _, _, _ := boundsRun(t, p, Options{MaxTemp: 256 << 10})
+	checkImportError(t, err, "rows.xlsx", `sheet "Sheet1"`, "temporary", "256 KB")
 	// The same file reads under the default ceiling.
-	err, _, _, _ = xlBoundsRun(t, p, Options{})
-	xlMust(t, err)
+	err, _, _, _ = boundsRun(t, p, Options{})
+	mustXLSX(t, err)
 }
 
 // The memory ceiling is an option: a small one refuses a workbook whose
 // parts excelize would hold in memory beyond it.
 func TestXLSXMemoryCeiling(t *testing.T) {
 	dir := t.TempDir()
-	p := xlWriteBook(t, filepath.Join(dir, "styled.xlsx"),
-		xlPart{body: xlSheetXML(`<row r="1"><c r="A1" t="inlineStr"><is><t>n</t></is></c></row><row r="2"><c r="A2"><v>1</v></c></row>`)},
-		xlPart{name: "xl/styles.xml", write: func(w io.Writer) error {
-			io.WriteString(w, `<styleSheet `+xlNS+`><cellXfs count="400000">`)
+	p := writeBook(t, filepath.Join(dir, "styled.xlsx"),
+		zipPart{body: sheetXML(`<row r="1"><c r="A1" t="inlineStr"><is><t>n</t></is></c></row><row r="2"><c r="A2"><v>1</v></c></row>`)},
+		zipPart{name: "xl/styles.xml", write: func(w io.Writer) error {
+			io.WriteString(w, `<styleSheet `+nS+`><cellXfs count="400000">`)
 			for range 400000 {
 				io.WriteString(w, `<xf/>`)
 			}
 			_, err := io.WriteString(w, `</cellXfs></styleSheet>`)
 			return err
 		}})
-	err, _, _, _ := xlBoundsRun(t, p, Options{MaxMemory: 64 << 20})
-	xlCheckImportError(t, err, "styled.xlsx", "xl/styles.xml", "64 MB")
-	err, _, _, _ = xlBoundsRun(t, p, Options{})
-	xlMust(t, err)
+	err, _, _, _ := boundsRun(t, p, Options{MaxMemory: 64 << 20})
+	checkImportError(t, err, "styled.xlsx", "xl/styles.xml", "64 MB")
+	err, _, _, _ = boundsRun(t, p, Options{})
+	mustXLSX(t, err)
 }

@@ -26,21 +26,21 @@ import (
 	"querent/engine"
 )
 
-const xlMessyXLSX = "../../../shared/data/messy/xlsx/"
+const messyXLSX = "../../../shared/data/messy/xlsx/"
 
-// xlFixture returns the path of a shared XLSX xlFixture, skipping the test when
+// fixture returns the path of a shared XLSX fixture, skipping the test when
 // it is absent.
-func xlFixture(t testing.TB, name string) string {
+func fixture(t testing.TB, name string) string {
 	t.Helper()
-	p := filepath.Join(xlMessyXLSX, name)
+	p := filepath.Join(messyXLSX, name)
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("xlFixture %s absent: %v", p, err)
+		t.Skipf("fixture %s absent: %v", p, err)
 	}
 	return p
 }
 
-// xlReadAll reads path and drains every table's rows.
-func xlReadAll(t testing.TB, path string, opts Options) ([]*engine.ImportTable, [][][]engine.Value) {
+// readAll reads path and drains every table's rows.
+func readAll(t testing.TB, path string, opts Options) ([]*engine.ImportTable, [][][]engine.Value) {
 	t.Helper()
 	tables, err := Read(context.Background(), path, opts)
 	if err != nil {
@@ -48,12 +48,12 @@ func xlReadAll(t testing.TB, path string, opts Options) ([]*engine.ImportTable, 
 	}
 	rows := make([][][]engine.Value, len(tables))
 	for i, tb := range tables {
-		rows[i] = xlDrain(t, tb)
+		rows[i] = drain(t, tb)
 	}
 	return tables, rows
 }
 
-func xlDrain(t testing.TB, tb *engine.ImportTable) [][]engine.Value {
+func drain(t testing.TB, tb *engine.ImportTable) [][]engine.Value {
 	t.Helper()
 	var out [][]engine.Value
 	err := tb.Rows(context.Background(), func(row []engine.Value) error {
@@ -72,7 +72,7 @@ func xlDrain(t testing.TB, tb *engine.ImportTable) [][]engine.Value {
 	return out
 }
 
-func xlTableNames(tables []*engine.ImportTable) []string {
+func tableNames(tables []*engine.ImportTable) []string {
 	var out []string
 	for _, tb := range tables {
 		out = append(out, tb.Name)
@@ -80,18 +80,18 @@ func xlTableNames(tables []*engine.ImportTable) []string {
 	return out
 }
 
-func xlColumn(t testing.TB, tb *engine.ImportTable, name string) (int, engine.ImportColumn) {
+func sheetColumn(t testing.TB, tb *engine.ImportTable, name string) (int, engine.ImportColumn) {
 	t.Helper()
 	for i, c := range tb.Columns {
 		if c.Name == name {
 			return i, c
 		}
 	}
-	t.Fatalf("%s: no xlColumn %q in %v", tb.Name, name, xlColumnNames(tb))
+	t.Fatalf("%s: no sheetColumn %q in %v", tb.Name, name, sheetColumnNames(tb))
 	return -1, engine.ImportColumn{}
 }
 
-func xlColumnNames(tb *engine.ImportTable) []string {
+func sheetColumnNames(tb *engine.ImportTable) []string {
 	var out []string
 	for _, c := range tb.Columns {
 		out = append(out, c.Name)
@@ -99,7 +99,7 @@ func xlColumnNames(tb *engine.ImportTable) []string {
 	return out
 }
 
-func xlHasWarning(tb *engine.ImportTable, parts ...string) bool {
+func hasWarning(tb *engine.ImportTable, parts ...string) bool {
 	for _, w := range tb.Warnings {
 		ok := true
 		for _, p := range parts {
@@ -112,7 +112,7 @@ func xlHasWarning(tb *engine.ImportTable, parts ...string) bool {
 	return false
 }
 
-func xlSpillFilesLeft(t testing.TB) []string {
+func spillFilesLeft(t testing.TB) []string {
 	t.Helper()
 	m, err := filepath.Glob(filepath.Join(os.TempDir(), "querent-spill-*.bin"))
 	if err != nil {
@@ -121,11 +121,11 @@ func xlSpillFilesLeft(t testing.TB) []string {
 	return m
 }
 
-// xlNewSpills returns the spill files in os.TempDir that are not in before.
-func xlNewSpills(t testing.TB, before []string) []string {
+// newSpills returns the spill files in os.TempDir that are not in before.
+func newSpills(t testing.TB, before []string) []string {
 	t.Helper()
 	var out []string
-	for _, p := range xlSpillFilesLeft(t) {
+	for _, p := range spillFilesLeft(t) {
 		if !slices.Contains(before, p) {
 			out = append(out, p)
 		}
@@ -133,7 +133,7 @@ func xlNewSpills(t testing.TB, before []string) []string {
 	return out
 }
 
-func xlFileSHA(t testing.TB, path string) string {
+func fileSHA(t testing.TB, path string) string {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -142,16 +142,16 @@ func xlFileSHA(t testing.TB, path string) string {
 	return hex.EncodeToString(s[:])
 }
 
-var xlValidName = regexp.MustCompile(`^[\p{L}\p{M}\p{N}_]+$`)
+var validName = regexp.MustCompile(`^[\p{L}\p{M}\p{N}_]+$`)
 
 func TestXLSXCsvkitSheets(t *testing.T) {
-	path := xlFixture(t, "csvkit_sheets.xlsx")
-	tables, rows := xlReadAll(t, path, Options{})
-	if got, want := xlTableNames(tables), []string{"data", "ʤ"}; !slices.Equal(got, want) {
+	path := fixture(t, "csvkit_sheets.xlsx")
+	tables, rows := readAll(t, path, Options{})
+	if got, want := tableNames(tables), []string{"data", "ʤ"}; !slices.Equal(got, want) {
 		t.Fatalf("tables %q, want %q", got, want)
 	}
 	data, dataRows := tables[0], rows[0]
-	if !xlHasWarning(data, "csvkit_sheets.xlsx, sheet not this one: ", "empty") {
+	if !hasWarning(data, "csvkit_sheets.xlsx, sheet not this one: ", "empty") {
 		t.Errorf("no warning about the empty sheet \"not this one\": %q", data.Warnings)
 	}
 	if got, want := data.Source, "csvkit_sheets.xlsx"; got != want {
@@ -160,7 +160,7 @@ func TestXLSXCsvkitSheets(t *testing.T) {
 	if got, want := data.Sheet, "data"; got != want {
 		t.Errorf("Sheet %q, want %q", got, want)
 	}
-	if got, want := data.SourceSHA256, xlFileSHA(t, path); got != want {
+	if got, want := data.SourceSHA256, fileSHA(t, path); got != want {
 		t.Errorf("SourceSHA256 %s, want %s", got, want)
 	}
 	if got, want := data.RowCount, int64(5); got != want {
@@ -168,7 +168,7 @@ func TestXLSXCsvkitSheets(t *testing.T) {
 	}
 	tests := []struct {
 		name, typ string
-		want      []engine.Value // the xlColumn's values, row by row
+		want      []engine.Value // the sheetColumn's values, row by row
 	}{
 		{"text", engine.TypeText, []engine.Value{"Chicago Reader", "Chicago Sun-Times", "Chicago Tribune", "This row has blanks", "Unicode! Σ"}},
 		// The workbook uses the 1904 date system; Excel shows "1/1/1948"
@@ -183,11 +183,11 @@ func TestXLSXCsvkitSheets(t *testing.T) {
 		{"column_8", engine.TypeText, []engine.Value{nil, "Extra data beyond headers will be trimmed", nil, nil, nil}},
 	}
 	if got, want := len(data.Columns), len(tests); got != want {
-		t.Fatalf("%d columns %v, want %d", got, xlColumnNames(data), want)
+		t.Fatalf("%d columns %v, want %d", got, sheetColumnNames(data), want)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			i, c := xlColumn(t, data, tt.name)
+			i, c := sheetColumn(t, data, tt.name)
 			if c.Type != tt.typ {
 				t.Errorf("type %s (%s), want %s", c.Type, c.Reason, tt.typ)
 			}
@@ -200,18 +200,18 @@ func TestXLSXCsvkitSheets(t *testing.T) {
 			}
 		})
 	}
-	if _, c := xlColumn(t, data, "date"); !strings.Contains(c.Reason, "Excel date cells") {
+	if _, c := sheetColumn(t, data, "date"); !strings.Contains(c.Reason, "Excel date cells") {
 		t.Errorf("date reason %q does not say the dates came from Excel date cells", c.Reason)
 	}
-	if _, c := xlColumn(t, data, "empty_column"); c.Reason != "every value is empty" {
+	if _, c := sheetColumn(t, data, "empty_column"); c.Reason != "every value is empty" {
 		t.Errorf("empty_column reason %q", c.Reason)
 	}
-	if !xlHasWarning(data, "row 3", "column_8") {
+	if !hasWarning(data, "row 3", "column_8") {
 		t.Errorf("no warning naming row 3 and column_8: %q", data.Warnings)
 	}
 
 	dezh := tables[1]
-	if !xlValidName.MatchString(dezh.Name) || dezh.Sheet != "ʤ" {
+	if !validName.MatchString(dezh.Name) || dezh.Sheet != "ʤ" {
 		t.Errorf("table %q from sheet %q: not a valid name", dezh.Name, dezh.Sheet)
 	}
 	if got, want := rows[1], [][]engine.Value{{int64(1), int64(2), int64(3)}}; !slices.EqualFunc(got, want, slices.Equal) {
@@ -220,9 +220,9 @@ func TestXLSXCsvkitSheets(t *testing.T) {
 }
 
 func TestXLSXPollsterStats(t *testing.T) {
-	path := xlFixture(t, "538_pollster-stats-full_2019.xlsx")
-	tables, rows := xlReadAll(t, path, Options{})
-	if got, want := xlTableNames(tables), []string{"results", "description_of_columns"}; !slices.Equal(got, want) {
+	path := fixture(t, "538_pollster-stats-full_2019.xlsx")
+	tables, rows := readAll(t, path, Options{})
+	if got, want := tableNames(tables), []string{"results", "description_of_columns"}; !slices.Equal(got, want) {
 		t.Fatalf("tables %q, want %q", got, want)
 	}
 	res, resRows := tables[0], rows[0]
@@ -231,15 +231,15 @@ func TestXLSXPollsterStats(t *testing.T) {
 	}
 	// 31 columns, less the 5 empty spacers I, N, T, X and AC.
 	if got, want := len(res.Columns), 26; got != want {
-		t.Errorf("Results: %d columns %v, want %d", got, xlColumnNames(res), want)
+		t.Errorf("Results: %d columns %v, want %d", got, sheetColumnNames(res), want)
 	}
-	if !xlHasWarning(res, "I, N, T, X, AC") {
+	if !hasWarning(res, "I, N, T, X, AC") {
 		t.Errorf("no warning about the dropped spacer columns: %q", res.Warnings)
 	}
 	seen := map[string]bool{}
 	for _, c := range res.Columns {
-		if seen[c.Name] || !xlValidName.MatchString(c.Name) {
-			t.Errorf("xlColumn name %q repeated or invalid", c.Name)
+		if seen[c.Name] || !validName.MatchString(c.Name) {
+			t.Errorf("sheetColumn name %q repeated or invalid", c.Name)
 		}
 		seen[c.Name] = true
 	}
@@ -262,7 +262,7 @@ func TestXLSXPollsterStats(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			i, c := xlColumn(t, res, tt.name)
+			i, c := sheetColumn(t, res, tt.name)
 			if c.OriginalName != tt.original || c.Type != tt.typ {
 				t.Errorf("original %q type %s, want %q %s", c.OriginalName, c.Type, tt.original, tt.typ)
 			}
@@ -275,13 +275,13 @@ func TestXLSXPollsterStats(t *testing.T) {
 	if got, want := desc.RowCount, int64(25); got != want {
 		t.Errorf("Description of Columns: %d rows, want %d", got, want)
 	}
-	if got, want := xlColumnNames(desc), []string{"column_name", "description"}; !slices.Equal(got, want) {
+	if got, want := sheetColumnNames(desc), []string{"column_name", "description"}; !slices.Equal(got, want) {
 		t.Errorf("Description of Columns: columns %q, want %q", got, want)
 	}
 }
 
-// xlBook writes a workbook built by build into dir.
-func xlBook(t testing.TB, dir, name string, build func(f *excelize.File)) string {
+// workbook writes a workbook built by build into dir.
+func workbook(t testing.TB, dir, name string, build func(f *excelize.File)) string {
 	t.Helper()
 	f := excelize.NewFile()
 	defer f.Close()
@@ -293,37 +293,37 @@ func xlBook(t testing.TB, dir, name string, build func(f *excelize.File)) string
 	return p
 }
 
-func xlMust(t testing.TB, err error) {
+func mustXLSX(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
 }
 
-func xlSetRows(t testing.TB, f *excelize.File, sheet string, first int, rows ...[]any) {
+func setRows(t testing.TB, f *excelize.File, sheet string, first int, rows ...[]any) {
 	t.Helper()
 	for i, r := range rows {
 		if r == nil {
 			continue
 		}
 		cell, _ := excelize.CoordinatesToCellName(1, first+i)
-		xlMust(t, f.SetSheetRow(sheet, cell, &r))
+		mustXLSX(t, f.SetSheetRow(sheet, cell, &r))
 	}
 }
 
-func xlStyled(t testing.TB, f *excelize.File, sheet, from, to string, numFmt int) {
+func styledCells(t testing.TB, f *excelize.File, sheet, from, to string, numFmt int) {
 	t.Helper()
 	id, err := f.NewStyle(&excelize.Style{NumFmt: numFmt})
-	xlMust(t, err)
-	xlMust(t, f.SetCellStyle(sheet, from, to, id))
+	mustXLSX(t, err)
+	mustXLSX(t, f.SetCellStyle(sheet, from, to, id))
 }
 
 func TestXLSXGenerated(t *testing.T) {
 	dir := t.TempDir()
 	t.Run("title rows, blank rows, a formula", func(t *testing.T) {
-		p := xlBook(t, dir, "report.xlsx", func(f *excelize.File) {
-			xlMust(t, f.SetSheetName("Sheet1", "Sales"))
-			xlSetRows(t, f, "Sales", 1,
+		p := workbook(t, dir, "report.xlsx", func(f *excelize.File) {
+			mustXLSX(t, f.SetSheetName("Sheet1", "Sales"))
+			setRows(t, f, "Sales", 1,
 				[]any{"Quarterly sales"},
 				[]any{"Prepared by finance"},
 				nil,
@@ -333,39 +333,39 @@ func TestXLSXGenerated(t *testing.T) {
 				[]any{"South", 21, 42},
 			)
 			// A formula whose cached value is 42; the value is what counts.
-			xlMust(t, f.SetCellFormula("Sales", "C8", "=B8*2"))
+			mustXLSX(t, f.SetCellFormula("Sales", "C8", "=B8*2"))
 		})
-		tables, rows := xlReadAll(t, p, Options{})
+		tables, rows := readAll(t, p, Options{})
 		tb := tables[0]
 		if got, want := tb.Name, "sales"; got != want {
 			t.Errorf("name %q, want %q", got, want)
 		}
-		if got, want := xlColumnNames(tb), []string{"region", "amount", "double"}; !slices.Equal(got, want) {
+		if got, want := sheetColumnNames(tb), []string{"region", "amount", "double"}; !slices.Equal(got, want) {
 			t.Errorf("columns %q, want %q", got, want)
 		}
 		want := [][]engine.Value{{"North", int64(10), int64(20)}, {"South", int64(21), int64(42)}}
 		if !slices.EqualFunc(rows[0], want, slices.Equal) {
 			t.Errorf("rows %v, want %v", rows[0], want)
 		}
-		if !xlHasWarning(tb, "report.xlsx, sheet Sales: ", "row 1", "Quarterly sales", "row 2", "title") {
+		if !hasWarning(tb, "report.xlsx, sheet Sales: ", "row 1", "Quarterly sales", "row 2", "title") {
 			t.Errorf("no warning about the title rows: %q", tb.Warnings)
 		}
 	})
 
 	t.Run("dates, 1900 system", func(t *testing.T) {
-		p := xlBook(t, dir, "dates1900.xlsx", func(f *excelize.File) {
-			xlSetRows(t, f, "Sheet1", 1,
+		p := workbook(t, dir, "dates1900.xlsx", func(f *excelize.File) {
+			setRows(t, f, "Sheet1", 1,
 				[]any{"day", "when", "clock", "flag", "amount"},
 				[]any{45292, 45292.75, 0.5, true, 0.125},
 				[]any{61, 45293.000005, 0.25, false, 1.5},
 				[]any{1, 45294, 86399.0 / 86400, true, 2},
 			)
-			xlStyled(t, f, "Sheet1", "A2", "A4", 14) // m/d/yyyy
-			xlStyled(t, f, "Sheet1", "B2", "B4", 22) // m/d/yy h:mm
-			xlStyled(t, f, "Sheet1", "C2", "C4", 21) // h:mm:ss
-			xlStyled(t, f, "Sheet1", "E2", "E4", 10) // 0.00%
+			styledCells(t, f, "Sheet1", "A2", "A4", 14) // m/d/yyyy
+			styledCells(t, f, "Sheet1", "B2", "B4", 22) // m/d/yy h:mm
+			styledCells(t, f, "Sheet1", "C2", "C4", 21) // h:mm:ss
+			styledCells(t, f, "Sheet1", "E2", "E4", 10) // 0.00%
 		})
-		tables, rows := xlReadAll(t, p, Options{})
+		tables, rows := readAll(t, p, Options{})
 		tb := tables[0]
 		// A lone default-named sheet is named after the file.
 		if got, want := tb.Name, "dates1900"; got != want {
@@ -390,19 +390,19 @@ func TestXLSXGenerated(t *testing.T) {
 	})
 
 	t.Run("dates, 1904 system", func(t *testing.T) {
-		p := xlBook(t, dir, "dates1904.xlsx", func(f *excelize.File) {
+		p := workbook(t, dir, "dates1904.xlsx", func(f *excelize.File) {
 			yes := true
-			xlMust(t, f.SetWorkbookProps(&excelize.WorkbookPropsOptions{Date1904: &yes}))
-			xlMust(t, f.SetSheetName("Sheet1", "Log"))
-			xlSetRows(t, f, "Log", 1,
+			mustXLSX(t, f.SetWorkbookProps(&excelize.WorkbookPropsOptions{Date1904: &yes}))
+			mustXLSX(t, f.SetSheetName("Sheet1", "Log"))
+			setRows(t, f, "Log", 1,
 				[]any{"day", "at"},
 				[]any{0, 24472.176388888889},
 				[]any{24472, 5844},
 			)
-			xlStyled(t, f, "Log", "A2", "A3", 14)
-			xlStyled(t, f, "Log", "B2", "B3", 22)
+			styledCells(t, f, "Log", "A2", "A3", 14)
+			styledCells(t, f, "Log", "B2", "B3", 22)
 		})
-		_, rows := xlReadAll(t, p, Options{})
+		_, rows := readAll(t, p, Options{})
 		want := [][]engine.Value{{"1904-01-01", "1971-01-01 04:14:00"}, {"1971-01-01", "1920-01-01 00:00:00"}}
 		if !slices.EqualFunc(rows[0], want, slices.Equal) {
 			t.Errorf("rows %v, want %v", rows[0], want)
@@ -410,105 +410,105 @@ func TestXLSXGenerated(t *testing.T) {
 	})
 
 	t.Run("sheets: empty, header only, chosen", func(t *testing.T) {
-		p := xlBook(t, dir, "three.xlsx", func(f *excelize.File) {
-			xlMust(t, f.SetSheetName("Sheet1", "Empty"))
+		p := workbook(t, dir, "three.xlsx", func(f *excelize.File) {
+			mustXLSX(t, f.SetSheetName("Sheet1", "Empty"))
 			_, err := f.NewSheet("Header only")
-			xlMust(t, err)
+			mustXLSX(t, err)
 			_, err = f.NewSheet("Data")
-			xlMust(t, err)
-			xlSetRows(t, f, "Header only", 1, []any{"a", "b"})
-			xlSetRows(t, f, "Data", 1, []any{"x"}, []any{1}, []any{2})
+			mustXLSX(t, err)
+			setRows(t, f, "Header only", 1, []any{"a", "b"})
+			setRows(t, f, "Data", 1, []any{"x"}, []any{1}, []any{2})
 		})
-		tables, rows := xlReadAll(t, p, Options{})
-		if got, want := xlTableNames(tables), []string{"header_only", "data"}; !slices.Equal(got, want) {
+		tables, rows := readAll(t, p, Options{})
+		if got, want := tableNames(tables), []string{"header_only", "data"}; !slices.Equal(got, want) {
 			t.Fatalf("tables %q, want %q", got, want)
 		}
-		if !xlHasWarning(tables[0], "sheet Empty: ", "empty") || !xlHasWarning(tables[0], "sheet Header only: ", "no data rows") {
+		if !hasWarning(tables[0], "sheet Empty: ", "empty") || !hasWarning(tables[0], "sheet Header only: ", "no data rows") {
 			t.Errorf("warnings %q", tables[0].Warnings)
 		}
 		if got := len(rows[0]); got != 0 || tables[0].RowCount != 0 || len(tables[0].Columns) != 2 {
 			t.Errorf("header-only table: %d rows, %d columns", got, len(tables[0].Columns))
 		}
 
-		tables, _ = xlReadAll(t, p, Options{Sheets: []string{"data", "Header only"}})
-		if got, want := xlTableNames(tables), []string{"data", "header_only"}; !slices.Equal(got, want) {
+		tables, _ = readAll(t, p, Options{Sheets: []string{"data", "Header only"}})
+		if got, want := tableNames(tables), []string{"data", "header_only"}; !slices.Equal(got, want) {
 			t.Errorf("chosen tables %q, want %q", got, want)
 		}
 
 		_, err := Read(context.Background(), p, Options{Sheets: []string{"Nope"}})
-		xlCheckImportError(t, err, `"Nope"`, `"Empty", "Header only", "Data"`)
+		checkImportError(t, err, `"Nope"`, `"Empty", "Header only", "Data"`)
 
 		_, err = Read(context.Background(), p, Options{Sheets: []string{"Empty"}})
-		xlCheckImportError(t, err, "no data")
+		checkImportError(t, err, "no data")
 	})
 
 	t.Run("default sheet names", func(t *testing.T) {
-		p := xlBook(t, dir, "Q1 Budget.xlsx", func(f *excelize.File) {
+		p := workbook(t, dir, "Q1 Budget.xlsx", func(f *excelize.File) {
 			_, err := f.NewSheet("Sheet2")
-			xlMust(t, err)
-			xlSetRows(t, f, "Sheet1", 1, []any{"a"}, []any{1})
-			xlSetRows(t, f, "Sheet2", 1, []any{"b"}, []any{2})
+			mustXLSX(t, err)
+			setRows(t, f, "Sheet1", 1, []any{"a"}, []any{1})
+			setRows(t, f, "Sheet2", 1, []any{"b"}, []any{2})
 		})
-		tables, _ := xlReadAll(t, p, Options{})
-		if got, want := xlTableNames(tables), []string{"q1_budget_sheet1", "q1_budget_sheet2"}; !slices.Equal(got, want) {
+		tables, _ := readAll(t, p, Options{})
+		if got, want := tableNames(tables), []string{"q1_budget_sheet1", "q1_budget_sheet2"}; !slices.Equal(got, want) {
 			t.Errorf("tables %q, want %q", got, want)
 		}
 	})
 
 	t.Run("merged group titles", func(t *testing.T) {
-		p := xlBook(t, dir, "groups.xlsx", func(f *excelize.File) {
-			xlSetRows(t, f, "Sheet1", 1,
+		p := workbook(t, dir, "groups.xlsx", func(f *excelize.File) {
+			setRows(t, f, "Sheet1", 1,
 				[]any{"", "Home", "", "", "Away"},
 				[]any{"team", "goals", "shots", "", "goals", "shots"},
 				[]any{"A", 1, 5, "", 2, 9},
 			)
-			xlMust(t, f.MergeCell("Sheet1", "B1", "C1"))
-			xlMust(t, f.MergeCell("Sheet1", "E1", "F1"))
+			mustXLSX(t, f.MergeCell("Sheet1", "B1", "C1"))
+			mustXLSX(t, f.MergeCell("Sheet1", "E1", "F1"))
 		})
-		tables, rows := xlReadAll(t, p, Options{})
+		tables, rows := readAll(t, p, Options{})
 		tb := tables[0]
 		want := []string{"team", "home_goals", "home_shots", "away_goals", "away_shots"}
-		if got := xlColumnNames(tb); !slices.Equal(got, want) {
+		if got := sheetColumnNames(tb); !slices.Equal(got, want) {
 			t.Errorf("columns %q, want %q", got, want)
 		}
-		if _, c := xlColumn(t, tb, "away_shots"); c.OriginalName != "Away / shots" {
+		if _, c := sheetColumn(t, tb, "away_shots"); c.OriginalName != "Away / shots" {
 			t.Errorf("original name %q", c.OriginalName)
 		}
 		if got, want := rows[0][0], []engine.Value{"A", int64(1), int64(5), int64(2), int64(9)}; !slices.Equal(got, want) {
 			t.Errorf("row %v, want %v", got, want)
 		}
-		if !xlHasWarning(tb, "xlColumn D") && !xlHasWarning(tb, ": D") {
-			t.Errorf("no warning about the empty xlColumn D: %q", tb.Warnings)
+		if !hasWarning(tb, "sheetColumn D") && !hasWarning(tb, ": D") {
+			t.Errorf("no warning about the empty sheetColumn D: %q", tb.Warnings)
 		}
 	})
 
 	t.Run("a short header over text rows is not a group row", func(t *testing.T) {
-		p := xlBook(t, dir, "notes.xlsx", func(f *excelize.File) {
-			xlSetRows(t, f, "Sheet1", 1,
+		p := workbook(t, dir, "notes.xlsx", func(f *excelize.File) {
+			setRows(t, f, "Sheet1", 1,
 				[]any{"name", "notes"},
 				[]any{"ann", "x", "y", "z"},
 				[]any{"bob", "w"},
 			)
 		})
-		tables, rows := xlReadAll(t, p, Options{})
+		tables, rows := readAll(t, p, Options{})
 		tb := tables[0]
-		if got, want := xlColumnNames(tb), []string{"name", "notes", "column_3", "column_4"}; !slices.Equal(got, want) {
+		if got, want := sheetColumnNames(tb), []string{"name", "notes", "column_3", "column_4"}; !slices.Equal(got, want) {
 			t.Errorf("columns %q, want %q", got, want)
 		}
 		if got := len(rows[0]); got != 2 {
 			t.Errorf("%d rows, want 2", got)
 		}
-		if !xlHasWarning(tb, "row 2", "column_3, column_4") {
+		if !hasWarning(tb, "row 2", "column_3, column_4") {
 			t.Errorf("no warning about the widened row: %q", tb.Warnings)
 		}
 	})
 
 	t.Run("no header", func(t *testing.T) {
-		p := xlBook(t, dir, "numbers.xlsx", func(f *excelize.File) {
-			xlSetRows(t, f, "Sheet1", 1, []any{1, 2.5}, []any{3, 4})
+		p := workbook(t, dir, "numbers.xlsx", func(f *excelize.File) {
+			setRows(t, f, "Sheet1", 1, []any{1, 2.5}, []any{3, 4})
 		})
-		tables, rows := xlReadAll(t, p, Options{})
-		if got, want := xlColumnNames(tables[0]), []string{"column_1", "column_2"}; !slices.Equal(got, want) {
+		tables, rows := readAll(t, p, Options{})
+		if got, want := sheetColumnNames(tables[0]), []string{"column_1", "column_2"}; !slices.Equal(got, want) {
 			t.Errorf("columns %q, want %q", got, want)
 		}
 		if got := len(rows[0]); got != 2 {
@@ -517,19 +517,19 @@ func TestXLSXGenerated(t *testing.T) {
 	})
 
 	t.Run("too many columns", func(t *testing.T) {
-		p := xlBook(t, dir, "wide.xlsx", func(f *excelize.File) {
+		p := workbook(t, dir, "wide.xlsx", func(f *excelize.File) {
 			row := make([]any, MaxColumns+1)
 			for i := range row {
 				row[i] = fmt.Sprintf("c%d", i)
 			}
-			xlSetRows(t, f, "Sheet1", 1, row)
+			setRows(t, f, "Sheet1", 1, row)
 		})
 		_, err := Read(context.Background(), p, Options{})
-		xlCheckImportError(t, err, "wide.xlsx", "row 1", "2001 columns")
+		checkImportError(t, err, "wide.xlsx", "row 1", "2001 columns")
 	})
 }
 
-func xlCheckImportError(t *testing.T, err error, parts ...string) *engine.Error {
+func checkImportError(t *testing.T, err error, parts ...string) *engine.Error {
 	t.Helper()
 	var e *engine.Error
 	if !errors.As(err, &e) || e.Code != engine.CodeImport {
@@ -544,9 +544,9 @@ func xlCheckImportError(t *testing.T, err error, parts ...string) *engine.Error 
 	return e
 }
 
-// xlOleFile writes a minimal OLE compound file whose directory holds the
+// oleFile writes a minimal OLE compound file whose directory holds the
 // given stream names.
-func xlOleFile(t *testing.T, path string, names ...string) {
+func oleFile(t *testing.T, path string, names ...string) {
 	t.Helper()
 	b := make([]byte, 512*3)
 	copy(b, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1})
@@ -577,46 +577,46 @@ func xlOleFile(t *testing.T, path string, names ...string) {
 	for i := 2; i < 128; i++ {
 		binary.LittleEndian.PutUint32(fat[4*i:], 0xFFFFFFFF)
 	}
-	xlMust(t, os.WriteFile(path, b, 0o644))
+	mustXLSX(t, os.WriteFile(path, b, 0o644))
 }
 
 func TestXLSXBadFiles(t *testing.T) {
 	dir := t.TempDir()
-	good := xlBook(t, dir, "good.xlsx", func(f *excelize.File) {
+	good := workbook(t, dir, "good.xlsx", func(f *excelize.File) {
 		for i := 1; i <= 200; i++ {
-			xlSetRows(t, f, "Sheet1", i, []any{fmt.Sprintf("row %d", i), i})
+			setRows(t, f, "Sheet1", i, []any{fmt.Sprintf("row %d", i), i})
 		}
 	})
 	whole, err := os.ReadFile(good)
-	xlMust(t, err)
+	mustXLSX(t, err)
 
 	encrypted := filepath.Join(dir, "locked.xlsx")
 	func() {
 		f, err := excelize.OpenFile(good)
-		xlMust(t, err)
+		mustXLSX(t, err)
 		defer f.Close()
-		xlMust(t, f.SaveAs(encrypted, excelize.Options{Password: "secret"}))
+		mustXLSX(t, f.SaveAs(encrypted, excelize.Options{Password: "secret"}))
 	}()
 	fakeLocked := filepath.Join(dir, "fake-locked.xlsx")
-	xlOleFile(t, fakeLocked, "EncryptionInfo", "EncryptedPackage")
+	oleFile(t, fakeLocked, "EncryptionInfo", "EncryptedPackage")
 	oldXLS := filepath.Join(dir, "old.xlsx") // an .xls renamed
-	xlOleFile(t, oldXLS, "Workbook")
+	oleFile(t, oldXLS, "Workbook")
 	truncated := filepath.Join(dir, "truncated.xlsx")
-	xlMust(t, os.WriteFile(truncated, whole[:len(whole)/2], 0o644))
+	mustXLSX(t, os.WriteFile(truncated, whole[:len(whole)/2], 0o644))
 	notBook := filepath.Join(dir, "archive.xlsx") // a ZIP, but not a workbook
 	func() {
 		fh, err := os.Create(notBook)
-		xlMust(t, err)
+		mustXLSX(t, err)
 		zw := zip.NewWriter(fh)
 		w, err := zw.Create("readme.txt")
-		xlMust(t, err)
+		mustXLSX(t, err)
 		_, err = w.Write([]byte("hello"))
-		xlMust(t, err)
-		xlMust(t, zw.Close())
-		xlMust(t, fh.Close())
+		mustXLSX(t, err)
+		mustXLSX(t, zw.Close())
+		mustXLSX(t, fh.Close())
 	}()
 	garbage := filepath.Join(dir, "garbage.xlsx")
-	xlMust(t, os.WriteFile(garbage, []byte("this is not a workbook at all"), 0o644))
+	mustXLSX(t, os.WriteFile(garbage, []byte("this is not a workbook at all"), 0o644))
 
 	tests := []struct {
 		name, path string
@@ -632,7 +632,7 @@ func TestXLSXBadFiles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Read(context.Background(), tt.path, Options{})
-			xlCheckImportError(t, err, tt.parts...)
+			checkImportError(t, err, tt.parts...)
 		})
 	}
 }
@@ -658,13 +658,13 @@ func TestXLSXSerials(t *testing.T) {
 		{2958465, false, false, "9999-12-31"},
 	}
 	for _, tt := range tests {
-		got, ok := xlSerialText(tt.serial, tt.date1904, tt.showTime, true)
+		got, ok := serialText(tt.serial, tt.date1904, tt.showTime, true)
 		if !ok || got != tt.want {
 			t.Errorf("serial %v (1904 %v): %q %v, want %q", tt.serial, tt.date1904, got, ok, tt.want)
 		}
 	}
 	for _, bad := range []float64{-1, 2958466, math.NaN()} {
-		if got, ok := xlSerialText(bad, false, false, true); ok {
+		if got, ok := serialText(bad, false, false, true); ok {
 			t.Errorf("serial %v: %q, want none", bad, got)
 		}
 	}
@@ -674,9 +674,9 @@ func TestXLSXSerials(t *testing.T) {
 		s := float64(r.IntN(80000)+61) + math.Round(r.Float64()*86400)/86400
 		for _, d1904 := range []bool{false, true} {
 			tm, err := excelize.ExcelDateToTime(s, d1904)
-			xlMust(t, err)
+			mustXLSX(t, err)
 			want := tm.Round(time.Second).Format("2006-01-02 15:04:05")
-			got, _ := xlSerialText(s, d1904, true, true)
+			got, _ := serialText(s, d1904, true, true)
 			if got != want {
 				t.Fatalf("serial %v (1904 %v): %q, excelize %q", s, d1904, got, want)
 			}
@@ -692,8 +692,8 @@ func TestXLSXRowsNotLines(t *testing.T) {
 		{`dates such as "1/2/03" (line 9) could be month/day`, `dates such as "1/2/03" (row 9) could be month/day`},
 	}
 	for _, tt := range tests {
-		if got := xlRowsNotLines(tt.in); got != tt.want {
-			t.Errorf("xlRowsNotLines(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := rowsNotLines(tt.in); got != tt.want {
+			t.Errorf("rowsNotLines(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -725,27 +725,27 @@ func TestXLSXLooksLikeDate(t *testing.T) {
 		{2023.05, "2,023.05", false, false, false, false},
 	}
 	for _, tt := range tests {
-		ok, date, clock := xlLooksLikeDate(tt.serial, tt.shown, tt.date1904)
+		ok, date, clock := looksLikeDate(tt.serial, tt.shown, tt.date1904)
 		if ok != tt.ok || date != tt.date || clock != tt.clock {
 			t.Errorf("%v shown %q: %v %v %v, want %v %v %v", tt.serial, tt.shown, ok, date, clock, tt.ok, tt.date, tt.clock)
 		}
 	}
 }
 
-// xlBigBook writes rows × 6 columns with the stream writer.
-func xlBigBook(t testing.TB, path string, rows, cols int) {
+// bigBook writes rows × 6 columns with the stream writer.
+func bigBook(t testing.TB, path string, rows, cols int) {
 	t.Helper()
 	f := excelize.NewFile()
 	defer f.Close()
 	sw, err := f.NewStreamWriter("Sheet1")
-	xlMust(t, err)
+	mustXLSX(t, err)
 	dateStyle, err := f.NewStyle(&excelize.Style{NumFmt: 14})
-	xlMust(t, err)
+	mustXLSX(t, err)
 	header := make([]any, cols)
 	for c := range header {
 		header[c] = fmt.Sprintf("col %d", c+1)
 	}
-	xlMust(t, sw.SetRow("A1", header))
+	mustXLSX(t, sw.SetRow("A1", header))
 	row := make([]any, cols)
 	for i := 0; i < rows; i++ {
 		for c := range row {
@@ -765,13 +765,13 @@ func xlBigBook(t testing.TB, path string, rows, cols int) {
 			}
 		}
 		cell, _ := excelize.CoordinatesToCellName(1, i+2)
-		xlMust(t, sw.SetRow(cell, row))
+		mustXLSX(t, sw.SetRow(cell, row))
 	}
-	xlMust(t, sw.Flush())
-	xlMust(t, f.SaveAs(path))
+	mustXLSX(t, sw.Flush())
+	mustXLSX(t, f.SaveAs(path))
 }
 
-func xlHeapMB() float64 {
+func heapMB() float64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return float64(m.HeapAlloc) / (1 << 20)
@@ -782,16 +782,16 @@ func TestXLSXLargeSheet(t *testing.T) {
 		t.Skip("short")
 	}
 	p := filepath.Join(t.TempDir(), "big.xlsx")
-	xlBigBook(t, p, 20000, 6)
-	before := xlSpillFilesLeft(t)
+	bigBook(t, p, 20000, 6)
+	before := spillFilesLeft(t)
 	runtime.GC()
 	peak := 0.0
 	var reports []engine.ImportProgress
 	tables, err := Read(context.Background(), p, Options{Progress: func(pr engine.ImportProgress) {
 		reports = append(reports, pr)
-		peak = max(peak, xlHeapMB())
+		peak = max(peak, heapMB())
 	}})
-	xlMust(t, err)
+	mustXLSX(t, err)
 	tb := tables[0]
 	if got, want := tb.RowCount, int64(20000); got != want {
 		t.Fatalf("RowCount %d, want %d", got, want)
@@ -806,7 +806,7 @@ func TestXLSXLargeSheet(t *testing.T) {
 		reports[len(reports)-1].Rows != 20000 {
 		t.Errorf("progress reports %+v", reports)
 	}
-	spilled := xlNewSpills(t, before)
+	spilled := newSpills(t, before)
 	if len(spilled) != 1 {
 		t.Errorf("spill files before Rows: %q, want 1", spilled)
 	}
@@ -814,7 +814,7 @@ func TestXLSXLargeSheet(t *testing.T) {
 	err = tb.Rows(context.Background(), func(row []engine.Value) error {
 		n++
 		if n%2000 == 0 {
-			peak = max(peak, xlHeapMB())
+			peak = max(peak, heapMB())
 		}
 		if n == 20000 {
 			want := []engine.Value{int64(19999), 19999.0 / 7, "name 459", "2014-12-26", int64(0), "code-19999"}
@@ -824,7 +824,7 @@ func TestXLSXLargeSheet(t *testing.T) {
 		}
 		return nil
 	})
-	xlMust(t, err)
+	mustXLSX(t, err)
 	if n != 20000 {
 		t.Errorf("%d rows, want 20000", n)
 	}
@@ -832,7 +832,7 @@ func TestXLSXLargeSheet(t *testing.T) {
 		t.Errorf("heap peaked at %.0f MB, want well under 100 MB", peak)
 	}
 	t.Logf("heap peak %.1f MB", peak)
-	if got := xlNewSpills(t, before); len(got) != 0 {
+	if got := newSpills(t, before); len(got) != 0 {
 		t.Errorf("spill files left after Rows: %q", got)
 	}
 	if err := tb.Rows(context.Background(), func([]engine.Value) error { return nil }); err == nil {
@@ -842,24 +842,24 @@ func TestXLSXLargeSheet(t *testing.T) {
 
 func TestXLSXCleanupAndCancel(t *testing.T) {
 	dir := t.TempDir()
-	p := xlBook(t, dir, "two.xlsx", func(f *excelize.File) {
+	p := workbook(t, dir, "two.xlsx", func(f *excelize.File) {
 		_, err := f.NewSheet("More")
-		xlMust(t, err)
+		mustXLSX(t, err)
 		for i := 1; i <= 1000; i++ {
-			xlSetRows(t, f, "Sheet1", i, []any{i, "x"})
-			xlSetRows(t, f, "More", i, []any{i, "y"})
+			setRows(t, f, "Sheet1", i, []any{i, "x"})
+			setRows(t, f, "More", i, []any{i, "y"})
 		}
 	})
-	before := xlSpillFilesLeft(t)
+	before := spillFilesLeft(t)
 
 	// Rows never called: CleanupTemp removes the files.
 	tables, err := Read(context.Background(), p, Options{})
-	xlMust(t, err)
-	if got := xlNewSpills(t, before); len(got) != 2 {
+	mustXLSX(t, err)
+	if got := newSpills(t, before); len(got) != 2 {
 		t.Errorf("spill files %q, want 2", got)
 	}
 	CleanupTemp()
-	if got := xlNewSpills(t, before); len(got) != 0 {
+	if got := newSpills(t, before); len(got) != 0 {
 		t.Errorf("spill files after CleanupTemp: %q", got)
 	}
 	if err := tables[0].Rows(context.Background(), func([]engine.Value) error { return nil }); err == nil {
@@ -868,7 +868,7 @@ func TestXLSXCleanupAndCancel(t *testing.T) {
 
 	// Rows stopped by yield, and by a cancelled context: files removed.
 	tables, err = Read(context.Background(), p, Options{})
-	xlMust(t, err)
+	mustXLSX(t, err)
 	stop := errors.New("stop")
 	if err := tables[0].Rows(context.Background(), func([]engine.Value) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("Rows: %v, want the yield's error", err)
@@ -878,7 +878,7 @@ func TestXLSXCleanupAndCancel(t *testing.T) {
 	if err := tables[1].Rows(ctx, func([]engine.Value) error { return nil }); engine.ErrorCode(err) != engine.CodeCancelled {
 		t.Errorf("Rows with a cancelled context: %v", err)
 	}
-	if got := xlNewSpills(t, before); len(got) != 0 {
+	if got := newSpills(t, before); len(got) != 0 {
 		t.Errorf("spill files left: %q", got)
 	}
 
@@ -886,7 +886,7 @@ func TestXLSXCleanupAndCancel(t *testing.T) {
 	if _, err := Read(ctx, p, Options{}); engine.ErrorCode(err) != engine.CodeCancelled {
 		t.Errorf("Read with a cancelled context: %v", err)
 	}
-	if got := xlNewSpills(t, before); len(got) != 0 {
+	if got := newSpills(t, before); len(got) != 0 {
 		t.Errorf("spill files left: %q", got)
 	}
 }
@@ -894,37 +894,37 @@ func TestXLSXCleanupAndCancel(t *testing.T) {
 // The benchmark workbook: 100,000 rows × 12 columns, written once and kept
 // in the temporary folder between runs (it takes seconds to write).
 var (
-	xlBenchOnce    sync.Once
-	xlBenchPath    string
-	xlBenchBare    float64 // rows/s of BenchmarkXLSXBare
-	xlBenchBareRaw float64 // rows/s of BenchmarkXLSXBareRaw
+	benchBookOnce sync.Once
+	benchBookPath string
+	benchBare     float64 // rows/s of BenchmarkXLSXBare
+	benchBareRaw  float64 // rows/s of BenchmarkXLSXBareRaw
 )
 
-const xlBenchRows = 100000
+const benchRows = 100000
 
-func xlBenchBook(b *testing.B) string {
-	xlBenchOnce.Do(func() {
-		xlBenchPath = filepath.Join(os.TempDir(), fmt.Sprintf("querent-bench-%dx12.xlsx", xlBenchRows))
-		if _, err := os.Stat(xlBenchPath); err == nil {
+func benchBook(b *testing.B) string {
+	benchBookOnce.Do(func() {
+		benchBookPath = filepath.Join(os.TempDir(), fmt.Sprintf("querent-bench-%dx12.xlsx", benchRows))
+		if _, err := os.Stat(benchBookPath); err == nil {
 			return
 		}
-		tmp := xlBenchPath + ".tmp.xlsx"
-		xlBigBook(b, tmp, xlBenchRows, 12)
-		xlMust(b, os.Rename(tmp, xlBenchPath))
+		tmp := benchBookPath + ".tmp.xlsx"
+		bigBook(b, tmp, benchRows, 12)
+		mustXLSX(b, os.Rename(tmp, benchBookPath))
 	})
-	return xlBenchPath
+	return benchBookPath
 }
 
 // BenchmarkXLSXBare is the floor: excelize's streaming iterator alone.
 func BenchmarkXLSXBare(b *testing.B) {
-	p := xlBenchBook(b)
+	p := benchBook(b)
 	b.ResetTimer()
 	start := time.Now()
 	for range b.N {
 		f, err := excelize.OpenFile(p)
-		xlMust(b, err)
+		mustXLSX(b, err)
 		rows, err := f.Rows("Sheet1")
-		xlMust(b, err)
+		mustXLSX(b, err)
 		n := 0
 		for rows.Next() {
 			if _, err := rows.Columns(); err != nil {
@@ -932,28 +932,28 @@ func BenchmarkXLSXBare(b *testing.B) {
 			}
 			n++
 		}
-		xlMust(b, rows.Close())
-		xlMust(b, f.Close())
-		if n != xlBenchRows+1 {
+		mustXLSX(b, rows.Close())
+		mustXLSX(b, f.Close())
+		if n != benchRows+1 {
 			b.Fatalf("%d rows", n)
 		}
 	}
-	rate := float64(xlBenchRows*b.N) / time.Since(start).Seconds()
+	rate := float64(benchRows*b.N) / time.Since(start).Seconds()
 	b.ReportMetric(rate, "rows/s")
-	xlBenchBare = rate
+	benchBare = rate
 }
 
 // BenchmarkXLSXBareRaw is the same loop reading the stored values
 // (RawCellValue), as Read does: no number formatting.
 func BenchmarkXLSXBareRaw(b *testing.B) {
-	p := xlBenchBook(b)
+	p := benchBook(b)
 	b.ResetTimer()
 	start := time.Now()
 	for range b.N {
 		f, err := excelize.OpenFile(p)
-		xlMust(b, err)
+		mustXLSX(b, err)
 		rows, err := f.Rows("Sheet1")
-		xlMust(b, err)
+		mustXLSX(b, err)
 		n := 0
 		for rows.Next() {
 			if _, err := rows.Columns(excelize.Options{RawCellValue: true}); err != nil {
@@ -961,39 +961,39 @@ func BenchmarkXLSXBareRaw(b *testing.B) {
 			}
 			n++
 		}
-		xlMust(b, rows.Close())
-		xlMust(b, f.Close())
-		if n != xlBenchRows+1 {
+		mustXLSX(b, rows.Close())
+		mustXLSX(b, f.Close())
+		if n != benchRows+1 {
 			b.Fatalf("%d rows", n)
 		}
 	}
-	rate := float64(xlBenchRows*b.N) / time.Since(start).Seconds()
+	rate := float64(benchRows*b.N) / time.Since(start).Seconds()
 	b.ReportMetric(rate, "rows/s")
-	xlBenchBareRaw = rate
+	benchBareRaw = rate
 }
 
 // BenchmarkXLSXRead is Read and draining Rows: both passes.
 func BenchmarkXLSXRead(b *testing.B) {
-	p := xlBenchBook(b)
+	p := benchBook(b)
 	b.ResetTimer()
 	start := time.Now()
 	for range b.N {
 		tables, err := Read(context.Background(), p, Options{})
-		xlMust(b, err)
+		mustXLSX(b, err)
 		n := 0
-		xlMust(b, tables[0].Rows(context.Background(), func([]engine.Value) error { n++; return nil }))
-		if n != xlBenchRows {
+		mustXLSX(b, tables[0].Rows(context.Background(), func([]engine.Value) error { n++; return nil }))
+		if n != benchRows {
 			b.Fatalf("%d rows", n)
 		}
 	}
-	rate := float64(xlBenchRows*b.N) / time.Since(start).Seconds()
+	rate := float64(benchRows*b.N) / time.Since(start).Seconds()
 	b.ReportMetric(rate, "rows/s")
-	if xlBenchBare > 0 {
-		b.ReportMetric(rate/xlBenchBare, "x-bare")
-		b.Logf("Read+Rows %.0f rows/s = %.2f × the bare Columns() loop (%.0f rows/s); goal ≥ 0.8", rate, rate/xlBenchBare, xlBenchBare)
+	if benchBare > 0 {
+		b.ReportMetric(rate/benchBare, "x-bare")
+		b.Logf("Read+Rows %.0f rows/s = %.2f × the bare Columns() loop (%.0f rows/s); goal ≥ 0.8", rate, rate/benchBare, benchBare)
 	}
-	if xlBenchBareRaw > 0 {
-		b.ReportMetric(rate/xlBenchBareRaw, "x-bare-raw")
-		b.Logf("Read+Rows %.0f rows/s = %.2f × the bare raw loop (%.0f rows/s)", rate, rate/xlBenchBareRaw, xlBenchBareRaw)
+	if benchBareRaw > 0 {
+		b.ReportMetric(rate/benchBareRaw, "x-bare-raw")
+		b.Logf("Read+Rows %.0f rows/s = %.2f × the bare raw loop (%.0f rows/s)", rate, rate/benchBareRaw, benchBareRaw)
 	}
 }

@@ -16,12 +16,12 @@ import (
 	"querent/engine"
 )
 
-// dqsDir holds the double-quoted-text corpus: Spider-style queries that
+// quotedDir holds the double-quoted-text corpus: Spider-style queries that
 // write text in double quotes (queries.sql) and the small databases they
 // run on (one .sql file each).
-const dqsDir = "testdata/dqs"
+const quotedDir = "testdata/dqs"
 
-type dqsQuery struct {
+type quotedQuery struct {
 	line    int
 	db      string
 	what    string
@@ -31,17 +31,17 @@ type dqsQuery struct {
 	sql     string
 }
 
-// dqsParse reads the corpus: "### <db>: <what> | <expect> [| ordered]"
+// parseQuotedCorpus reads the corpus: "### <db>: <what> | <expect> [| ordered]"
 // headers, each followed by its SQL.
-func dqsParse(t *testing.T) []dqsQuery {
+func parseQuotedCorpus(t *testing.T) []quotedQuery {
 	t.Helper()
-	path := filepath.Join(dqsDir, "queries.sql")
+	path := filepath.Join(quotedDir, "queries.sql")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []dqsQuery
-	var cur *dqsQuery
+	var out []quotedQuery
+	var cur *quotedQuery
 	var body []string
 	flush := func() {
 		if cur != nil {
@@ -71,7 +71,7 @@ func dqsParse(t *testing.T) []dqsQuery {
 		if !ok || len(parts) < 2 || len(parts) > 3 {
 			t.Fatalf("%s:%d: bad header %q", path, n, line)
 		}
-		q := dqsQuery{line: n, db: db, what: what}
+		q := quotedQuery{line: n, db: db, what: what}
 		expect, hint, _ := strings.Cut(parts[1], ": ")
 		q.expect, q.hint = expect, hint
 		if q.expect != "ran" && q.expect != engine.CodeUnknownColumn {
@@ -92,11 +92,11 @@ func dqsParse(t *testing.T) []dqsQuery {
 	return out
 }
 
-// dqsRewritten pairs the tokens of a query as written with those of the
+// rewrittenLiterals pairs the tokens of a query as written with those of the
 // statement the guard runs: a rewrite replaces one token with one, so the
 // two token lists have the same shape. It returns the double-quoted names
 // that became strings, or an error when anything else changed.
-func dqsRewritten(written, executed string) ([]string, error) {
+func rewrittenLiterals(written, executed string) ([]string, error) {
 	sig := func(s string) []token {
 		var out []token
 		for _, t := range lex(s) {
@@ -131,7 +131,7 @@ func dqsRewritten(written, executed string) ([]string, error) {
 // turned into strings. A query marked unknown_column must keep that error
 // with the hint.
 func TestDQSCorpus(t *testing.T) {
-	queries := dqsParse(t)
+	queries := parseQuotedCorpus(t)
 	if len(queries) < 120 {
 		t.Fatalf("the corpus holds %d queries; it needs at least 120", len(queries))
 	}
@@ -149,7 +149,7 @@ func TestDQSCorpus(t *testing.T) {
 		if c := dbs[name]; c != nil {
 			return c
 		}
-		schema, err := os.ReadFile(filepath.Join(dqsDir, name+".sql"))
+		schema, err := os.ReadFile(filepath.Join(quotedDir, name+".sql"))
 		if err != nil {
 			t.Fatalf("database %s: %v", name, err)
 		}
@@ -178,7 +178,7 @@ func TestDQSCorpus(t *testing.T) {
 	var hintRuleNames []string
 	for _, q := range queries {
 		c := open(q.db)
-		where := fmt.Sprintf("%s/queries.sql:%d %s: %s", dqsDir, q.line, q.db, q.what)
+		where := fmt.Sprintf("%s/queries.sql:%d %s: %s", quotedDir, q.line, q.db, q.what)
 		t.Run(fmt.Sprintf("%d_%s", q.line, q.db), func(t *testing.T) {
 			res, err := c.guarded.Run(ctx, q.sql, engine.RunOptions{MaxRows: 100_000, Timeout: 30 * time.Second})
 			ncols, want, berr := c.run(q.sql)
@@ -210,7 +210,7 @@ func TestDQSCorpus(t *testing.T) {
 				t.Fatalf("%s: the answers differ: %s", where, diff)
 			}
 			equal++
-			if names := dqsBareNames(t, c.bare, q.sql); names != nil {
+			if names := bareColumnNames(t, c.bare, q.sql); names != nil {
 				for i, col := range res.Columns {
 					if col.Name != names[i] {
 						t.Errorf("%s: column %d is named %q, SQLite names it %q", where, i+1, col.Name, names[i])
@@ -224,7 +224,7 @@ func TestDQSCorpus(t *testing.T) {
 			if res.Query != q.sql || !strings.Contains(res.ExecutedSQL, v.SQL) {
 				t.Errorf("%s: query %q, executed %q (validated %q)", where, res.Query, res.ExecutedSQL, v.SQL)
 			}
-			names, err := dqsRewritten(q.sql, v.SQL)
+			names, err := rewrittenLiterals(q.sql, v.SQL)
 			if err != nil {
 				t.Fatalf("%s: the guard changed more than double-quoted text: %v\n%s\n%s", where, err, q.sql, v.SQL)
 			}
@@ -242,7 +242,7 @@ func TestDQSCorpus(t *testing.T) {
 				}
 				// Would the unknown_column hint's own rule (closest) have
 				// kept this name as an error? Counted for the record.
-				scope := dqScope(q.sql, n, c.names)
+				scope := tablesInScope(q.sql, n, c.names)
 				var cols []string
 				for _, tb := range scope {
 					if tn := c.names.table(tb); tn != nil {
@@ -268,9 +268,9 @@ func TestDQSCorpus(t *testing.T) {
 		len(queries), ran, equal, rewrittenQueries, tokens, kept, keptDQSText, hintRuleWouldKeep, hintRuleNames)
 }
 
-// dqsBareNames returns the result column names SQLite gives, or nil when
+// bareColumnNames returns the result column names SQLite gives, or nil when
 // two are the same (the guard makes those unique).
-func dqsBareNames(t *testing.T, db *sql.DB, q string) []string {
+func bareColumnNames(t *testing.T, db *sql.DB, q string) []string {
 	t.Helper()
 	rows, err := db.Query(q)
 	if err != nil {
@@ -452,9 +452,9 @@ func TestDQSHelpers(t *testing.T) {
 		{"USA", []string{"airlines"}, false},
 		{"T", []string{"teacher"}, false},
 	} {
-		near, elsewhere := dqColumnLike(tc.name, tc.scope, idx)
+		near, elsewhere := columnsLike(tc.name, tc.scope, idx)
 		if got := len(near)+len(elsewhere) > 0; got != tc.close {
-			t.Errorf("dqColumnLike(%q, %v) = %v, %v; want close %v", tc.name, tc.scope, near, elsewhere, tc.close)
+			t.Errorf("columnsLike(%q, %v) = %v, %v; want close %v", tc.name, tc.scope, near, elsewhere, tc.close)
 		}
 	}
 	edits := []textEdit{{at: 10, oldLen: 4, newLen: 5}, {at: 30, oldLen: 3, newLen: 2}}

@@ -21,15 +21,15 @@ import (
 //
 // So when SQLite reports that a double-quoted token names no column, the
 // guard decides, token by token, what the writer meant. A token that looks
-// like a column name (dqColumnLike) keeps the unknown_column error and its
+// like a column name (columnsLike) keeps the unknown_column error and its
 // hint; any other is rewritten as the single-quoted string it is — exactly
 // what SQLite itself does with the quirk on — the statement is compiled
 // again, and the Validation says so in a warning. The rewritten statement
 // goes through the whole guard again (one statement, the authorizer), so a
 // rewrite cannot let anything through that the guard would refuse.
 
-// dqLiteral is one double-quoted token read as text.
-type dqLiteral struct {
+// quotedText is one double-quoted token read as text.
+type quotedText struct {
 	written string // the token as written, quotes included
 	text    string // the text it stands for
 }
@@ -68,12 +68,12 @@ func countDoubleQuoted(sql string, toks []token) int {
 	return n
 }
 
-// dqNoColumn returns the name in SQLite's error for a double-quoted token
+// quotedNoColumn returns the name in SQLite's error for a double-quoted token
 // that names no column ("no such column: "X" - should this be a string
 // literal in single-quotes?"). SQLite gives that message exactly when, with
 // the quirk on, it would have read the token as text: an unqualified
 // double-quoted identifier in an expression that matches no column in scope.
-func dqNoColumn(msg string) (string, bool) {
+func quotedNoColumn(msg string) (string, bool) {
 	m := reNoColumn.FindStringSubmatch(msg)
 	if m == nil || m[2] == "" {
 		return "", false
@@ -86,27 +86,27 @@ func dqNoColumn(msg string) (string, bool) {
 	return raw[1 : len(raw)-1], true
 }
 
-// dqRewrite reads the double-quoted token that SQLite could not resolve as
+// rewriteQuoted reads the double-quoted token that SQLite could not resolve as
 // text, when it does not look like a column. offset is SQLite's error
 // offset in text, or -1. It returns the rewritten text, the edit and the
 // literal, or ok false when the error must stand: another error, a token it
 // cannot find for certain, or a name close to a column.
-func (d *DB) dqRewrite(ctx context.Context, text string, offset int, msg string) (next string, edit textEdit, lit dqLiteral, ok bool) {
-	name, isDQ := dqNoColumn(msg)
+func (d *DB) rewriteQuoted(ctx context.Context, text string, offset int, msg string) (next string, edit textEdit, lit quotedText, ok bool) {
+	name, isDQ := quotedNoColumn(msg)
 	if !isDQ {
-		return "", textEdit{}, dqLiteral{}, false
+		return "", textEdit{}, quotedText{}, false
 	}
 	toks := lex(text)
-	i := dqTokenAt(text, toks, offset, name)
+	i := quotedTokenAt(text, toks, offset, name)
 	if i < 0 {
-		return "", textEdit{}, dqLiteral{}, false
+		return "", textEdit{}, quotedText{}, false
 	}
 	idx, _ := d.nameIndexLocked(ctx)
 	if idx == nil {
-		return "", textEdit{}, dqLiteral{}, false // without the names, closeness cannot be told: keep the error
+		return "", textEdit{}, quotedText{}, false // without the names, closeness cannot be told: keep the error
 	}
-	if near, elsewhere := dqColumnLike(name, dqScope(text, name, idx), idx); len(near) > 0 || len(elsewhere) > 0 {
-		return "", textEdit{}, dqLiteral{}, false
+	if near, elsewhere := columnsLike(name, tablesInScope(text, name, idx), idx); len(near) > 0 || len(elsewhere) > 0 {
+		return "", textEdit{}, quotedText{}, false
 	}
 	t := toks[i]
 	repl := quoteString(name)
@@ -114,19 +114,19 @@ func (d *DB) dqRewrite(ctx context.Context, text string, offset int, msg string)
 	// The replacement is one string token where there was one identifier
 	// token; check it all the same, since what runs is next.
 	if len(splitStatements(next)) != 1 {
-		return "", textEdit{}, dqLiteral{}, false
+		return "", textEdit{}, quotedText{}, false
 	}
 	return next, textEdit{at: t.start, oldLen: t.end - t.start, newLen: len(repl)},
-		dqLiteral{written: text[t.start:t.end], text: repl}, true
+		quotedText{written: text[t.start:t.end], text: repl}, true
 }
 
-// dqTokenAt finds the token SQLite complained about: the double-quoted
+// quotedTokenAt finds the token SQLite complained about: the double-quoted
 // token at offset when there is one naming name, else the only
 // double-quoted token naming name in an expression's place (SQLite gives no
 // offset for a token in a join's ON clause). It returns -1 when it cannot
 // tell: rewriting the wrong one of two tokens would change the meaning of
 // a column reference.
-func dqTokenAt(text string, toks []token, offset int, name string) int {
+func quotedTokenAt(text string, toks []token, offset int, name string) int {
 	isName := func(t token) bool {
 		return t.kind == tokQuoted && text[t.start] == '"' && t.end-t.start >= 2 && text[t.end-1] == '"' && identText(text, t) == name
 	}
@@ -175,10 +175,10 @@ func exprPlace(text string, toks []token, i int) bool {
 	return next != "." && next != "("
 }
 
-// dqScope returns the tables the statement names, not counting the
+// tablesInScope returns the tables the statement names, not counting the
 // double-quoted tokens named name: text that happens to equal a table's
 // name ("Artist") does not bring that table's columns into the comparison.
-func dqScope(text, name string, idx *nameIndex) []string {
+func tablesInScope(text, name string, idx *nameIndex) []string {
 	var b strings.Builder
 	last := 0
 	for _, t := range lex(text) {
@@ -193,7 +193,7 @@ func dqScope(text, name string, idx *nameIndex) []string {
 	return tables
 }
 
-// dqColumnLike returns the columns that a double-quoted name looks like:
+// columnsLike returns the columns that a double-quoted name looks like:
 // near, the columns of the tables in scope (qualified as table.column when
 // there are several tables), and elsewhere, "table.column" of the other
 // tables. Either non-empty means the name is taken for a misspelt or
@@ -214,7 +214,7 @@ func dqScope(text, name string, idx *nameIndex) []string {
 // The hint's looser edit distance (1 + length/4) would call "Sale" close to
 // Name, and its containment would call "United Airlines" close to Airline
 // and "Kansas City" close to City: words of text, not columns.
-func dqColumnLike(name string, scope []string, idx *nameIndex) (near, elsewhere []string) {
+func columnsLike(name string, scope []string, idx *nameIndex) (near, elsewhere []string) {
 	n := normName(name)
 	if n == "" {
 		return nil, nil
@@ -226,7 +226,7 @@ func dqColumnLike(name string, scope []string, idx *nameIndex) (near, elsewhere 
 			continue
 		}
 		for _, c := range tn.columns {
-			if dqClose(n, normName(c), ident) {
+			if closeToColumn(n, normName(c), ident) {
 				if len(scope) > 1 {
 					c = tn.name + "." + c
 				}
@@ -247,8 +247,8 @@ func dqColumnLike(name string, scope []string, idx *nameIndex) (near, elsewhere 
 	return near, elsewhere
 }
 
-// dqClose is dqColumnLike's test for one column; n and c are normalised.
-func dqClose(n, c string, ident bool) bool {
+// closeToColumn is columnsLike's test for one column; n and c are normalised.
+func closeToColumn(n, c string, ident bool) bool {
 	if n == c {
 		return true
 	}
@@ -308,14 +308,14 @@ func osaDistance(a, b string) int {
 	return prev[len(y)]
 }
 
-// dqColumnNames gives the result columns the names SQLite gives them with
+// writtenColumnNames gives the result columns the names SQLite gives them with
 // the quirk on. SQLite names a column without an alias by its expression as
 // written, so a rewritten token shows in the name ('hello' for "hello",
 // coalesce(x, 'none') for coalesce(x, "none")): such a name, found in the
 // rewritten text, is replaced with the same span of the text as written.
 // Columns are looked for in order, each after the last one found, since a
 // statement's result columns come in the order of its text.
-func dqColumnNames(cols []sqlite.ColumnInfo, written, rewritten string, edits []textEdit, lits []dqLiteral) []sqlite.ColumnInfo {
+func writtenColumnNames(cols []sqlite.ColumnInfo, written, rewritten string, edits []textEdit, lits []quotedText) []sqlite.ColumnInfo {
 	out := append([]sqlite.ColumnInfo(nil), cols...)
 	from := 0
 	for i := range out {
@@ -342,8 +342,8 @@ func dqColumnNames(cols []sqlite.ColumnInfo, written, rewritten string, edits []
 	return out
 }
 
-// dqWarning says which double-quoted tokens were read as text.
-func dqWarning(lits []dqLiteral) string {
+// quotedTextWarning says which double-quoted tokens were read as text.
+func quotedTextWarning(lits []quotedText) string {
 	var written, texts []string
 	seen := map[string]bool{}
 	for _, l := range lits {

@@ -82,7 +82,7 @@ func (d *DB) validateLocked(ctx context.Context, query string) (*engine.Validati
 	// per round (dqtext.go); each round compiles the new text under the
 	// whole policy again. Every round removes one double-quoted token, so
 	// their number bounds the loop.
-	var lits []dqLiteral
+	var lits []quotedText
 	var edits []textEdit
 	budget := countDoubleQuoted(query, s.toks)
 	var cols []sqlite.ColumnInfo
@@ -102,7 +102,7 @@ func (d *DB) validateLocked(ctx context.Context, query string) (*engine.Validati
 			break
 		}
 		if denied == "" && len(lits) < budget && ctx.Err() == nil {
-			if next, edit, lit, ok := d.dqRewrite(ctx, text, offset, sqliteMessage(err)); ok {
+			if next, edit, lit, ok := d.rewriteQuoted(ctx, text, offset, sqliteMessage(err)); ok {
 				text = next
 				edits = append(edits, edit)
 				lits = append(lits, lit)
@@ -133,8 +133,8 @@ func (d *DB) validateLocked(ctx context.Context, query string) (*engine.Validati
 	}
 	v := &engine.Validation{SQL: text, Columns: uniqueColumns(cols)}
 	if len(lits) > 0 {
-		v.Columns = uniqueColumns(dqColumnNames(cols, query[s.start:s.end], text, edits, lits))
-		v.Warnings = []string{dqWarning(lits)}
+		v.Columns = uniqueColumns(writtenColumnNames(cols, query[s.start:s.end], text, edits, lits))
+		v.Warnings = []string{quotedTextWarning(lits)}
 	}
 	v.Tables, v.ColumnsRead = summarizeReads(reads)
 	v.Tables = d.addJoinedTables(ctx, text, v.Tables)
@@ -513,12 +513,12 @@ func unknownColumn(query, text string, base, offset int, raw string, dqs bool, i
 		pos = firstPos(-1, text, base, name)
 	}
 	tables, aliases := queryTables(text, idx)
-	var dqNear, dqElsewhere []string
+	var nearColumns, otherColumns []string
 	if dqs {
 		// The names the double-quoted-text rule found close, so that the
 		// hint names what kept the error (dqtext.go).
-		tables = dqScope(text, name, idx)
-		dqNear, dqElsewhere = dqColumnLike(name, tables, idx)
+		tables = tablesInScope(text, name, idx)
+		nearColumns, otherColumns = columnsLike(name, tables, idx)
 	}
 	if qualifier != "" {
 		if t, ok := aliases[strings.ToLower(qualifier)]; ok {
@@ -554,10 +554,10 @@ func unknownColumn(query, text string, base, offset int, raw string, dqs bool, i
 		}
 		return c
 	}
-	if len(dqNear) > 0 {
-		hint = append(hint, "did you mean "+orList(dqNear[:min(3, len(dqNear))])+"?")
-	} else if len(dqElsewhere) > 0 {
-		hint = append(hint, fmt.Sprintf("%s is in a table this query does not read yet; join it.", orList(dqElsewhere[:min(3, len(dqElsewhere))])))
+	if len(nearColumns) > 0 {
+		hint = append(hint, "did you mean "+orList(nearColumns[:min(3, len(nearColumns))])+"?")
+	} else if len(otherColumns) > 0 {
+		hint = append(hint, fmt.Sprintf("%s is in a table this query does not read yet; join it.", orList(otherColumns[:min(3, len(otherColumns))])))
 	} else if s := closest(name, cands, 3); len(s) > 0 {
 		for i := range s {
 			s[i] = qualify(s[i])
