@@ -136,6 +136,17 @@ type Database interface {
 	Close() error
 }
 
+// Filer is implemented by a database that lives in a file of the user's:
+// the guarded SQLite adapter, and any client that reaches one through
+// another process. Writers (export, import) ask for the path so that they
+// never write over the database that is open, whatever name the user gives
+// the file they write: the path is compared by file identity, not by name.
+type Filer interface {
+	// Path is the database file's absolute path; "" when the database is
+	// not a file of the user's (the bundled demo).
+	Path() string
+}
+
 // Fingerprinter is implemented by databases that are files: the sha256 of
 // the file, for the history and exports' provenance.
 type Fingerprinter interface {

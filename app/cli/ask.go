@@ -14,6 +14,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/ask"
+	"querent/engine/files"
 )
 
 // ModelFactory connects to the model server at host ("" → $OLLAMA_HOST or
@@ -261,7 +262,7 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 	if err != nil && p.pull && engine.ErrorCode(err) == engine.CodeModelMissing {
 		name = p.model
 		if name == "" {
-			name = engine.DefaultPullModel
+			name = ask.DefaultPullModel
 		}
 		if err = pullModel(ctx, s, srv.Model, name); err == nil {
 			if err = srv.Refresh(ctx); err == nil {
@@ -507,7 +508,7 @@ func saveSession(path string, s *engine.Session) error {
 	if err != nil {
 		return err
 	}
-	if err := engine.WriteFileAtomic(path, append(b, '\n'), 0o644); err != nil {
+	if err := files.WriteFileAtomic(path, append(b, '\n'), 0o644); err != nil {
 		return engine.Errorf(engine.CodeUsage, "cannot write the session %s: %v", path, err)
 	}
 	return nil

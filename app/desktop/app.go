@@ -13,6 +13,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/ask"
+	"querent/engine/files"
 )
 
 // Events carries progress and changes to the page: Wails' runtime events
@@ -52,7 +53,7 @@ type Deps struct {
 	Import func(ctx context.Context, req engine.ImportRequest) (*engine.ImportReport, error)
 	// Export writes a query's whole result to a file.
 	Export func(ctx context.Context, db engine.Database, req export.Request) (*export.Report, error)
-	// DataDir is where settings and recent files live ("" → engine.DataDir).
+	// DataDir is where settings and recent files live ("" → files.DataDir).
 	DataDir string
 	// Version is Querent's version.
 	Version string
@@ -95,7 +96,7 @@ type job struct{ cancel context.CancelFunc }
 func New(deps Deps, events Events, dialogs Dialogs) *Services {
 	a := &app{deps: deps, events: events, dialogs: dialogs, cancels: map[string]*job{}}
 	if a.deps.DataDir == "" {
-		if d, err := engine.DataDir(); err == nil {
+		if d, err := files.DataDir(); err == nil {
 			a.deps.DataDir = d
 		}
 	}
@@ -255,5 +256,5 @@ func (a *app) writeJSON(name string, v any) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	return engine.WriteFileAtomic(path, b, 0o600)
+	return files.WriteFileAtomic(path, b, 0o600)
 }

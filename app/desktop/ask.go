@@ -53,8 +53,8 @@ func (q *Ask) Status() (*OllamaStatus, error) {
 			st.Models = append(st.Models, mi)
 		}
 	}
-	st.EmbedModel = engine.PickEmbeddingModel(models)
-	name, err := engine.PickModel(models, set.Model)
+	st.EmbedModel = ask.PickEmbeddingModel(models)
+	name, err := ask.PickModel(models, set.Model)
 	if err != nil {
 		e := engine.AsError(err)
 		st.Problem, st.Fix, st.Code = e.Message, e.Hint, e.Code
@@ -162,7 +162,7 @@ func (q *Ask) History(all bool, limit int) ([]engine.HistoryEntry, error) {
 func (q *Ask) PullModel(name string) error {
 	name = strings.TrimSpace(name)
 	if name == "" {
-		name = engine.DefaultPullModel
+		name = ask.DefaultPullModel
 	}
 	set := q.a.settings()
 	m, err := q.a.deps.Model(set.OllamaHost, 0)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/files"
 )
 
 // Datasets opens databases, imports files and describes the open database.
@@ -239,7 +240,7 @@ func (d *Datasets) CancelImport() error {
 
 // refuseOpenTarget refuses an import into the open database: the window
 // shows it read-only, and Querent never writes a database it has open.
-// Files are compared by identity (engine.DatabaseFileRole: a symlink, a
+// Files are compared by identity (files.DatabaseFileRole: a symlink, a
 // hard link or a path through ".." is caught), the database's -wal,
 // -journal and -shm files included.
 func (a *app) refuseOpenTarget(target string) error {
@@ -250,7 +251,7 @@ func (a *app) refuseOpenTarget(target string) error {
 		return nil
 	}
 	name := filepath.Base(target)
-	switch role := engine.DatabaseFileRole(target, engine.DatabasePath(db)); role {
+	switch role := files.DatabaseFileRole(target, files.DatabasePath(db)); role {
 	case "":
 		return nil
 	case "database":

@@ -55,11 +55,11 @@ func Connect(ctx context.Context, connect Connector, host string, timeout time.D
 }
 
 // Pick chooses the chat model: want when it is installed, else the best
-// installed one for SQL (engine.PickModel).
-func (s *Server) Pick(want string) (string, error) { return engine.PickModel(s.Installed, want) }
+// installed one for SQL (PickModel).
+func (s *Server) Pick(want string) (string, error) { return PickModel(s.Installed, want) }
 
 // Embedding is the installed embedding model, "" when there is none.
-func (s *Server) Embedding() string { return engine.PickEmbeddingModel(s.Installed) }
+func (s *Server) Embedding() string { return PickEmbeddingModel(s.Installed) }
 
 // Refresh lists the installed models again (after a download).
 func (s *Server) Refresh(ctx context.Context) error {

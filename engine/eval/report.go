@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/files"
 )
 
 // Report is a whole run: one ModelReport per model (one for predictions),
@@ -330,7 +331,7 @@ func (rep *Report) WriteDir(dir string) error {
 
 // writeAtomic writes a file through a temporary file, fsync and rename.
 func writeAtomic(path string, data []byte) error {
-	if err := engine.WriteFileAtomic(path, data, 0o644); err != nil {
+	if err := files.WriteFileAtomic(path, data, 0o644); err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, err)
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/files"
 )
 
 // Formats of an export.
@@ -172,7 +173,7 @@ func Export(ctx context.Context, db engine.Database, sql, out string, opts Optio
 	if err := normalize(&opts, out); err != nil {
 		return nil, err
 	}
-	dbPath := engine.DatabasePath(db)
+	dbPath := files.DatabasePath(db)
 	abs, err := checkTarget(out, dbPath, opts)
 	if err != nil {
 		return nil, err
@@ -327,14 +328,14 @@ func checkTarget(out, dbPath string, opts Options) (string, error) {
 
 // refuseDatabase returns an export error when abs is the open database at
 // dbPath or one of its sidecars (compared by file identity, see
-// engine.DatabaseFileRole), or any SQLite database, write-ahead log or
+// files.DatabaseFileRole), or any SQLite database, write-ahead log or
 // rollback journal (by its first bytes, through any symlink): force or
 // not, an export never replaces a database, so that no name, link or
 // mistaken extension can turn an export into data loss.
 func refuseDatabase(abs, dbPath, format string) error {
 	name := filepath.Base(abs)
 	hint := "choose another file name for the export, such as " + otherName(abs, format)
-	switch role := engine.DatabaseFileRole(abs, dbPath); role {
+	switch role := files.DatabaseFileRole(abs, dbPath); role {
 	case "":
 	case "database":
 		return engine.Errorf(engine.CodeExport, "%s is the open database: an export never replaces it, even with --force", name).WithHint("%s", hint)

@@ -25,7 +25,7 @@ func (c *Client) Version(ctx context.Context) (string, error) {
 
 // Models lists the installed models (GET /api/tags), bounded by 10 s, in
 // Ollama's order (most recently changed first). Embedding-only models are
-// included: engine.IsEmbeddingModel tells them apart.
+// included: ask.IsEmbeddingModel tells them apart.
 func (c *Client) Models(ctx context.Context) ([]engine.ModelInfo, error) {
 	callCtx, cancel := withLimit(ctx, c.listTO)
 	defer cancel()

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"querent/engine"
+	"querent/engine/files"
 )
 
 // CheckCache remembers the files that passed PRAGMA quick_check, so that a
@@ -34,7 +34,7 @@ func checkKey(abs string, st fs.FileInfo, head []byte) string {
 }
 
 // FileCheckCache is a CheckCache kept in a small JSON file in Querent's data
-// folder (engine.DataDir), written atomically. Failing to read or write it
+// folder (files.DataDir), written atomically. Failing to read or write it
 // only means checking again.
 type FileCheckCache struct {
 	Path string
@@ -90,5 +90,5 @@ func writeFileAtomic(path string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	return engine.WriteFileAtomic(path, b, 0o600)
+	return files.WriteFileAtomic(path, b, 0o600)
 }

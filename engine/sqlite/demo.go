@@ -14,6 +14,7 @@ import (
 	"modernc.org/sqlite/vfs"
 
 	"querent/engine"
+	"querent/engine/files"
 )
 
 // DemoName is how the built-in demo database is named to the user.
@@ -52,7 +53,7 @@ func OpenDemo(ctx context.Context, opts Options) (*DB, error) {
 // demoCopy returns the path of the private copy of the demo database,
 // writing it when it is missing or not the same bytes.
 func demoCopy() (string, error) {
-	dir, err := engine.DataDir()
+	dir, err := files.DataDir()
 	if err != nil {
 		return "", err
 	}

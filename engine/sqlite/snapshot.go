@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/files"
 )
 
 // A private snapshot is a copy of the user's file and of the sidecar SQLite
@@ -50,10 +51,10 @@ var afterSnapshotCopy func(dir string)
 var freeSpace = freeBytes
 
 // DefaultSnapshotRoot is where snapshots go when Options.SnapshotRoot is
-// empty: "snapshots" in Querent's data folder (engine.DataDir), else a
+// empty: "snapshots" in Querent's data folder (files.DataDir), else a
 // per-user folder in the temporary folder.
 func DefaultSnapshotRoot() string {
-	if d, err := engine.DataDir(); err == nil {
+	if d, err := files.DataDir(); err == nil {
 		return filepath.Join(d, "snapshots")
 	}
 	return tempSnapshotRoot()

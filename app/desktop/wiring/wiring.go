@@ -14,6 +14,7 @@ import (
 	"querent/app/desktop"
 	"querent/engine"
 	"querent/engine/export"
+	"querent/engine/files"
 	"querent/engine/ingest"
 	"querent/engine/ollama"
 	"querent/engine/sqlite"
@@ -88,7 +89,7 @@ func OpenInProcess(ctx context.Context, path string, opts sqlite.Options) (engin
 	if path == "" {
 		return sqlite.OpenDemo(ctx, opts)
 	}
-	if dir, err := engine.DataDir(); err == nil {
+	if dir, err := files.DataDir(); err == nil {
 		opts.CheckCache = &sqlite.FileCheckCache{Path: filepath.Join(dir, "checked-files.json")}
 	}
 	return sqlite.Open(ctx, path, opts)
@@ -110,7 +111,7 @@ func NewModel(host string, timeout time.Duration) (engine.Model, error) {
 
 // OpenHistory opens the history file in Querent's data folder.
 func OpenHistory(ctx context.Context) (engine.History, func(), error) {
-	dir, err := engine.DataDir()
+	dir, err := files.DataDir()
 	if err != nil {
 		return nil, nil, engine.Errorf(engine.CodeDatabase, "Querent's data folder is unknown: %v", err).WithHint("set QUERENT_DATA_DIR")
 	}

@@ -1,4 +1,4 @@
-package engine_test
+package files_test
 
 import (
 	"os"
@@ -6,16 +6,16 @@ import (
 	"runtime"
 	"testing"
 
-	"querent/engine"
+	"querent/engine/files"
 )
 
 func TestWriteFileAtomic(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "a.json")
-	if err := engine.WriteFileAtomic(p, []byte("one"), 0o644); err != nil {
+	if err := files.WriteFileAtomic(p, []byte("one"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := engine.WriteFileAtomic(p, []byte("two"), 0o600); err != nil {
+	if err := files.WriteFileAtomic(p, []byte("two"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(p)
@@ -24,12 +24,12 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Errorf("%q %v", b, st.Mode())
 	}
 	// A folder that does not exist: an error, and nothing left behind.
-	if err := engine.WriteFileAtomic(filepath.Join(dir, "none", "b.json"), []byte("x"), 0o644); err == nil {
+	if err := files.WriteFileAtomic(filepath.Join(dir, "none", "b.json"), []byte("x"), 0o644); err == nil {
 		t.Error("no error for a missing folder")
 	}
 	// A path that is a folder: the rename fails and the temporary file goes.
 	os.Mkdir(filepath.Join(dir, "d"), 0o755)
-	if err := engine.WriteFileAtomic(filepath.Join(dir, "d"), []byte("x"), 0o644); err == nil {
+	if err := files.WriteFileAtomic(filepath.Join(dir, "d"), []byte("x"), 0o644); err == nil {
 		t.Error("no error for a folder")
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 2 {

@@ -1,26 +1,16 @@
-package engine
+package files
 
 import (
 	"os"
 	"path/filepath"
+	"querent/engine"
 	"runtime"
 	"strings"
 )
 
-// Filer is implemented by a database that lives in a file of the user's:
-// the guarded SQLite adapter, and any client that reaches one through
-// another process. Writers (export, import) ask for the path so that they
-// never write over the database that is open, whatever name the user gives
-// the file they write: the path is compared by file identity, not by name.
-type Filer interface {
-	// Path is the database file's absolute path; "" when the database is
-	// not a file of the user's (the bundled demo).
-	Path() string
-}
-
-// DatabasePath returns db's file path when db is a Filer, else "".
+// DatabasePath returns db's file path when db is an engine.Filer, else "".
 func DatabasePath(db any) string {
-	if f, ok := db.(Filer); ok {
+	if f, ok := db.(engine.Filer); ok {
 		return f.Path()
 	}
 	return ""
