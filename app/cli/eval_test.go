@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"querent/engine/eval/evaltest"
 	"strings"
 	"testing"
 	"time"
@@ -35,39 +36,7 @@ func evalCLI(t *testing.T, fake *ollamatest.Server) *CLI {
 		}}
 }
 
-const evalGold = `database = "Chinook"
-[[item]]
-id = "tracks"
-question = "How many tracks are there?"
-difficulty = "easy"
-sql = "SELECT count(*) FROM Track"
-
-[[item]]
-id = "top-artist"
-question = "Which artist has the most albums?"
-difficulty = "medium"
-sql = "SELECT ar.Name FROM Artist ar JOIN Album al USING (ArtistId) GROUP BY ar.ArtistId ORDER BY count(*) DESC LIMIT 1"
-extra_columns = true
-
-[[item]]
-id = "top-artist-albums"
-question = "List that artist's album titles."
-difficulty = "medium"
-follows = "top-artist"
-sql = "SELECT Title FROM Album WHERE ArtistId = 90"
-
-[[item]]
-id = "salaries"
-question = "What is the average salary?"
-difficulty = "easy"
-unanswerable = "no salaries"
-
-[[item]]
-id = "genres"
-question = "How many genres are there?"
-difficulty = "hard"
-sql = "SELECT count(*) FROM Genre"
-`
+const evalGold = evaltest.SmallGold
 
 func writeGold(t *testing.T, text string) string {
 	path := filepath.Join(t.TempDir(), "gold.toml")

@@ -14,6 +14,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/eval"
+	"querent/engine/eval/evaltest"
 )
 
 // fakeModel answers at once: answer maps the question (the last user
@@ -142,39 +143,7 @@ func TestGoldAsPredictions(t *testing.T) {
 }
 
 // smallGold is a gold set for scripted runs over the demo database.
-const smallGold = `database = "Chinook"
-[[item]]
-id = "tracks"
-question = "How many tracks are there?"
-difficulty = "easy"
-sql = "SELECT count(*) FROM Track"
-
-[[item]]
-id = "top-artist"
-question = "Which artist has the most albums?"
-difficulty = "medium"
-sql = "SELECT ar.Name FROM Artist ar JOIN Album al USING (ArtistId) GROUP BY ar.ArtistId ORDER BY count(*) DESC LIMIT 1"
-extra_columns = true
-
-[[item]]
-id = "top-artist-albums"
-question = "List that artist's album titles."
-difficulty = "medium"
-follows = "top-artist"
-sql = "SELECT Title FROM Album WHERE ArtistId = 90"
-
-[[item]]
-id = "salaries"
-question = "What is the average salary?"
-difficulty = "easy"
-unanswerable = "no salaries"
-
-[[item]]
-id = "genres"
-question = "How many genres are there?"
-difficulty = "hard"
-sql = "SELECT count(*) FROM Genre"
-`
+const smallGold = evaltest.SmallGold
 
 func TestRunWithModel(t *testing.T) {
 	g, err := eval.Parse("small.toml", []byte(smallGold))

@@ -2,9 +2,7 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +13,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/benchtest"
 )
 
 // Benchmarks of the guarded path. `make bench` runs TestBenchReport, which
@@ -58,51 +57,6 @@ func makeWide(t testing.TB, dir string, n, rows int) string {
 	return makeDB(t, dir, fmt.Sprintf("wide%d.db", n), stmts...)
 }
 
-// timeIt returns the median wall time of f over n runs.
-func timeIt(n int, f func()) time.Duration {
-	ds := make([]time.Duration, n)
-	for i := range ds {
-		start := time.Now()
-		f()
-		ds[i] = time.Since(start)
-	}
-	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-	return ds[n/2]
-}
-
-func bareDB(t testing.TB, path string) *sql.DB {
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path), RawQuery: "mode=ro"}
-	db, err := sql.Open("sqlite", u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.SetMaxOpenConns(1)
-	return db
-}
-
-// bareRun runs a query on a plain connection and reads every row.
-func bareRun(t testing.TB, db *sql.DB, q string) int {
-	rows, err := db.Query(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	n := 0
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		n++
-	}
-	return n
-}
-
 func TestBenchReport(t *testing.T) {
 	if os.Getenv("QUERENT_BENCH") == "" {
 		t.Skip("set QUERENT_BENCH=1 (make bench) to measure")
@@ -126,7 +80,7 @@ func TestBenchReport(t *testing.T) {
 	}
 	per := func(db *DB, qs []string) time.Duration {
 		const n = 300
-		return timeIt(5, func() {
+		return benchtest.TimeIt(5, func() {
 			for i := 0; i < n; i++ {
 				if _, err := db.Validate(ctx, qs[i%len(qs)]); err != nil {
 					t.Fatal(err)
@@ -147,22 +101,22 @@ func TestBenchReport(t *testing.T) {
 	// 2. Guarded run against the bare driver and the sqlite3 shell.
 	bigPath := makeBig(t, dir)
 	big := openT(t, bigPath, Options{})
-	bare := bareDB(t, bigPath)
+	bare := benchtest.BareDB(t, bigPath)
 	defer bare.Close()
 	shell, shellErr := exec.LookPath("sqlite3")
 	line("1,000,000-row table (%s): median of 3 runs", humanBytes(fileSize(bigPath)))
 	line("  %-26s %10s %10s %7s %10s %7s", "query", "guarded", "bare", "ratio", "sqlite3", "ratio")
 	var sumG, sumB, sumS time.Duration
 	for _, q := range bigQueries {
-		g := timeIt(3, func() {
+		g := benchtest.TimeIt(3, func() {
 			if _, err := big.Run(ctx, q.sql, engine.RunOptions{MaxRows: 1000, Timeout: time.Minute}); err != nil {
 				t.Fatal(err)
 			}
 		})
-		b := timeIt(3, func() { bareRun(t, bare, q.sql) })
+		b := benchtest.TimeIt(3, func() { benchtest.BareRun(t, bare, q.sql) })
 		s := time.Duration(0)
 		if shellErr == nil {
-			s = timeIt(3, func() {
+			s = benchtest.TimeIt(3, func() {
 				cmd := exec.Command(shell, "-readonly", bigPath, q.sql)
 				cmd.Stdout = nil
 				if err := cmd.Run(); err != nil {
@@ -171,9 +125,9 @@ func TestBenchReport(t *testing.T) {
 			})
 		}
 		sumG, sumB, sumS = sumG+g, sumB+b, sumS+s
-		line("  %-26s %10s %10s %6.2fx %10s %6.2fx", q.name, g.Round(time.Millisecond), b.Round(time.Millisecond), ratio(g, b), s.Round(time.Millisecond), ratio(g, s))
+		line("  %-26s %10s %10s %6.2fx %10s %6.2fx", q.name, g.Round(time.Millisecond), b.Round(time.Millisecond), benchtest.Ratio(g, b), s.Round(time.Millisecond), benchtest.Ratio(g, s))
 	}
-	line("  %-26s %10s %10s %6.2fx %10s %6.2fx   (goal: guarded/bare <= 1.2x; the pure-Go engine alone is ~2x the C shell)", "all four", sumG.Round(time.Millisecond), sumB.Round(time.Millisecond), ratio(sumG, sumB), sumS.Round(time.Millisecond), ratio(sumG, sumS))
+	line("  %-26s %10s %10s %6.2fx %10s %6.2fx   (goal: guarded/bare <= 1.2x; the pure-Go engine alone is ~2x the C shell)", "all four", sumG.Round(time.Millisecond), sumB.Round(time.Millisecond), benchtest.Ratio(sumG, sumB), sumS.Round(time.Millisecond), benchtest.Ratio(sumG, sumS))
 	if shellErr != nil {
 		line("  (sqlite3 shell not found: install the sqlite3 package to compare)")
 	}
@@ -202,14 +156,14 @@ func TestBenchReport(t *testing.T) {
 	// 4. Schema introspection of a 1,000-table file.
 	thousand := makeWide(t, dir, 1000, 20)
 	var openT0, schemaT time.Duration
-	openT0 = timeIt(3, func() {
+	openT0 = benchtest.TimeIt(3, func() {
 		db, err := Open(ctx, thousand, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		db.Close()
 	})
-	schemaT = timeIt(3, func() {
+	schemaT = benchtest.TimeIt(3, func() {
 		db, err := Open(ctx, thousand, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -328,13 +282,6 @@ func children(pid int) []int {
 		}
 	}
 	return out
-}
-
-func ratio(a, b time.Duration) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
 }
 
 func fileSize(p string) int64 {

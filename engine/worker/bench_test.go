@@ -2,9 +2,7 @@ package worker_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +12,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/benchtest"
 	"querent/engine/sqlite"
 	"querent/engine/worker"
 )
@@ -54,7 +53,7 @@ func TestWorkerBenchReport(t *testing.T) {
 		c.Close()
 	}
 	line("a worker: start, open and first answer %s (median of 7; min %s, max %s); resident memory when idle %s",
-		median(starts).Round(100*time.Microsecond), minOf(starts).Round(100*time.Microsecond), maxOf(starts).Round(100*time.Microsecond),
+		benchtest.Median(starts).Round(100*time.Microsecond), minOf(starts).Round(100*time.Microsecond), maxOf(starts).Round(100*time.Microsecond),
 		engine.FormatSize(medianInt(rss)))
 	c := open(t, small, worker.Config{})
 	inproc, err := sqlite.Open(ctx, small, sqlite.Options{})
@@ -62,14 +61,14 @@ func TestWorkerBenchReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer inproc.Close()
-	rt := timeIt(5, func() {
+	rt := benchtest.TimeIt(5, func() {
 		for i := 0; i < 200; i++ {
 			if _, err := c.Run(ctx, "SELECT x FROM t", engine.RunOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}) / 200
-	ip := timeIt(5, func() {
+	ip := benchtest.TimeIt(5, func() {
 		for i := 0; i < 200; i++ {
 			if _, err := inproc.Run(ctx, "SELECT x FROM t", engine.RunOptions{}); err != nil {
 				t.Fatal(err)
@@ -86,7 +85,7 @@ func TestWorkerBenchReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bigIn.Close()
-	bare := bareDB(t, bigPath)
+	bare := benchtest.BareDB(t, bigPath)
 	defer bare.Close()
 	line("1,000,000-row table: median of 3 runs")
 	line("  %-26s %10s %10s %10s %8s", "query", "worker", "in-process", "bare", "w/bare")
@@ -97,36 +96,36 @@ func TestWorkerBenchReport(t *testing.T) {
 		{"daily averages, sorted", "SELECT day, avg(qty), max(amount) FROM big GROUP BY day ORDER BY day"},
 		{"top 1000 by amount", "SELECT * FROM big ORDER BY amount DESC LIMIT 1000"},
 	} {
-		w := timeIt(3, func() {
+		w := benchtest.TimeIt(3, func() {
 			if _, err := big.Run(ctx, q.sql, engine.RunOptions{MaxRows: 1000, Timeout: time.Minute}); err != nil {
 				t.Fatal(err)
 			}
 		})
-		in := timeIt(3, func() {
+		in := benchtest.TimeIt(3, func() {
 			if _, err := bigIn.Run(ctx, q.sql, engine.RunOptions{MaxRows: 1000, Timeout: time.Minute}); err != nil {
 				t.Fatal(err)
 			}
 		})
-		b := timeIt(3, func() { bareRun(t, bare, q.sql) })
+		b := benchtest.TimeIt(3, func() { benchtest.BareRun(t, bare, q.sql) })
 		sumW, sumI, sumB = sumW+w, sumI+in, sumB+b
-		line("  %-26s %10s %10s %10s %7.2fx", q.name, w.Round(time.Millisecond), in.Round(time.Millisecond), b.Round(time.Millisecond), ratio(w, b))
+		line("  %-26s %10s %10s %10s %7.2fx", q.name, w.Round(time.Millisecond), in.Round(time.Millisecond), b.Round(time.Millisecond), benchtest.Ratio(w, b))
 	}
-	line("  %-26s %10s %10s %10s %7.2fx   (goal: guarded through the worker / bare <= 1.1x)", "all four", sumW.Round(time.Millisecond), sumI.Round(time.Millisecond), sumB.Round(time.Millisecond), ratio(sumW, sumB))
+	line("  %-26s %10s %10s %10s %7.2fx   (goal: guarded through the worker / bare <= 1.1x)", "all four", sumW.Round(time.Millisecond), sumI.Round(time.Millisecond), sumB.Round(time.Millisecond), benchtest.Ratio(sumW, sumB))
 	var streamed int64
-	st := timeIt(3, func() {
+	st := benchtest.TimeIt(3, func() {
 		streamed = 0
 		if _, err := big.Stream(ctx, "SELECT * FROM big", engine.StreamOptions{}, func([]engine.Column) error { return nil },
 			func([]engine.Value) error { streamed++; return nil }); err != nil {
 			t.Fatal(err)
 		}
 	})
-	sti := timeIt(3, func() {
+	sti := benchtest.TimeIt(3, func() {
 		if _, err := bigIn.Stream(ctx, "SELECT * FROM big", engine.StreamOptions{}, func([]engine.Column) error { return nil },
 			func([]engine.Value) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 	})
-	line("streaming all %d rows × 6 columns (an export's read): %s through the worker, %s in-process (%.2fx)", streamed, st.Round(time.Millisecond), sti.Round(time.Millisecond), ratio(st, sti))
+	line("streaming all %d rows × 6 columns (an export's read): %s through the worker, %s in-process (%.2fx)", streamed, st.Round(time.Millisecond), sti.Round(time.Millisecond), benchtest.Ratio(st, sti))
 
 	// 3. Overshoot of the timeout and of a cancel over the bombs.
 	bombs := []struct{ name, sql string }{
@@ -148,7 +147,7 @@ func TestWorkerBenchReport(t *testing.T) {
 			mine = append(mine, max(0, time.Since(start)-timeout))
 		}
 		over = append(over, mine...)
-		line("  timeout overshoot, %-14s p50 %s, max %s", b.name, median(mine).Round(time.Millisecond), maxOf(mine).Round(time.Millisecond))
+		line("  timeout overshoot, %-14s p50 %s, max %s", b.name, benchtest.Median(mine).Round(time.Millisecond), maxOf(mine).Round(time.Millisecond))
 		cctx, cancel := context.WithCancel(ctx)
 		at := make(chan time.Time, 1)
 		go func() { time.Sleep(300 * time.Millisecond); at <- time.Now(); cancel() }()
@@ -159,8 +158,8 @@ func TestWorkerBenchReport(t *testing.T) {
 		cancels = append(cancels, time.Since(<-at))
 	}
 	line("timeout overshoot at %s, %d runs over %d bombs (incl. a new worker after each kill): p50 %s, max %s (goal: max <= 100ms)",
-		timeout, len(over), len(bombs), median(over).Round(time.Millisecond), maxOf(over).Round(time.Millisecond))
-	line("cancel to return, the same bombs: p50 %s, max %s (goal: <= 100ms)", median(cancels).Round(time.Millisecond), maxOf(cancels).Round(time.Millisecond))
+		timeout, len(over), len(bombs), benchtest.Median(over).Round(time.Millisecond), maxOf(over).Round(time.Millisecond))
+	line("cancel to return, the same bombs: p50 %s, max %s (goal: <= 100ms)", benchtest.Median(cancels).Round(time.Millisecond), maxOf(cancels).Round(time.Millisecond))
 
 	// 4. Another database answers while one runs a bomb.
 	other := open(t, small, worker.Config{})
@@ -178,7 +177,7 @@ func TestWorkerBenchReport(t *testing.T) {
 	}
 	cancel()
 	<-done
-	line("another database while a bomb runs: p50 %s, max %s per query (20 queries)", median(others).Round(10*time.Microsecond), maxOf(others).Round(10*time.Microsecond))
+	line("another database while a bomb runs: p50 %s, max %s per query (20 queries)", benchtest.Median(others).Round(10*time.Microsecond), maxOf(others).Round(10*time.Microsecond))
 
 	if d := os.Getenv("QUERENT_REPORT_DIR"); d != "" {
 		os.MkdirAll(d, 0o755)
@@ -204,54 +203,6 @@ func makeBig(t *testing.T) string {
 		   date('2020-01-01', '+' || (n % 1461) || ' days'), 'note ' || (n * 31 % 1000) FROM r`)
 }
 
-func bareDB(t testing.TB, path string) *sql.DB {
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path), RawQuery: "mode=ro"}
-	db, err := sql.Open("sqlite", u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.SetMaxOpenConns(1)
-	return db
-}
-
-func bareRun(t testing.TB, db *sql.DB, q string) int {
-	rows, err := db.Query(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	n := 0
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		n++
-	}
-	return n
-}
-
-func timeIt(n int, f func()) time.Duration {
-	ds := make([]time.Duration, n)
-	for i := range ds {
-		start := time.Now()
-		f()
-		ds[i] = time.Since(start)
-	}
-	return median(ds)
-}
-
-func median(ds []time.Duration) time.Duration {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
-}
-
 func minOf(ds []time.Duration) time.Duration {
 	m := ds[0]
 	for _, d := range ds {
@@ -272,11 +223,4 @@ func medianInt(xs []int64) int64 {
 	s := append([]int64(nil), xs...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)/2]
-}
-
-func ratio(a, b time.Duration) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
 }

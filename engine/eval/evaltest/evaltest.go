@@ -43,3 +43,39 @@ func GoldResponder(t testing.TB, g *eval.GoldSet, good string) func(ollamatest.R
 		return ollamatest.Answer(item.SQL, "The gold query.")
 	}
 }
+
+// SmallGold is a gold set of five questions about the demo database, for
+// scripted runs: easy to hard, a follow-up and an unanswerable one.
+const SmallGold = `database = "Chinook"
+[[item]]
+id = "tracks"
+question = "How many tracks are there?"
+difficulty = "easy"
+sql = "SELECT count(*) FROM Track"
+
+[[item]]
+id = "top-artist"
+question = "Which artist has the most albums?"
+difficulty = "medium"
+sql = "SELECT ar.Name FROM Artist ar JOIN Album al USING (ArtistId) GROUP BY ar.ArtistId ORDER BY count(*) DESC LIMIT 1"
+extra_columns = true
+
+[[item]]
+id = "top-artist-albums"
+question = "List that artist's album titles."
+difficulty = "medium"
+follows = "top-artist"
+sql = "SELECT Title FROM Album WHERE ArtistId = 90"
+
+[[item]]
+id = "salaries"
+question = "What is the average salary?"
+difficulty = "easy"
+unanswerable = "no salaries"
+
+[[item]]
+id = "genres"
+question = "How many genres are there?"
+difficulty = "hard"
+sql = "SELECT count(*) FROM Genre"
+`

@@ -1,0 +1,29 @@
+// Package apptest is what the faces' tests share: a TestMain that lets the
+// test binary serve as the query worker its databases open in.
+package apptest
+
+import (
+	"os"
+	"testing"
+
+	"querent/app/desktop/wiring"
+)
+
+// Main runs the tests of m. Called from TestMain, it first serves as a
+// query worker when the binary was started as one (wiring.OpenDatabase
+// starts this executable again), and keeps Querent's data folder out of the
+// home folder when QUERENT_DATA_DIR is not set.
+func Main(m *testing.M) {
+	wiring.RunWorkerIfAsked()
+	if os.Getenv("QUERENT_DATA_DIR") != "" {
+		os.Exit(m.Run())
+	}
+	dir, err := os.MkdirTemp("", "querent-test-data-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("QUERENT_DATA_DIR", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
