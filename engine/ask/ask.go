@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"querent/engine"
 	"querent/engine/schemactx"
+	"querent/engine/sqltext"
 	"querent/engine/valuehints"
 	"regexp"
 	"strings"
@@ -362,7 +363,7 @@ func (a *Asker) emptyChecks(ctx context.Context, sql string) []string {
 	for _, m := range comparisonRE.FindAllStringSubmatch(sql, -1) {
 		col, op := m[1], strings.ToLower(strings.Join(strings.Fields(m[2]), " "))
 		like := strings.Contains(op, "like") || op == "glob"
-		for _, lit := range stringLiterals(m[3]) {
+		for _, lit := range sqltext.StringLiterals(m[3]) {
 			bare := lit
 			if like {
 				bare = strings.Trim(lit, "%_*? ")

@@ -103,56 +103,6 @@ func ParseModelAnswer(content string) (*ModelAnswer, error) {
 	return &a, nil
 }
 
-// stringLiterals returns the single-quoted literals of a statement, with
-// their ” escapes undone, skipping comments and quoted names.
-func stringLiterals(sql string) []string {
-	var out []string
-	for i := 0; i < len(sql); i++ {
-		switch c := sql[i]; {
-		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
-			for i < len(sql) && sql[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
-			end := strings.Index(sql[i+2:], "*/")
-			if end < 0 {
-				return out
-			}
-			i += end + 3
-		case c == '"' || c == '`' || c == '[':
-			closer := c
-			if c == '[' {
-				closer = ']'
-			}
-			j := strings.IndexByte(sql[i+1:], closer)
-			if j < 0 {
-				return out
-			}
-			i += j + 1
-		case c == '\'':
-			var b strings.Builder
-			j := i + 1
-			for ; j < len(sql); j++ {
-				if sql[j] == '\'' {
-					if j+1 < len(sql) && sql[j+1] == '\'' {
-						b.WriteByte('\'')
-						j++
-						continue
-					}
-					break
-				}
-				b.WriteByte(sql[j])
-			}
-			// x'…' is a blob, not text.
-			if i == 0 || (sql[i-1] != 'x' && sql[i-1] != 'X') {
-				out = append(out, b.String())
-			}
-			i = j
-		}
-	}
-	return out
-}
-
 // promptWords splits text into lowercase words of letters and digits.
 func promptWords(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"querent/engine/sqltext"
 	"regexp"
 	"slices"
 	"sort"
@@ -378,79 +379,6 @@ func tomlType(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// HasTopLevelOrderBy reports whether sql ends with an ORDER BY of its own,
-// outside parentheses (subqueries, window definitions, aggregate ORDER BY),
-// string literals, quoted names and comments.
-func HasTopLevelOrderBy(sql string) bool {
-	depth := 0
-	prevOrder := false // the last word at depth 0 was ORDER
-	for i := 0; i < len(sql); {
-		c := sql[i]
-		switch {
-		case c == '\'' || c == '"' || c == '`':
-			j := i + 1
-			for j < len(sql) {
-				if sql[j] == c {
-					if j+1 < len(sql) && sql[j+1] == c {
-						j += 2
-						continue
-					}
-					break
-				}
-				j++
-			}
-			i = j + 1
-			prevOrder = false
-		case c == '[':
-			j := strings.IndexByte(sql[i:], ']')
-			if j < 0 {
-				return false
-			}
-			i += j + 1
-			prevOrder = false
-		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
-			j := strings.IndexByte(sql[i:], '\n')
-			if j < 0 {
-				return false
-			}
-			i += j + 1
-		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
-			j := strings.Index(sql[i+2:], "*/")
-			if j < 0 {
-				return false
-			}
-			i += j + 4
-		case c == '(':
-			depth++
-			i++
-			prevOrder = false
-		case c == ')':
-			depth--
-			i++
-			prevOrder = false
-		case isWordByte(c):
-			j := i
-			for j < len(sql) && isWordByte(sql[j]) {
-				j++
-			}
-			w := strings.ToUpper(sql[i:j])
-			if depth == 0 {
-				if prevOrder && w == "BY" {
-					return true
-				}
-				prevOrder = w == "ORDER"
-			}
-			i = j
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			i++
-		default:
-			prevOrder = false
-			i++
-		}
-	}
-	return false
-}
-
-func isWordByte(c byte) bool {
-	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
+// HasTopLevelOrderBy reports whether sql orders its own result (the
+// default of an item's order_matters); see sqltext.HasTopLevelOrderBy.
+func HasTopLevelOrderBy(sql string) bool { return sqltext.HasTopLevelOrderBy(sql) }

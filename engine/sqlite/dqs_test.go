@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"querent/engine/sqltext"
 	"sort"
 	"strings"
 	"testing"
@@ -97,10 +98,10 @@ func parseQuotedCorpus(t *testing.T) []quotedQuery {
 // two token lists have the same shape. It returns the double-quoted names
 // that became strings, or an error when anything else changed.
 func rewrittenLiterals(written, executed string) ([]string, error) {
-	sig := func(s string) []token {
-		var out []token
-		for _, t := range lex(s) {
-			if t.kind != tokSpace && t.kind != tokComment && t.kind != tokSemi {
+	sig := func(s string) []sqltext.Token {
+		var out []sqltext.Token
+		for _, t := range sqltext.Lex(s) {
+			if t.Kind != sqltext.Space && t.Kind != sqltext.Comment && t.Kind != sqltext.Semi {
 				out = append(out, t)
 			}
 		}
@@ -112,14 +113,14 @@ func rewrittenLiterals(written, executed string) ([]string, error) {
 	}
 	var names []string
 	for i := range a {
-		wa, wb := written[a[i].start:a[i].end], executed[b[i].start:b[i].end]
+		wa, wb := written[a[i].Start:a[i].End], executed[b[i].Start:b[i].End]
 		if wa == wb {
 			continue
 		}
-		if a[i].kind != tokQuoted || wa[0] != '"' || b[i].kind != tokString || wb != quoteString(identText(written, a[i])) {
+		if a[i].Kind != sqltext.Quoted || wa[0] != '"' || b[i].Kind != sqltext.String || wb != sqltext.QuoteString(sqltext.IdentText(written, a[i])) {
 			return nil, fmt.Errorf("token %d changed from %s to %s", i, wa, wb)
 		}
-		names = append(names, identText(written, a[i]))
+		names = append(names, sqltext.IdentText(written, a[i]))
 	}
 	return names, nil
 }
@@ -237,8 +238,8 @@ func TestDQSCorpus(t *testing.T) {
 			rewrittenQueries++
 			for _, n := range names {
 				tokens++
-				if !strings.Contains(res.Warnings[0], quoteString(n)) {
-					t.Errorf("%s: the warning %q does not name %s", where, res.Warnings[0], quoteString(n))
+				if !strings.Contains(res.Warnings[0], sqltext.QuoteString(n)) {
+					t.Errorf("%s: the warning %q does not name %s", where, res.Warnings[0], sqltext.QuoteString(n))
 				}
 				// Would the unknown_column hint's own rule (closest) have
 				// kept this name as an error? Counted for the record.

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"querent/engine/sqltext"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -58,10 +59,10 @@ func mapBack(pos int, edits []textEdit) int {
 
 // countDoubleQuoted counts the double-quoted tokens of a statement: the
 // bound on how many rewrites one validation may make.
-func countDoubleQuoted(sql string, toks []token) int {
+func countDoubleQuoted(sql string, toks []sqltext.Token) int {
 	n := 0
 	for _, t := range toks {
-		if t.kind == tokQuoted && sql[t.start] == '"' {
+		if t.Kind == sqltext.Quoted && sql[t.Start] == '"' {
 			n++
 		}
 	}
@@ -96,7 +97,7 @@ func (d *DB) rewriteQuoted(ctx context.Context, text string, offset int, msg str
 	if !isDQ {
 		return "", textEdit{}, quotedText{}, false
 	}
-	toks := lex(text)
+	toks := sqltext.Lex(text)
 	i := quotedTokenAt(text, toks, offset, name)
 	if i < 0 {
 		return "", textEdit{}, quotedText{}, false
@@ -109,15 +110,15 @@ func (d *DB) rewriteQuoted(ctx context.Context, text string, offset int, msg str
 		return "", textEdit{}, quotedText{}, false
 	}
 	t := toks[i]
-	repl := quoteString(name)
-	next = text[:t.start] + repl + text[t.end:]
+	repl := sqltext.QuoteString(name)
+	next = text[:t.Start] + repl + text[t.End:]
 	// The replacement is one string token where there was one identifier
 	// token; check it all the same, since what runs is next.
-	if len(splitStatements(next)) != 1 {
+	if len(sqltext.Split(next)) != 1 {
 		return "", textEdit{}, quotedText{}, false
 	}
-	return next, textEdit{at: t.start, oldLen: t.end - t.start, newLen: len(repl)},
-		quotedText{written: text[t.start:t.end], text: repl}, true
+	return next, textEdit{at: t.Start, oldLen: t.End - t.Start, newLen: len(repl)},
+		quotedText{written: text[t.Start:t.End], text: repl}, true
 }
 
 // quotedTokenAt finds the token SQLite complained about: the double-quoted
@@ -126,13 +127,13 @@ func (d *DB) rewriteQuoted(ctx context.Context, text string, offset int, msg str
 // offset for a token in a join's ON clause). It returns -1 when it cannot
 // tell: rewriting the wrong one of two tokens would change the meaning of
 // a column reference.
-func quotedTokenAt(text string, toks []token, offset int, name string) int {
-	isName := func(t token) bool {
-		return t.kind == tokQuoted && text[t.start] == '"' && t.end-t.start >= 2 && text[t.end-1] == '"' && identText(text, t) == name
+func quotedTokenAt(text string, toks []sqltext.Token, offset int, name string) int {
+	isName := func(t sqltext.Token) bool {
+		return t.Kind == sqltext.Quoted && text[t.Start] == '"' && t.End-t.Start >= 2 && text[t.End-1] == '"' && sqltext.IdentText(text, t) == name
 	}
 	if offset >= 0 {
 		for i, t := range toks {
-			if t.start == offset && isName(t) {
+			if t.Start == offset && isName(t) {
 				return i
 			}
 		}
@@ -154,17 +155,17 @@ func quotedTokenAt(text string, toks []token, offset int, name string) int {
 // by its neighbours: not a qualifier or qualified name (x.y), not a
 // function or CTE name (followed by "("), not an alias, table, collation or
 // window name (after AS, FROM, JOIN, COLLATE, OVER, …).
-func exprPlace(text string, toks []token, i int) bool {
+func exprPlace(text string, toks []sqltext.Token, i int) bool {
 	prev, next := "", ""
 	for j := i - 1; j >= 0; j-- {
-		if toks[j].kind != tokSpace && toks[j].kind != tokComment {
-			prev = strings.ToUpper(text[toks[j].start:toks[j].end])
+		if toks[j].Kind != sqltext.Space && toks[j].Kind != sqltext.Comment {
+			prev = strings.ToUpper(text[toks[j].Start:toks[j].End])
 			break
 		}
 	}
 	for j := i + 1; j < len(toks); j++ {
-		if toks[j].kind != tokSpace && toks[j].kind != tokComment {
-			next = text[toks[j].start:toks[j].end]
+		if toks[j].Kind != sqltext.Space && toks[j].Kind != sqltext.Comment {
+			next = text[toks[j].Start:toks[j].End]
 			break
 		}
 	}
@@ -181,11 +182,11 @@ func exprPlace(text string, toks []token, i int) bool {
 func tablesInScope(text, name string, idx *nameIndex) []string {
 	var b strings.Builder
 	last := 0
-	for _, t := range lex(text) {
-		if t.kind == tokQuoted && text[t.start] == '"' && identText(text, t) == name {
-			b.WriteString(text[last:t.start])
+	for _, t := range sqltext.Lex(text) {
+		if t.Kind == sqltext.Quoted && text[t.Start] == '"' && sqltext.IdentText(text, t) == name {
+			b.WriteString(text[last:t.Start])
 			b.WriteString("''")
-			last = t.end
+			last = t.End
 		}
 	}
 	b.WriteString(text[last:])

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"fmt"
+	"querent/engine/sqltext"
 	"strings"
 
 	"modernc.org/sqlite"
@@ -154,7 +155,7 @@ func describeAction(action sqlite.AuthorizerActionCode, arg1, arg2 string) strin
 		name := strings.ToLower(arg1)
 		switch {
 		case allowedPragmas[name] && arg2 != "":
-			return fmt.Sprintf("a PRAGMA statement is not a query; read it with SELECT * FROM pragma_%s(%s)", name, quoteString(arg2))
+			return fmt.Sprintf("a PRAGMA statement is not a query; read it with SELECT * FROM pragma_%s(%s)", name, sqltext.QuoteString(arg2))
 		case allowedPragmas[name]:
 			return fmt.Sprintf("a PRAGMA statement is not a query; read it with SELECT * FROM pragma_%s", name)
 		case arg2 != "":

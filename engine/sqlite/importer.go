@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"querent/engine/sqltext"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -325,7 +326,7 @@ func checkReplace(c *bulkConn, abs, name string, opts ImportOptions) (string, er
 	if len(rows) == 1 && rows[0][0] != "0" {
 		return "", nil
 	}
-	rows, err = c.queryStrings("SELECT count(*) FROM " + quoteIdent(name))
+	rows, err = c.queryStrings("SELECT count(*) FROM " + sqltext.QuoteIdent(name))
 	if err != nil {
 		return "", importErr(abs, err)
 	}
@@ -393,7 +394,7 @@ func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*engine.
 		case exists && opts.Replace:
 			action = "replaced"
 			into = "_querent_new_" + name
-			if err := c.exec("DROP TABLE IF EXISTS " + quoteIdent(into)); err != nil {
+			if err := c.exec("DROP TABLE IF EXISTS " + sqltext.QuoteIdent(into)); err != nil {
 				return importErr(abs, err)
 			}
 			fallthrough
@@ -409,7 +410,7 @@ func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*engine.
 		if into != name {
 			// Replace atomically: the new table takes the old one's place
 			// inside the same transaction.
-			if err := c.exec(fmt.Sprintf("DROP TABLE %s; ALTER TABLE %s RENAME TO %s", quoteIdent(name), quoteIdent(into), quoteIdent(name))); err != nil {
+			if err := c.exec(fmt.Sprintf("DROP TABLE %s; ALTER TABLE %s RENAME TO %s", sqltext.QuoteIdent(name), sqltext.QuoteIdent(into), sqltext.QuoteIdent(name))); err != nil {
 				return importErr(abs, err)
 			}
 			if err := execArgs(c, "DELETE FROM _querent_imports WHERE table_name = ?", name); err != nil {
@@ -442,9 +443,9 @@ func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*engine.
 func createTableSQL(name string, cols []engine.ImportColumn) string {
 	defs := make([]string, len(cols))
 	for i, c := range cols {
-		defs[i] = quoteIdent(c.Name) + " " + c.Type
+		defs[i] = sqltext.QuoteIdent(c.Name) + " " + c.Type
 	}
-	return fmt.Sprintf("CREATE TABLE %s (\n  %s\n)", quoteIdent(name), strings.Join(defs, ",\n  "))
+	return fmt.Sprintf("CREATE TABLE %s (\n  %s\n)", sqltext.QuoteIdent(name), strings.Join(defs, ",\n  "))
 }
 
 // checkAppend requires the existing table to have the same columns, in the
@@ -493,7 +494,7 @@ func insertRows(ctx context.Context, c *bulkConn, abs, into string, t *engine.Im
 	per := min(importBatchRows, max(1, maxImportVariables/ncols))
 	stmtFor := func(rows int) (*bulkStmt, error) {
 		one := "(" + strings.TrimSuffix(strings.Repeat("?,", ncols), ",") + ")"
-		return c.prepare(fmt.Sprintf("INSERT INTO %s VALUES %s", quoteIdent(into), strings.TrimSuffix(strings.Repeat(one+",", rows), ",")))
+		return c.prepare(fmt.Sprintf("INSERT INTO %s VALUES %s", sqltext.QuoteIdent(into), strings.TrimSuffix(strings.Repeat(one+",", rows), ",")))
 	}
 	full, err := stmtFor(per)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"querent/engine/sqltext"
 	"reflect"
 	"runtime"
 	"strings"
@@ -369,7 +370,7 @@ func (d *DB) checkViews(ctx context.Context) error {
 		rows.Close()
 		for _, v := range views {
 			d.auth.reset(policyInternal)
-			_, _, err := d.columnInfoLocked("SELECT * FROM " + quoteIdent(v))
+			_, _, err := d.columnInfoLocked("SELECT * FROM " + sqltext.QuoteIdent(v))
 			if err != nil && strings.Contains(err.Error(), "should this be a string literal in single-quotes") {
 				return errDQS
 			}

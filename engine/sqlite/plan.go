@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"querent/engine/sqltext"
 	"regexp"
 	"strings"
 	"time"
@@ -187,13 +188,13 @@ func (d *DB) explainLocked(ctx context.Context, v *engine.Validation) ([]string,
 func clauseColumns(sql string) map[string][]string {
 	out := map[string][]string{}
 	cur := ""
-	toks := lex(sql)
+	toks := sqltext.Lex(sql)
 	for i, t := range toks {
-		if t.kind != tokWord && t.kind != tokQuoted {
+		if t.Kind != sqltext.Word && t.Kind != sqltext.Quoted {
 			continue
 		}
-		w := strings.ToUpper(sql[t.start:t.end])
-		if t.kind == tokWord {
+		w := strings.ToUpper(sql[t.Start:t.End])
+		if t.Kind == sqltext.Word {
 			switch w {
 			case "WHERE", "ON", "USING", "HAVING":
 				cur = w
@@ -211,14 +212,14 @@ func clauseColumns(sql string) map[string][]string {
 		}
 		// A name followed by "(" is a function, not a column.
 		j := i + 1
-		for j < len(toks) && toks[j].kind == tokSpace {
+		for j < len(toks) && toks[j].Kind == sqltext.Space {
 			j++
 		}
-		if j < len(toks) && sql[toks[j].start:toks[j].end] == "(" {
+		if j < len(toks) && sql[toks[j].Start:toks[j].End] == "(" {
 			continue
 		}
 		if cur != "" {
-			out[cur] = append(out[cur], identText(sql, t))
+			out[cur] = append(out[cur], sqltext.IdentText(sql, t))
 		}
 	}
 	return out
@@ -269,12 +270,12 @@ func createIndex(table string, cols []string) string {
 func quoteIdentIfNeeded(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !(isIdentChar(c) && c < 0x80) || (i == 0 && isDigit(c)) {
-			return quoteIdent(s)
+		if !(sqltext.IsIdentChar(c) && c < 0x80) || (i == 0 && '0' <= c && c <= '9') {
+			return sqltext.QuoteIdent(s)
 		}
 	}
 	if sqlKeywords[strings.ToUpper(s)] {
-		return quoteIdent(s)
+		return sqltext.QuoteIdent(s)
 	}
 	return s
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"querent/engine/sqltext"
 	"slices"
 	"sort"
 	"strings"
@@ -46,7 +47,7 @@ func loadRedTeam(t testing.TB, dir string) []rtCase {
 	repl := strings.NewReplacer(
 		"{{DIR}}", filepath.ToSlash(dir),
 		"{{NUL}}", "\x00",
-		"{{LONGPATTERN}}", quoteString(strings.Repeat("%a", 6000)),
+		"{{LONGPATTERN}}", sqltext.QuoteString(strings.Repeat("%a", 6000)),
 		"{{DEEP}}", strings.Repeat("abs(", 1200)+"1"+strings.Repeat(")", 1200),
 		"{{DEEPPARENS}}", strings.Repeat("(", 1200)+"1"+strings.Repeat(")", 1200),
 		"{{COMPOUND}}", strings.Repeat("SELECT 1 UNION ALL ", 400)+"SELECT 1",

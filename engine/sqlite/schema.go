@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"querent/engine/sqltext"
 	"sort"
 	"strings"
 	"time"
@@ -390,7 +391,7 @@ func (d *DB) countLocked(ctx context.Context, table, kind string) rowCount {
 	stop := d.interruptOn(bctx)
 	defer stop()
 	var n int64
-	rows, err := d.queryLocked(bctx, "SELECT count(*) FROM "+quoteIdent(table))
+	rows, err := d.queryLocked(bctx, "SELECT count(*) FROM "+sqltext.QuoteIdent(table))
 	if err == nil {
 		if rows.Next() {
 			err = rows.Scan(&n)
@@ -421,7 +422,7 @@ func (d *DB) estimateLocked(ctx context.Context, table, kind string) rowCount {
 	stop := d.interruptOn(ectx)
 	defer stop()
 	var est sql.NullInt64
-	if r, err := d.queryLocked(ectx, "SELECT max(rowid) FROM "+quoteIdent(table)); err == nil {
+	if r, err := d.queryLocked(ectx, "SELECT max(rowid) FROM "+sqltext.QuoteIdent(table)); err == nil {
 		if r.Next() {
 			_ = r.Scan(&est)
 		}
@@ -464,9 +465,9 @@ func (d *DB) loadSamplesLocked(ctx context.Context, t *engine.Table) {
 	}
 	sel := make([]string, len(cols))
 	for i, c := range cols {
-		sel[i] = cutExpr(quoteIdent(c))
+		sel[i] = cutExpr(sqltext.QuoteIdent(c))
 	}
-	rows, err := d.queryLocked(bctx, fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(sel, ", "), quoteIdent(t.Name), sampleRows))
+	rows, err := d.queryLocked(bctx, fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(sel, ", "), sqltext.QuoteIdent(t.Name), sampleRows))
 	if err != nil {
 		t.Note = sampleNote(bctx, err)
 		return
@@ -525,7 +526,7 @@ func sampleNote(ctx context.Context, err error) string {
 // category, however short the table).
 func (d *DB) distinctLocked(ctx context.Context, table, col string) ([]engine.Value, bool) {
 	q := fmt.Sprintf("SELECT +c, count(*) FROM (SELECT %s AS c FROM %s LIMIT %d) WHERE c IS NOT NULL GROUP BY c ORDER BY c LIMIT %d",
-		cutExpr(quoteIdent(col)), quoteIdent(table), distinctScanRows, distinctMax+1)
+		cutExpr(sqltext.QuoteIdent(col)), sqltext.QuoteIdent(table), distinctScanRows, distinctMax+1)
 	rows, err := d.queryLocked(ctx, q)
 	if err != nil {
 		return nil, false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"querent/engine/sqltext"
 	"regexp"
 	"sort"
 	"strings"
@@ -34,39 +35,39 @@ func (d *DB) Validate(ctx context.Context, query string) (*engine.Validation, er
 
 // precheck applies the checks that need no database: size, NUL bytes,
 // exactly one statement, not EXPLAIN. It returns the statement's span.
-func precheck(query string) (statement, *engine.Error) {
+func precheck(query string) (sqltext.Statement, *engine.Error) {
 	if len(query) > maxSQLBytes {
-		return statement{}, queryError(engine.CodeTooBig, query, -1,
+		return sqltext.Statement{}, queryError(engine.CodeTooBig, query, -1,
 			"the SQL is %s long; the limit is %s", humanBytes(int64(len(query))), humanBytes(maxSQLBytes)).WithHint(
 			"write a shorter query: long IN (…) lists and repeated expressions can usually be replaced by a join or a CTE")
 	}
 	if i := strings.IndexByte(query, 0); i >= 0 {
-		return statement{}, queryError(engine.CodeRefused, query, i, "the SQL contains a NUL byte (at byte %d)", i).WithHint(
+		return sqltext.Statement{}, queryError(engine.CodeRefused, query, i, "the SQL contains a NUL byte (at byte %d)", i).WithHint(
 			"remove the invisible NUL character; it often comes from copying binary data")
 	}
-	stmts := splitStatements(query)
+	stmts := sqltext.Split(query)
 	switch {
 	case len(stmts) == 0:
-		return statement{}, queryError(engine.CodeSyntax, query, -1, "there is no SQL statement here, only whitespace or comments").WithHint(
+		return sqltext.Statement{}, queryError(engine.CodeSyntax, query, -1, "there is no SQL statement here, only whitespace or comments").WithHint(
 			"write a query, for example: SELECT * FROM some_table LIMIT 10")
 	case len(stmts) > 1:
 		second := stmts[1]
-		line, col := lineCol(query, second.start)
-		return statement{}, queryError(engine.CodeRefused, query, second.start,
+		line, col := sqltext.LineCol(query, second.Start)
+		return sqltext.Statement{}, queryError(engine.CodeRefused, query, second.Start,
 			"only one statement can run at a time; this text holds %d (the second starts at line %d, column %d: %s)",
-			len(stmts), line, col, excerpt(query[second.start:second.end], 40)).WithHint(
+			len(stmts), line, col, excerpt(query[second.Start:second.End], 40)).WithHint(
 			"run the statements one at a time, or combine them into one query with a CTE (WITH …), a join or UNION ALL")
 	}
 	s := stmts[0]
-	for _, t := range s.toks {
-		if t.kind == tokParam {
-			return statement{}, queryError(engine.CodeSyntax, query, t.start,
-				"the query has a parameter (%s) but no value is bound to it", query[t.start:t.end]).WithHint(
+	for _, t := range s.Toks {
+		if t.Kind == sqltext.Param {
+			return sqltext.Statement{}, queryError(engine.CodeSyntax, query, t.Start,
+				"the query has a parameter (%s) but no value is bound to it", query[t.Start:t.End]).WithHint(
 				"write the value into the SQL itself: 'text' in single quotes, numbers as they are")
 		}
 	}
-	if s.firstWord(query) == "EXPLAIN" {
-		return statement{}, queryError(engine.CodeRefused, query, s.start, "EXPLAIN is not a query that returns data").WithHint(
+	if s.FirstWord(query) == "EXPLAIN" {
+		return sqltext.Statement{}, queryError(engine.CodeRefused, query, s.Start, "EXPLAIN is not a query that returns data").WithHint(
 			"run the query itself; Querent adds query-plan hints (optimization_hints) to every answer")
 	}
 	return s, nil
@@ -77,14 +78,14 @@ func (d *DB) validateLocked(ctx context.Context, query string) (*engine.Validati
 	if perr != nil {
 		return nil, perr
 	}
-	text := query[s.start:s.end]
+	text := query[s.Start:s.End]
 	// Double-quoted text that names no column is read as text, one token
 	// per round (dqtext.go); each round compiles the new text under the
 	// whole policy again. Every round removes one double-quoted token, so
 	// their number bounds the loop.
 	var lits []quotedText
 	var edits []textEdit
-	budget := countDoubleQuoted(query, s.toks)
+	budget := countDoubleQuoted(query, s.Toks)
 	var cols []sqlite.ColumnInfo
 	var denied string
 	var sawSelect bool
@@ -110,30 +111,30 @@ func (d *DB) validateLocked(ctx context.Context, query string) (*engine.Validati
 			}
 		}
 		if offset >= 0 {
-			offset += s.start
+			offset += s.Start
 		}
-		e := d.compileError(ctx, query, text, s.start, offset, denied, err)
-		if len(edits) > 0 && e.Query == query && e.Position >= s.start {
+		e := d.compileError(ctx, query, text, s.Start, offset, denied, err)
+		if len(edits) > 0 && e.Query == query && e.Position >= s.Start {
 			// The error was found in the rewritten text: point at the same
 			// place in the query as written.
-			e.Position = s.start + mapBack(e.Position-s.start, edits)
+			e.Position = s.Start + mapBack(e.Position-s.Start, edits)
 		}
 		return nil, e
 	}
 	if denied != "" {
-		return nil, refused(query, s.start, denied)
+		return nil, refused(query, s.Start, denied)
 	}
-	word := s.firstWord(query)
+	word := s.FirstWord(query)
 	if len(cols) == 0 || !sawSelect {
 		what := "this statement"
 		if word != "" {
 			what = "a " + word + " statement"
 		}
-		return nil, refused(query, s.start, what+" is not a query: it returns no rows to show")
+		return nil, refused(query, s.Start, what+" is not a query: it returns no rows to show")
 	}
 	v := &engine.Validation{SQL: text, Columns: uniqueColumns(cols)}
 	if len(lits) > 0 {
-		v.Columns = uniqueColumns(writtenColumnNames(cols, query[s.start:s.end], text, edits, lits))
+		v.Columns = uniqueColumns(writtenColumnNames(cols, query[s.Start:s.End], text, edits, lits))
 		v.Warnings = []string{quotedTextWarning(lits)}
 	}
 	v.Tables, v.ColumnsRead = summarizeReads(reads)
@@ -220,14 +221,14 @@ func (d *DB) addJoinedTables(ctx context.Context, text string, tables []string) 
 	if !reJoinWords.MatchString(text) {
 		return tables // the common case: no lexing on the validation path
 	}
-	var sig []token
+	var sig []sqltext.Token
 	joins := false
-	for _, t := range lex(text) {
-		if t.kind == tokSpace || t.kind == tokComment {
+	for _, t := range sqltext.Lex(text) {
+		if t.Kind == sqltext.Space || t.Kind == sqltext.Comment {
 			continue
 		}
-		if t.kind == tokWord {
-			w := text[t.start:t.end]
+		if t.Kind == sqltext.Word {
+			w := text[t.Start:t.End]
 			joins = joins || strings.EqualFold(w, "USING") || strings.EqualFold(w, "NATURAL")
 		}
 		sig = append(sig, t)
@@ -240,12 +241,12 @@ func (d *DB) addJoinedTables(ctx context.Context, text string, tables []string) 
 		return tables
 	}
 	word := func(i int) string {
-		if i < 0 || i >= len(sig) || sig[i].kind != tokWord {
+		if i < 0 || i >= len(sig) || sig[i].Kind != sqltext.Word {
 			return ""
 		}
-		return strings.ToUpper(text[sig[i].start:sig[i].end])
+		return strings.ToUpper(text[sig[i].Start:sig[i].End])
 	}
-	isName := func(i int) bool { return sig[i].kind == tokWord || sig[i].kind == tokQuoted }
+	isName := func(i int) bool { return sig[i].Kind == sqltext.Word || sig[i].Kind == sqltext.Quoted }
 	// The statement's CTE names: NAME AS (, NAME AS MATERIALIZED (, NAME (cols) AS (.
 	ctes := map[string]bool{}
 	for i := range sig {
@@ -253,9 +254,9 @@ func (d *DB) addJoinedTables(ctx context.Context, text string, tables []string) 
 			continue
 		}
 		j := i + 1
-		if j < len(sig) && text[sig[j].start:sig[j].end] == "(" && (i == 0 || word(i-1) == "WITH" || word(i-1) == "RECURSIVE" || text[sig[i-1].start:sig[i-1].end] == ",") {
+		if j < len(sig) && text[sig[j].Start:sig[j].End] == "(" && (i == 0 || word(i-1) == "WITH" || word(i-1) == "RECURSIVE" || text[sig[i-1].Start:sig[i-1].End] == ",") {
 			for depth := 0; j < len(sig); j++ {
-				switch text[sig[j].start:sig[j].end] {
+				switch text[sig[j].Start:sig[j].End] {
 				case "(":
 					depth++
 				case ")":
@@ -267,8 +268,8 @@ func (d *DB) addJoinedTables(ctx context.Context, text string, tables []string) 
 				}
 			}
 		}
-		if word(j) == "AS" && j+1 < len(sig) && (text[sig[j+1].start:sig[j+1].end] == "(" || word(j+1) == "MATERIALIZED" || word(j+1) == "NOT") {
-			ctes[strings.ToLower(identText(text, sig[i]))] = true
+		if word(j) == "AS" && j+1 < len(sig) && (text[sig[j+1].Start:sig[j+1].End] == "(" || word(j+1) == "MATERIALIZED" || word(j+1) == "NOT") {
+			ctes[strings.ToLower(sqltext.IdentText(text, sig[i]))] = true
 		}
 	}
 	seen := map[string]bool{}
@@ -279,7 +280,7 @@ func (d *DB) addJoinedTables(ctx context.Context, text string, tables []string) 
 		if (word(i-1) != "FROM" && word(i-1) != "JOIN") || !isName(i) {
 			continue
 		}
-		name := identText(text, sig[i])
+		name := sqltext.IdentText(text, sig[i])
 		tn := idx.table(name)
 		if tn == nil || ctes[strings.ToLower(name)] || seen[strings.ToLower(tn.name)] {
 			continue
@@ -294,11 +295,11 @@ func (d *DB) addJoinedTables(ctx context.Context, text string, tables []string) 
 // tables it reads only through a view come after, in the order read.
 func byFirstMention(text string, tables []string) []string {
 	pos := map[string]int{}
-	for _, t := range lex(text) {
-		if t.kind == tokWord || t.kind == tokQuoted {
-			name := strings.ToLower(identText(text, t))
+	for _, t := range sqltext.Lex(text) {
+		if t.Kind == sqltext.Word || t.Kind == sqltext.Quoted {
+			name := strings.ToLower(sqltext.IdentText(text, t))
 			if _, ok := pos[name]; !ok {
-				pos[name] = t.start
+				pos[name] = t.Start
 			}
 		}
 	}
@@ -333,17 +334,17 @@ func isCTEName(name string, reads []read) bool {
 // column's DEFAULT), which the query does not call.
 func calledFunctions(text string, seen []string) []string {
 	named := map[string]bool{}
-	toks := lex(text)
+	toks := sqltext.Lex(text)
 	for i, t := range toks {
-		if t.kind != tokWord && t.kind != tokQuoted {
+		if t.Kind != sqltext.Word && t.Kind != sqltext.Quoted {
 			continue
 		}
 		j := i + 1
-		for j < len(toks) && (toks[j].kind == tokSpace || toks[j].kind == tokComment) {
+		for j < len(toks) && (toks[j].Kind == sqltext.Space || toks[j].Kind == sqltext.Comment) {
 			j++
 		}
-		if j < len(toks) && text[toks[j].start:toks[j].end] == "(" {
-			named[strings.ToLower(identText(text, t))] = true
+		if j < len(toks) && text[toks[j].Start:toks[j].End] == "(" {
+			named[strings.ToLower(sqltext.IdentText(text, t))] = true
 		}
 	}
 	if strings.Contains(text, "->") {
@@ -430,7 +431,7 @@ func (d *DB) compileError(ctx context.Context, query, text string, base, offset 
 		}
 		where := ""
 		if pos >= 0 {
-			line, col := lineCol(query, pos)
+			line, col := sqltext.LineCol(query, pos)
 			where = fmt.Sprintf(" at line %d, column %d", line, col)
 		}
 		e := queryError(engine.CodeSyntax, query, pos, "syntax error near %q%s", m[1], where)
@@ -650,9 +651,9 @@ func firstPos(offset int, text string, base int, name string) int {
 	if offset >= 0 {
 		return offset
 	}
-	for _, t := range lex(text) {
-		if (t.kind == tokWord || t.kind == tokQuoted || t.kind == tokString) && strings.EqualFold(identText(text, t), name) {
-			return base + t.start
+	for _, t := range sqltext.Lex(text) {
+		if (t.Kind == sqltext.Word || t.Kind == sqltext.Quoted || t.Kind == sqltext.String) && strings.EqualFold(sqltext.IdentText(text, t), name) {
+			return base + t.Start
 		}
 	}
 	return -1
@@ -662,18 +663,18 @@ func firstPos(offset int, text string, base int, name string) int {
 // the aliases given to them (FROM Invoice i, JOIN Customer AS c).
 func queryTables(text string, idx *nameIndex) (tables []string, aliases map[string]string) {
 	aliases = map[string]string{}
-	var sig []token
-	for _, t := range lex(text) {
-		if t.kind != tokSpace && t.kind != tokComment {
+	var sig []sqltext.Token
+	for _, t := range sqltext.Lex(text) {
+		if t.Kind != sqltext.Space && t.Kind != sqltext.Comment {
 			sig = append(sig, t)
 		}
 	}
 	seen := map[string]bool{}
 	for i, t := range sig {
-		if t.kind != tokWord && t.kind != tokQuoted {
+		if t.Kind != sqltext.Word && t.Kind != sqltext.Quoted {
 			continue
 		}
-		tn := idx.table(identText(text, t))
+		tn := idx.table(sqltext.IdentText(text, t))
 		if tn == nil {
 			continue
 		}
@@ -683,12 +684,12 @@ func queryTables(text string, idx *nameIndex) (tables []string, aliases map[stri
 		}
 		aliases[strings.ToLower(tn.name)] = tn.name
 		j := i + 1
-		if j < len(sig) && strings.EqualFold(text[sig[j].start:sig[j].end], "AS") {
+		if j < len(sig) && strings.EqualFold(text[sig[j].Start:sig[j].End], "AS") {
 			j++
 		}
-		if j < len(sig) && (sig[j].kind == tokWord || sig[j].kind == tokQuoted) {
-			a := identText(text, sig[j])
-			if sig[j].kind == tokQuoted || !sqlKeywords[strings.ToUpper(a)] {
+		if j < len(sig) && (sig[j].Kind == sqltext.Word || sig[j].Kind == sqltext.Quoted) {
+			a := sqltext.IdentText(text, sig[j])
+			if sig[j].Kind == sqltext.Quoted || !sqlKeywords[strings.ToUpper(a)] {
 				aliases[strings.ToLower(a)] = tn.name
 			}
 		}

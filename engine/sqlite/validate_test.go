@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"querent/engine/sqltext"
 	"reflect"
 	"strings"
 	"testing"
@@ -166,8 +167,8 @@ func TestSplitStatements(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got []string
-		for _, s := range splitStatements(tt.sql) {
-			got = append(got, tt.sql[s.start:s.end])
+		for _, s := range sqltext.Split(tt.sql) {
+			got = append(got, tt.sql[s.Start:s.End])
 		}
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%q: %q, want %q", tt.sql, got, tt.want)
