@@ -27,7 +27,13 @@ type Answer struct {
 	SessionContext          map[string]any  `json:"session_context"`
 	Model                   *string         `json:"model"`
 	Attempts                []Attempt       `json:"attempts"`
-	Errors                  []ErrorDoc      `json:"errors"`
+	// TimeToRowsS is the time from the question to its rows (the SQL run),
+	// null for direct SQL.
+	TimeToRowsS *float64 `json:"time_to_rows_s"`
+	// ModelStats is what each model round cost, as the model server counts
+	// it; null for direct SQL.
+	ModelStats *ModelStats `json:"model_stats"`
+	Errors     []ErrorDoc  `json:"errors"`
 	// Warnings are facts about the database the user should know (a
 	// snapshot of a WAL file, a skipped integrity check) or about the query
 	// (double-quoted text read as text). An addition to the contract's
@@ -37,6 +43,60 @@ type Answer struct {
 	// or those schema pruning chose on a large database); empty for direct
 	// SQL. An addition to the contract's fields.
 	TablesShown []string `json:"tables_shown"`
+}
+
+// ModelStats is what the model rounds of one answer cost.
+type ModelStats struct {
+	Rounds []ModelRound `json:"rounds"`
+}
+
+// ModelRound is one request to the model: writing the SQL, repairing it or
+// explaining the result.
+type ModelRound struct {
+	// Stage is "sql", "repair" or "explain".
+	Stage string `json:"stage"`
+	// PromptTokens is the prompt's size in tokens (measured on the
+	// database's first request, when the server evaluates the whole prompt,
+	// and estimated from its characters at that ratio after);
+	// PromptTokensEvaluated the part the server evaluated (Ollama's
+	// prompt_eval_count): the rest it still held from the previous request.
+	PromptTokens          int `json:"prompt_tokens"`
+	PromptTokensEvaluated int `json:"prompt_tokens_evaluated"`
+	// GeneratedTokens is the length of the model's answer in tokens.
+	GeneratedTokens int `json:"generated_tokens"`
+	// LoadS is the time the server spent loading the model (0 when it was
+	// loaded); FirstTokenS the time to the first piece of the answer;
+	// TotalS the whole request.
+	LoadS       float64 `json:"load_s"`
+	FirstTokenS float64 `json:"first_token_s"`
+	TotalS      float64 `json:"total_s"`
+}
+
+// Loads counts the rounds in which the server loaded the model.
+func (s *ModelStats) Loads() int {
+	if s == nil {
+		return 0
+	}
+	n := 0
+	for _, r := range s.Rounds {
+		if r.LoadS > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Tokens is the prompt tokens evaluated and the tokens generated over every
+// round.
+func (s *ModelStats) Tokens() (evaluated, generated int) {
+	if s == nil {
+		return 0, 0
+	}
+	for _, r := range s.Rounds {
+		evaluated += r.PromptTokensEvaluated
+		generated += r.GeneratedTokens
+	}
+	return evaluated, generated
 }
 
 // Attempt is one try of the ask loop (or the one run of direct SQL).

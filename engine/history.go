@@ -20,6 +20,10 @@ type HistoryEntry struct {
 	Model     string  `json:"model"`
 	// Client names who asked: "cli", "app", "mcp:<client name>".
 	Client string `json:"client"`
+	// TimeToRowsS and ModelStats are the answer's: how long the rows took,
+	// and what each model round cost (null for direct SQL).
+	TimeToRowsS *float64    `json:"time_to_rows_s"`
+	ModelStats  *ModelStats `json:"model_stats"`
 	// Attempts is every try of the ask loop (not in the contract's history
 	// document; kept for the audit).
 	Attempts []Attempt `json:"-"`

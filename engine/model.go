@@ -30,12 +30,23 @@ type ChatRequest struct {
 	OnToken func(string)
 }
 
-// ChatResponse is a model's complete answer.
+// ChatResponse is a model's complete answer, with what it cost as the
+// model server counts it.
 type ChatResponse struct {
-	Content      string
+	Content string
+	// PromptTokens is the number of prompt tokens the server evaluated
+	// (Ollama's prompt_eval_count): the prompt's prefix that it still held
+	// from the previous request is not evaluated again and not counted.
 	PromptTokens int
+	// OutputTokens is the number of tokens generated (eval_count).
 	OutputTokens int
-	Duration     time.Duration
+	// Duration is the whole request's wall-clock time, model load included;
+	// Load is the time the server spent loading the model (load_duration;
+	// 0 when it was loaded already); FirstToken is the time to the first
+	// piece of the answer.
+	Duration   time.Duration
+	Load       time.Duration
+	FirstToken time.Duration
 	// DoneReason is why generation stopped ("stop"); an answer cut short
 	// ("length") is returned as a model_error, never as an answer.
 	DoneReason string

@@ -22,14 +22,16 @@ import (
 type ModelFactory func(host string, requestTimeout time.Duration) (engine.Model, error)
 
 const askUsage = `Usage: querent ask [--db FILE] [--model NAME] [--ollama HOST] [--session FILE] [--max-rows N]
-                   [--timeout DUR] [--model-timeout DUR] [--format text|json] [--] QUESTION
+                   [--timeout DUR] [--model-timeout DUR] [--no-explain] [--format text|json] [--] QUESTION
        querent ask --input REQUEST.json|-
 
 Asks a question in plain language. A local Ollama model writes the SQL;
 SQLite's own compiler checks it and it runs read-only, with a timeout and a
 row cap; if it fails, the model gets the exact error and repairs it (at most
-3 times). A question that is itself one SQL statement runs as SQL, without
-the model. Without --db, the bundled Chinook demo database is used.
+3 times). The rows come as soon as the SQL is written; then the model
+explains them and proposes follow-up questions (--no-explain skips that
+second request). A question that is itself SQL runs as SQL, without the
+model. Without --db, the bundled Chinook demo database is used.
 
   querent ask "Which artist has the most albums?"
   querent ask --session s.json "Top 5 countries by sales"
@@ -38,7 +40,7 @@ the model. Without --db, the bundled Chinook demo database is used.
 --input reads a JSON request (the sub-agent contract) and always answers with
 the JSON document: {"question": "...", "connection": {"db_type": "sqlite",
 "host": "FILE"}, "max_rows": 1000, "timeout_s": 30, "session_context": {...},
-"model": "..."}.
+"explain_results": true, "model": "..."}.
 `
 
 // askRequest is the sub-agent input schema of --input.
@@ -74,6 +76,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 	fs.Var(enumFlag{&format, []string{"text", "json"}}, "format", "output: text (for people) or json")
 	input := fs.String("input", "", "a JSON request file (the sub-agent contract), or - for standard input")
 	pull := fs.Bool("pull", false, "download the model first when it is not installed (with progress)")
+	noExplain := fs.Bool("no-explain", false, "show the rows without asking the model to explain them (saves the second model request)")
 	if ok, code := parseFlags(fs, args, s, askUsage); !ok {
 		return code
 	}
@@ -112,7 +115,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 		}
 	}
 	code := c.ask(ctx, s, askParams{db: *dbPath, question: question, model: *model, host: *host, maxRows: rows,
-		timeout: timeout, modelTimeout: modelTimeout, format: format, session: session, explain: true, pull: *pull, warnings: bounds})
+		timeout: timeout, modelTimeout: modelTimeout, format: format, session: session, explain: !*noExplain, pull: *pull, warnings: bounds})
 	if *sessionPath != "" && session != nil {
 		if err := saveSession(*sessionPath, session); err != nil {
 			printError(s.err, "ask", err)
@@ -251,7 +254,7 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 		}
 		*p.session = engine.Session{Database: db.Name()}
 	}
-	if looksLikeSQL(ctx, db, p.question) {
+	if ask.IsSQL(ctx, db, p.question) {
 		return c.askSQL(ctx, s, db, p)
 	}
 	srv, err := ask.Connect(ctx, ask.Connector(c.Model), p.host, p.modelTimeout)
@@ -284,7 +287,7 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 			asker.History = h
 		}
 	}
-	opts := ask.AskOptions{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli"}
+	opts := ask.AskOptions{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli", NoExplain: !p.explain}
 	line := newProgress(s.err, p.format, "Ctrl-C cancels")
 	if line != nil {
 		opts.Progress = func(pr ask.AskProgress) { line.set(askStage(name, pr), pr.Tokens == 0) }
@@ -292,9 +295,6 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 	ans, err := asker.Ask(ctx, p.question, p.session, opts)
 	line.clear()
 	ans.Warnings = append(ans.Warnings, warnings...)
-	if !p.explain {
-		ans.Explanation = ""
-	}
 	return c.finishAsk(s, p, ans, err)
 }
 
@@ -308,37 +308,6 @@ func askAnswer(p askParams, err error) *engine.Answer {
 	}
 	ans.AddError(err)
 	return ans
-}
-
-// looksLikeSQL reports whether the question is itself SQL: it starts like a
-// statement and SQLite compiles it (or the guard refuses it: a write sent
-// as a question must never reach a model that might "answer" it).
-func looksLikeSQL(ctx context.Context, db engine.Database, q string) bool {
-	t := strings.TrimSpace(q)
-	for strings.HasPrefix(t, "--") || strings.HasPrefix(t, "/*") {
-		if strings.HasPrefix(t, "--") {
-			i := strings.IndexByte(t, '\n')
-			if i < 0 {
-				return false
-			}
-			t = strings.TrimSpace(t[i+1:])
-		} else {
-			i := strings.Index(t, "*/")
-			if i < 0 {
-				return false
-			}
-			t = strings.TrimSpace(t[i+2:])
-		}
-	}
-	first := strings.ToUpper(strings.FieldsFunc(t+" ", func(r rune) bool { return r == ' ' || r == '\n' || r == '\t' || r == '(' || r == '\r' })[0])
-	switch first {
-	case "SELECT", "WITH", "VALUES", "INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER", "PRAGMA",
-		"ATTACH", "DETACH", "VACUUM", "REINDEX", "ANALYZE", "BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "EXPLAIN":
-	default:
-		return false
-	}
-	_, err := db.Validate(ctx, q)
-	return err == nil || engine.ErrorCode(err) != engine.CodeSyntax
 }
 
 // askSQL runs a question that is SQL, like querent sql, in the ask document.

@@ -124,12 +124,12 @@ func TestAskCommandInputAndSQL(t *testing.T) {
 	}
 	// A question that is SQL runs as SQL, without the model.
 	code, out, _ = runWith(t, c, `{"question": "SELECT count(*) AS albums FROM Album", "connection": {"host": ""}}`, "ask", "--input", "-")
-	if code != 0 || !strings.Contains(out, `"albums": 347`) || len(fake.Requests()) != 1 {
+	if code != 0 || !strings.Contains(out, `"albums": 347`) || len(fake.Requests()) != 2 {
 		t.Errorf("SQL question: exit %d %s", code, out)
 	}
 	// A write sent as a question is refused, never sent to the model.
 	code, out, _ = runWith(t, c, `{"question": "DELETE FROM Track", "connection": {"host": ""}}`, "ask", "--input", "-")
-	if code != 1 || !strings.Contains(out, `"refused"`) || len(fake.Requests()) != 1 {
+	if code != 1 || !strings.Contains(out, `"refused"`) || len(fake.Requests()) != 2 {
 		t.Errorf("write question: exit %d %s", code, out)
 	}
 	for _, bad := range []struct{ req, want string }{

@@ -174,7 +174,7 @@ func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
 		}
 		opts.Model, opts.K = srv.Model, *k
 		opts.EmbedModel = srv.Embedding()
-		opts.Ask = ask.AskOptions{Timeout: timeout}
+		opts.Ask = ask.AskOptions{Timeout: timeout, NoExplain: true}
 	}
 	line := newProgress(s.err, format, "Ctrl-C stops")
 	if line != nil {

@@ -145,7 +145,7 @@ func (c *CLI) questionSQL(ctx context.Context, s *stdio, db engine.Database, que
 			asker.History = h
 		}
 	}
-	opts := ask.AskOptions{MaxRows: 20, Client: "cli export"}
+	opts := ask.AskOptions{MaxRows: 20, Client: "cli export", NoExplain: true}
 	line := newProgress(s.err, "text", "Ctrl-C cancels")
 	if line != nil {
 		opts.Progress = func(pr ask.AskProgress) { line.set(askStage(name, pr), pr.Tokens == 0) }

@@ -283,6 +283,8 @@ var agentWords = strings.NewReplacer(
 	"direct SQL (querent sql) works without it", "run_query works without it",
 	"direct SQL (querent sql) works without Ollama", "run_query works without Ollama",
 	", or raise --model-timeout", "",
+	"to see the rows it would change, run: ", "to see the rows it would change, call run_query with: ",
+	"ask what you want to see instead; nothing can change the database from here", "ask what you want to see instead, or read with run_query; nothing can change the database from here",
 )
 
 // forAgents rewrites the hints and messages of errors for a calling agent.

@@ -479,9 +479,6 @@ func TestAsk(t *testing.T) {
 		ollamatest.Answer("SELECT ar.Name AS artist, count(*) AS tracks FROM Artist ar JOIN Album al USING (ArtistId) JOIN Track USING (AlbumId) GROUP BY ar.ArtistId ORDER BY tracks DESC LIMIT 1",
 			"The same for tracks."),
 		ollamatest.Answer("DELETE FROM Track", "x"),
-		ollamatest.Answer("DELETE FROM Track", "x"),
-		ollamatest.Answer("DELETE FROM Track", "x"),
-		ollamatest.Answer("DELETE FROM Track", "x"),
 		ollamatest.Abstain("", "The database has no salaries."))
 	f := newFixture(t, 1, mcp.Options{Model: modelAt(fake.URL)})
 
@@ -503,12 +500,13 @@ func TestAsk(t *testing.T) {
 	if !strings.Contains(string(prompt), "Which artist has the most albums?") {
 		t.Errorf("the follow-up's prompt lacks the conversation")
 	}
-	// A model that insists on writing: refused every time, nothing written.
+	// A question that asks for a change: refused once (asking again would be
+	// refused again), with the read-only version, nothing written.
 	r = f.call(t, "ask", map[string]any{"question": "delete the tracks"})
 	if !r.isError || r.errType() != engine.CodeRefused || !strings.Contains(r.errField("hint"), "run_query") {
 		t.Errorf("writes: %s", r.text)
 	}
-	if attempts, _ := r.doc["attempts"].([]any); len(attempts) != 4 {
+	if attempts, _ := r.doc["attempts"].([]any); len(attempts) != 1 || !strings.Contains(r.errField("hint"), "SELECT * FROM Track") {
 		t.Errorf("%d attempts", len(attempts))
 	}
 	r = f.call(t, "ask", map[string]any{"question": "What is the average salary?"})

@@ -4,15 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"querent/engine"
-	"querent/engine/schemactx"
-	"querent/engine/sqltext"
-	"querent/engine/valuehints"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
+
+	"querent/engine"
+	"querent/engine/schemactx"
+	"querent/engine/sqltext"
+	"querent/engine/valuehints"
 )
+
+// MaxQuestionChars bounds a question: a long paste would push the rules and
+// the schema out of the model's context window.
+const MaxQuestionChars = 4000
 
 // AskOptions bound one question.
 type AskOptions struct {
@@ -25,28 +31,41 @@ type AskOptions struct {
 	SchemaBudget int
 	// NumPredict caps the model's answer in tokens (default 1024).
 	NumPredict int
+	// NoExplain skips the second request, which explains the result and
+	// proposes follow-up questions (the sub-agent input's
+	// explain_results: false, --no-explain, the app's setting): the answer
+	// is the rows, the SQL and the statistics.
+	NoExplain bool
 	// Today is the date the prompt gives for "this year" (default: now).
 	Today time.Time
 	// Client names who asks, for the history ("cli", "app", "mcp:…").
 	Client string
-	// Progress, when set, follows the loop.
+	// Progress, when set, follows the loop. It may be called from two
+	// goroutines at once (the SQL runs while the model still writes).
 	Progress func(AskProgress)
+	// OnRows, when set, receives the answer as soon as the rows are there,
+	// before the explanation is written (the page shows them at once).
+	OnRows func(*engine.Answer)
 }
 
 // AskProgress is one step of the ask loop, for progress displays.
 type AskProgress struct {
 	// Stage is "preparing", "writing SQL", "checking", "running",
-	// "repairing", "checking values" or "done".
+	// "repairing", "checking values", "explaining" or "done".
 	Stage string `json:"stage"`
 	// Attempt counts from 1; Attempts is the most there can be.
 	Attempt  int `json:"attempt"`
 	Attempts int `json:"attempts"`
-	// Tokens is the answer streamed so far (while writing SQL).
+	// Tokens is the answer streamed so far (while writing or explaining).
 	Tokens int `json:"tokens"`
+	// Text is the explanation written so far (stage "explaining").
+	Text string `json:"text,omitempty"`
 }
 
 // Asker answers questions about one database with one model. It keeps what
-// it learns about the database (the value index) between questions.
+// it learns about the database between questions: the value index, and the
+// context window, chosen once so that the model server never reloads the
+// model for a longer prompt (Ollama reloads when num_ctx changes).
 type Asker struct {
 	DB        engine.Database
 	Model     engine.Model
@@ -60,6 +79,11 @@ type Asker struct {
 
 	mu     sync.Mutex
 	values *valuehints.ValueIndex
+	// numCtx is the context window of every request of this Asker.
+	numCtx int
+	// charsPerToken is measured on the first request, whose whole prompt the
+	// server evaluates; 4 until then.
+	charsPerToken float64
 }
 
 func (o AskOptions) withDefaults() AskOptions {
@@ -73,7 +97,7 @@ func (o AskOptions) withDefaults() AskOptions {
 		o.MaxRepairs = 3
 	}
 	if o.SchemaBudget <= 0 {
-		o.SchemaBudget = 8000
+		o.SchemaBudget = schemactx.DefaultSchemaBudgetTokens
 	}
 	if o.NumPredict <= 0 {
 		o.NumPredict = 1024
@@ -84,11 +108,18 @@ func (o AskOptions) withDefaults() AskOptions {
 	return o
 }
 
-// Ask answers a question: the model writes SQL, the guard checks it, the
-// database runs it; a failure goes back to the model with the precise error,
-// at most MaxRepairs times. The answer always comes back (with its attempts
-// and errors); the error is the final failure, if any. session, when not
-// nil, gives the previous turns and receives this one.
+// Ask answers a question in two steps, so that the analyst sees rows as soon
+// as the SQL is written. First the model writes the SQL (or a clarifying
+// question, or why the tables cannot answer); the SQL runs as soon as its
+// closing quote arrives, while the model finishes its answer; a failure the
+// model can fix goes back to it with the precise error, at most MaxRepairs
+// times. Then, unless NoExplain, the model sees a summary of the rows and
+// explains them, with follow-up questions; cancelling that step keeps the
+// rows (a warning says the explanation was cancelled).
+//
+// The answer always comes back (with its attempts, its model_stats and its
+// errors); the error is the final failure, if any. session, when not nil,
+// gives the previous turns and receives this one.
 func (a *Asker) Ask(ctx context.Context, question string, session *engine.Session, opts AskOptions) (*engine.Answer, error) {
 	opts = opts.withDefaults()
 	start := time.Now()
@@ -100,15 +131,22 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		ans.Model = &m
 	}
 	ans.Warnings = append(ans.Warnings, a.DB.Warnings()...)
+	var pmu sync.Mutex
 	progress := func(p AskProgress) {
 		if opts.Progress != nil {
 			p.Attempts = 1 + opts.MaxRepairs
+			pmu.Lock()
+			defer pmu.Unlock()
 			opts.Progress(p)
 		}
 	}
+	stats := &engine.ModelStats{Rounds: []engine.ModelRound{}}
 	finish := func(err error) (*engine.Answer, error) {
 		if session != nil {
 			ans.SessionContext = session.Context()
+		}
+		if len(stats.Rounds) > 0 {
+			ans.ModelStats = stats
 		}
 		a.record(ctx, question, ans, err, time.Since(start), opts)
 		progress(AskProgress{Stage: "done"})
@@ -119,6 +157,13 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		ans.AddError(err)
 		return finish(err)
 	}
+	if n := utf8.RuneCountInString(question); n > MaxQuestionChars {
+		err := engine.Errorf(engine.CodeUsage, "the question is %s characters long; at most %s fit beside the database's tables in the model's prompt",
+			engine.GroupThousands(int64(n)), engine.GroupThousands(MaxQuestionChars)).WithHint(
+			"ask a shorter question; to run SQL of your own, send it as SQL (it starts with SELECT or WITH)")
+		ans.AddError(err)
+		return finish(err)
+	}
 	progress(AskProgress{Stage: "preparing"})
 	msgs, shown, err := a.prompt(ctx, question, session, opts)
 	ans.TablesShown = shown
@@ -126,11 +171,15 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		ans.AddError(err)
 		return finish(err)
 	}
-	l := &loop{a: a, question: question, msgs: msgs, opts: opts, progress: progress}
+	l := &loop{a: a, question: question, msgs: msgs, opts: opts, progress: progress, start: start}
 	var lastErr error
 	var empty *attemptResult // a run that returned no rows, kept in case nothing better comes
+	tried := map[string]bool{}
 	for n := 1; n <= 1+opts.MaxRepairs; n++ {
 		r := l.attempt(ctx, n)
+		if r.round != nil {
+			stats.Rounds = append(stats.Rounds, *r.round)
+		}
 		if r.record {
 			ans.Attempts = append(ans.Attempts, r.attempt)
 		}
@@ -138,16 +187,29 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		if r.answer != nil && r.kind != abstained {
 			ans.Query = r.answer.SQL
 		}
+		if r.kind == repair && r.answer != nil && r.answer.SQL != "" {
+			key := strings.Join(strings.Fields(r.answer.SQL), " ")
+			if tried[key] {
+				// The model wrote a query that already failed: another round
+				// would cost the same time for the same failure.
+				e := engine.AsError(r.err)
+				err := &engine.Error{Code: e.Code, Query: e.Query, Position: e.Position, Err: r.err,
+					Message: "the model wrote the same failing query again: " + e.Message,
+					Hint:    "rephrase the question (name the tables or columns you mean), try another model, or write the SQL yourself"}
+				ans.AddError(err)
+				return finish(err)
+			}
+			tried[key] = true
+		}
 		switch r.kind {
 		case failed:
 			ans.AddError(r.err)
 			return finish(r.err)
 		case abstained:
-			ans.Explanation = r.answer.Explanation
 			ans.AddError(r.err)
 			return finish(r.err)
 		case answered:
-			a.success(ctx, ans, r.res, r.answer, question, session)
+			a.success(ctx, ans, r, question, session, l, stats, opts)
 			return finish(nil)
 		case ranEmpty:
 			empty = &r
@@ -157,7 +219,7 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 	}
 	if empty != nil {
 		// The empty answer stands: the repairs found nothing better.
-		a.success(ctx, ans, empty.res, empty.answer, question, session)
+		a.success(ctx, ans, *empty, question, session, l, stats, opts)
 		return finish(nil)
 	}
 	final := engine.AsError(lastErr)
@@ -184,7 +246,8 @@ const (
 	// question cannot be answered.
 	abstained
 	// failed: a failure no repair can fix (the model server is down, the
-	// question was cancelled, the database cannot be read).
+	// question was cancelled, the database cannot be read, the question
+	// asks for a change).
 	failed
 )
 
@@ -195,12 +258,18 @@ type attemptResult struct {
 	// model server that is down makes no attempt).
 	attempt engine.Attempt
 	record  bool
+	// round is what the model request cost (nil when it never answered).
+	round *engine.ModelRound
 	// err is the failure (repair, abstained, failed).
 	err error
 	// next are the messages for the following round.
-	next   []engine.Message
+	next []engine.Message
+	// said is the model's answer, as a message of the conversation.
+	said   engine.Message
 	answer *ModelAnswer
 	res    *engine.Result
+	// rowsAt is when the rows were there.
+	rowsAt time.Time
 }
 
 // loop is the state of one question's rounds.
@@ -210,79 +279,121 @@ type loop struct {
 	msgs         []engine.Message
 	opts         AskOptions
 	progress     func(AskProgress)
+	start        time.Time
 	checkedEmpty bool
 }
 
-// attempt runs round n: the model writes (or repairs) the SQL, the guard
-// checks it, the database runs it.
+// run is the result of checking and running the SQL.
+type run struct {
+	res *engine.Result
+	err error
+	at  time.Time
+}
+
+// attempt runs round n: the model writes (or repairs) the SQL; as soon as
+// the SQL is written whole the guard checks it and the database runs it,
+// while the model finishes its answer.
 func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 	stage := "writing SQL"
 	if n > 1 {
 		stage = "repairing"
 	}
 	l.progress(AskProgress{Stage: stage, Attempt: n})
-	tokens := 0
-	resp, err := l.a.Model.Chat(ctx, engine.ChatRequest{
+	var (
+		buf     strings.Builder
+		tokens  int
+		started string // the SQL being run, once its closing quote came
+		ran     = make(chan run, 1)
+	)
+	start := func(sql string) {
+		started = sql
+		go func() {
+			l.progress(AskProgress{Stage: "checking", Attempt: n})
+			if _, err := l.a.DB.Validate(ctx, sql); err != nil {
+				ran <- run{err: err}
+				return
+			}
+			l.progress(AskProgress{Stage: "running", Attempt: n})
+			res, err := l.a.DB.Run(ctx, sql, engine.RunOptions{MaxRows: l.opts.MaxRows, Timeout: l.opts.Timeout})
+			ran <- run{res: res, err: err, at: time.Now()}
+		}()
+	}
+	scanner := fieldScanner{key: "sql"}
+	req := engine.ChatRequest{
 		Model: l.a.ModelName, Messages: l.msgs, Format: AnswerSchema(), Temperature: 0,
-		NumCtx: numCtx(l.msgs, l.opts.NumPredict), NumPredict: l.opts.NumPredict,
-		OnToken: func(string) {
+		NumCtx: l.a.contextWindow(l.msgs, l.opts), NumPredict: l.opts.NumPredict,
+		OnToken: func(piece string) {
 			tokens++
+			buf.WriteString(piece)
+			if started != "" {
+				return
+			}
+			if sql, found, complete := scanner.scan(buf.String()); found && complete && strings.TrimSpace(sql) != "" {
+				start(strings.TrimSpace(sql))
+				return
+			}
 			if tokens%8 == 0 {
 				l.progress(AskProgress{Stage: stage, Attempt: n, Tokens: tokens})
 			}
 		},
-	})
+	}
+	resp, err := l.a.Model.Chat(ctx, req)
+	round := l.a.round(stageName(n), req.Messages, resp)
+	waitRun := func() run {
+		if started == "" {
+			return run{}
+		}
+		return <-ran
+	}
 	if err != nil {
 		e := engine.AsError(err)
 		if e.Code != engine.CodeModelError {
 			// Not running, not installed, too slow, cancelled: a repair
 			// would meet the same fate.
-			return attemptResult{kind: failed, err: err}
+			waitRun()
+			return attemptResult{kind: failed, err: err, round: round}
 		}
-		return attemptResult{kind: repair, err: err, record: true,
-			attempt: engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}},
-			next:    []engine.Message{{Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": e.Message})}}}
+		if started == "" {
+			return attemptResult{kind: repair, err: err, record: true, round: round,
+				attempt: engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}},
+				next:    []engine.Message{{Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": e.Message})}}}
+		}
+		// The answer was cut off after its SQL, which is all that matters.
+		resp = &engine.ChatResponse{Content: fmt.Sprintf(`{"sql":%q,"clarification_question":"","unanswerable_reason":""}`, started)}
 	}
 	said := engine.Message{Role: "assistant", Content: resp.Content}
 	ma, perr := ParseModelAnswer(resp.Content)
+	if perr != nil && started != "" {
+		ma, perr = &ModelAnswer{SQL: started}, nil
+	}
 	if perr != nil {
 		e := engine.Errorf(engine.CodeModelError, "the model's answer was unusable: %v", perr).WithHint("try again, or try another model (--model)")
-		return attemptResult{kind: repair, err: e, record: true,
+		return attemptResult{kind: repair, err: e, record: true, round: round,
 			attempt: engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}},
 			next:    []engine.Message{said, {Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": perr.Error()})}}}
 	}
-	if ma.Clarification != "" || ma.Unanswerable != "" {
+	if started != "" {
+		ma.SQL = started
+	}
+	if ma.SQL == "" && (ma.Clarification != "" || ma.Unanswerable != "") {
 		code, msg, hint := engine.CodeClarification, ma.Clarification, "answer the question by asking again with the missing detail"
 		if ma.Clarification == "" {
 			code, msg, hint = engine.CodeUnanswerable, ma.Unanswerable, "ask about what the tables hold (querent schema lists them)"
 		}
 		e := engine.Errorf(code, "%s", msg).WithHint("%s", hint)
-		return attemptResult{kind: abstained, err: e, answer: ma, record: true,
+		return attemptResult{kind: abstained, err: e, answer: ma, record: true, round: round, said: said,
 			attempt: engine.Attempt{SQL: ma.SQL, Error: &engine.AttemptError{Type: code, Message: msg}}}
 	}
-	failedRun := func(rerr error) attemptResult {
-		e := engine.AsError(rerr)
-		r := attemptResult{kind: repair, err: rerr, answer: ma, record: true,
-			attempt: engine.Attempt{SQL: ma.SQL, Error: &engine.AttemptError{Type: e.Code, Message: e.Message}}}
-		if e.Code == engine.CodeCancelled || e.Code == engine.CodeDatabase || e.Code == engine.CodeInternal {
-			r.kind = failed
-			return r
-		}
-		r.next = []engine.Message{said, {Role: "user", Content: renderPrompt("repair.tmpl", map[string]string{
-			"SQL": ma.SQL, "Type": e.Code, "Message": e.Message, "Hint": e.Hint, "Question": l.question})}}
-		return r
+	if started == "" {
+		start(ma.SQL)
 	}
-	l.progress(AskProgress{Stage: "checking", Attempt: n})
-	if _, verr := l.a.DB.Validate(ctx, ma.SQL); verr != nil {
-		return failedRun(verr)
+	rn := waitRun()
+	if rn.err != nil {
+		return l.failedRun(ma, said, rn.err, round)
 	}
-	l.progress(AskProgress{Stage: "running", Attempt: n})
-	res, rerr := l.a.DB.Run(ctx, ma.SQL, engine.RunOptions{MaxRows: l.opts.MaxRows, Timeout: l.opts.Timeout})
-	if rerr != nil {
-		return failedRun(rerr)
-	}
-	r := attemptResult{kind: answered, answer: ma, res: res, record: true, attempt: engine.Attempt{SQL: ma.SQL}}
-	if len(res.Rows) == 0 && !l.checkedEmpty && n <= l.opts.MaxRepairs {
+	r := attemptResult{kind: answered, answer: ma, res: rn.res, record: true, round: round, said: said, rowsAt: rn.at,
+		attempt: engine.Attempt{SQL: ma.SQL}}
+	if len(rn.res.Rows) == 0 && !l.checkedEmpty && n <= l.opts.MaxRepairs {
 		l.checkedEmpty = true
 		if checks := l.a.emptyChecks(ctx, ma.SQL); len(checks) > 0 {
 			l.progress(AskProgress{Stage: "checking values", Attempt: n})
@@ -293,18 +404,186 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 	return r
 }
 
-// success fills the answer from a result and adds the turn to the session.
-func (a *Asker) success(ctx context.Context, ans *engine.Answer, res *engine.Result, ma *ModelAnswer, question string, session *engine.Session) {
+// failedRun turns a failure of the SQL into the attempt's outcome: a repair
+// for what the model can fix, the end for what it cannot — a database that
+// cannot be read, a cancel, and a question that asks for a change (Querent
+// only reads: asking again would be refused again).
+func (l *loop) failedRun(ma *ModelAnswer, said engine.Message, rerr error, round *engine.ModelRound) attemptResult {
+	e := engine.AsError(rerr)
+	r := attemptResult{kind: repair, err: rerr, answer: ma, record: true, round: round, said: said,
+		attempt: engine.Attempt{SQL: ma.SQL, Error: &engine.AttemptError{Type: e.Code, Message: e.Message}}}
+	switch {
+	case !repairable(e.Code):
+		r.kind = failed
+		return r
+	case e.Code == engine.CodeRefused && isWrite(ma.SQL):
+		r.kind = failed
+		r.err = writeRefused(ma.SQL, e)
+		return r
+	}
+	r.next = []engine.Message{said, {Role: "user", Content: renderPrompt("repair.tmpl", map[string]string{
+		"SQL": ma.SQL, "Type": e.Code, "Message": e.Message, "Hint": e.Hint, "Question": l.question})}}
+	return r
+}
+
+// repairable reports whether a model can fix a query that failed with code.
+func repairable(code string) bool {
+	switch code {
+	case engine.CodeSyntax, engine.CodeUnknownTable, engine.CodeUnknownColumn, engine.CodeRefused,
+		engine.CodeTimeout, engine.CodeTooBig, engine.CodeModelError:
+		return true
+	}
+	return false
+}
+
+// stageName is a round's stage in model_stats.
+func stageName(n int) string {
+	if n > 1 {
+		return "repair"
+	}
+	return "sql"
+}
+
+// writeVerbs start statements that change a database.
+var writeVerbs = map[string]bool{"INSERT": true, "UPDATE": true, "DELETE": true, "REPLACE": true, "UPSERT": true, "MERGE": true,
+	"CREATE": true, "DROP": true, "ALTER": true, "TRUNCATE": true, "GRANT": true, "REVOKE": true}
+
+// isWrite reports whether sql is a statement that changes the database: its
+// first keyword, or the first after a WITH clause, is a write.
+func isWrite(sql string) bool {
+	sts := sqltext.Split(sql)
+	if len(sts) == 0 {
+		return false
+	}
+	st := sts[0]
+	depth := 0
+	first := true
+	for _, t := range st.Toks {
+		switch t.Kind {
+		case sqltext.Space, sqltext.Comment:
+			continue
+		case sqltext.Op:
+			switch sql[t.Start:t.End] {
+			case "(":
+				depth++
+			case ")":
+				depth--
+			}
+		case sqltext.Word:
+			w := strings.ToUpper(sql[t.Start:t.End])
+			if depth == 0 && writeVerbs[w] {
+				return true
+			}
+			if first && w != "WITH" {
+				return false
+			}
+		}
+		first = false
+	}
+	return false
+}
+
+// writeRefused is the answer to a question that asks for a change: Querent
+// only reads, and when the change has a read-only counterpart (the rows a
+// DELETE or an UPDATE would touch), the hint gives it.
+func writeRefused(sql string, e *engine.Error) *engine.Error {
+	out := &engine.Error{Code: engine.CodeRefused, Query: sql, Position: e.Position, Err: e,
+		Message: "this question asks for a change to the database, and Querent only reads it: " + e.Message,
+		Hint:    "ask what you want to see instead; nothing can change the database from here"}
+	if ro := readOnlyVersion(sql); ro != "" {
+		out.Hint = "to see the rows it would change, run: " + ro
+	}
+	return out
+}
+
+// readOnlyVersion is the SELECT that shows the rows a DELETE or UPDATE would
+// touch (its table and its WHERE), or "".
+func readOnlyVersion(sql string) string {
+	sts := sqltext.Split(sql)
+	if len(sts) != 1 {
+		return ""
+	}
+	st := sts[0]
+	var sig []sqltext.Token
+	for _, t := range st.Toks {
+		if t.Kind != sqltext.Space && t.Kind != sqltext.Comment {
+			sig = append(sig, t)
+		}
+	}
+	word := func(i int) string {
+		if i < 0 || i >= len(sig) || sig[i].Kind != sqltext.Word {
+			return ""
+		}
+		return strings.ToUpper(sql[sig[i].Start:sig[i].End])
+	}
+	isName := func(i int) bool {
+		return i < len(sig) && (sig[i].Kind == sqltext.Word || sig[i].Kind == sqltext.Quoted)
+	}
+	// The table: DELETE FROM t …, UPDATE [OR …] t SET …
+	table, from := "", -1
+	for i := range sig {
+		switch word(i) {
+		case "DELETE":
+			if word(i+1) == "FROM" && isName(i+2) {
+				table, from = sql[sig[i+2].Start:sig[i+2].End], i+3
+			}
+		case "UPDATE":
+			j := i + 1
+			if word(j) == "OR" {
+				j += 2
+			}
+			if isName(j) {
+				table, from = sql[sig[j].Start:sig[j].End], j+1
+			}
+		}
+		if table != "" {
+			break
+		}
+	}
+	if table == "" {
+		return ""
+	}
+	where := ""
+	depth := 0
+	for i := from; i < len(sig); i++ {
+		if sig[i].Kind == sqltext.Op {
+			switch sql[sig[i].Start:sig[i].End] {
+			case "(":
+				depth++
+			case ")":
+				depth--
+			}
+		}
+		if depth == 0 && word(i) == "WHERE" {
+			end := len(sql)
+			for k := i + 1; k < len(sig); k++ {
+				if w := word(k); depth == 0 && (w == "RETURNING" || w == "ORDER" || w == "LIMIT") {
+					end = sig[k].Start
+					break
+				}
+			}
+			where = " " + strings.TrimSpace(sql[sig[i].Start:min(end, st.End)])
+			break
+		}
+	}
+	return "SELECT * FROM " + table + where
+}
+
+// success fills the answer from a result: the rows at once (OnRows), then
+// the explanation, from the rows.
+func (a *Asker) success(ctx context.Context, ans *engine.Answer, r attemptResult, question string, session *engine.Session, l *loop,
+	stats *engine.ModelStats, opts AskOptions) {
+	res := r.res
 	ans.SetResult(res)
-	ans.Explanation = strings.TrimSpace(ma.Explanation + " " + resultSummary(res))
-	if ma.FollowUps != nil {
-		ans.FollowUpQuestions = ma.FollowUps
+	if !r.rowsAt.IsZero() {
+		t := engine.Seconds(r.rowsAt.Sub(l.start))
+		ans.TimeToRowsS = &t
 	}
 	hctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
 	if hints, err := a.DB.Explain(hctx, res.Query); err == nil && len(hints) > 0 {
 		ans.OptimizationHints = hints
 	}
+	cancel()
 	if session != nil {
 		cols := make([]string, len(res.Columns))
 		for i, c := range res.Columns {
@@ -312,6 +591,106 @@ func (a *Asker) success(ctx context.Context, ans *engine.Answer, res *engine.Res
 		}
 		session.Add(engine.Turn{Question: question, SQL: res.Query, Columns: cols, RowCount: len(res.Rows), Time: time.Now().UTC()})
 	}
+	if opts.OnRows != nil {
+		opts.OnRows(ans)
+	}
+	if opts.NoExplain {
+		return
+	}
+	l.progress(AskProgress{Stage: "explaining"})
+	explanation, followUps, round, err := a.explain(ctx, l, r, ans)
+	if round != nil {
+		stats.Rounds = append(stats.Rounds, *round)
+	}
+	switch {
+	case err == nil:
+		ans.Explanation, ans.FollowUpQuestions = explanation, followUps
+	case ctx.Err() != nil:
+		ans.Explanation = resultSummary(res)
+		ans.Warnings = append(ans.Warnings, "the explanation was cancelled; the rows above are the answer")
+	default:
+		ans.Explanation = resultSummary(res)
+		ans.Warnings = append(ans.Warnings, "the model could not explain the result ("+engine.AsError(err).Message+"); the rows above are the answer")
+	}
+}
+
+// explain asks the model, in a second request that continues the first, to
+// explain the rows and propose follow-up questions; the explanation streams
+// through Progress as it is written.
+func (a *Asker) explain(ctx context.Context, l *loop, r attemptResult, ans *engine.Answer) (string, []string, *engine.ModelRound, error) {
+	msgs := append(append([]engine.Message(nil), l.msgs...), r.said, engine.Message{Role: "user",
+		Content: renderPrompt("explain.tmpl", map[string]any{"Summary": explainSummary(ans), "Empty": ans.RowCount == 0})})
+	var buf strings.Builder
+	tokens := 0
+	scanner := fieldScanner{key: "explanation"}
+	req := engine.ChatRequest{Model: a.ModelName, Messages: msgs, Format: ExplainSchema(), Temperature: 0,
+		NumCtx: a.contextWindow(msgs, l.opts), NumPredict: min(l.opts.NumPredict, 512),
+		OnToken: func(piece string) {
+			tokens++
+			buf.WriteString(piece)
+			if text, found, _ := scanner.scan(buf.String()); found && tokens%2 == 0 {
+				l.progress(AskProgress{Stage: "explaining", Tokens: tokens, Text: text})
+			}
+		}}
+	resp, err := a.Model.Chat(ctx, req)
+	round := a.round("explain", msgs, resp)
+	if err != nil {
+		return "", nil, round, err
+	}
+	ma, perr := parseExplanation(resp.Content)
+	if perr != nil {
+		return "", nil, round, engine.Errorf(engine.CodeModelError, "%v", perr)
+	}
+	return ma.Explanation, ma.FollowUps, round, nil
+}
+
+// round is what one model request cost, for model_stats. The prompt's size
+// is measured on the Asker's first request (the server evaluates the whole
+// prompt then) and estimated from its characters at that ratio after.
+func (a *Asker) round(stage string, msgs []engine.Message, resp *engine.ChatResponse) *engine.ModelRound {
+	if resp == nil {
+		return nil
+	}
+	chars := 0
+	for _, m := range msgs {
+		chars += len(m.Content) + 8
+	}
+	a.mu.Lock()
+	if a.charsPerToken == 0 {
+		a.charsPerToken = 4
+		if resp.PromptTokens > 0 && stage == "sql" {
+			a.charsPerToken = max(1, float64(chars)/float64(resp.PromptTokens))
+		}
+	}
+	cpt := a.charsPerToken
+	a.mu.Unlock()
+	total := int(float64(chars)/cpt + 0.5)
+	return &engine.ModelRound{Stage: stage, PromptTokens: max(total, resp.PromptTokens), PromptTokensEvaluated: resp.PromptTokens,
+		GeneratedTokens: resp.OutputTokens, LoadS: engine.Seconds(resp.Load), FirstTokenS: engine.Seconds(resp.FirstToken),
+		TotalS: engine.Seconds(resp.Duration)}
+}
+
+// contextWindow is the num_ctx of every request of this Asker: chosen on the
+// first request from the prompt's real size (and, on a pruned schema, the
+// largest the schema part can be) plus room for the conversation, three
+// repairs and the answer, in steps of 2,048 tokens; kept after, so that the
+// model is loaded once for the session. Only a prompt that would not fit
+// any more (a long conversation) makes it grow, which reloads the model.
+func (a *Asker) contextWindow(msgs []engine.Message, opts AskOptions) int {
+	need := opts.NumPredict + 256
+	for _, m := range msgs {
+		need += schemactx.EstimateTokens(m.Content) + 8
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.numCtx == 0 || need > a.numCtx {
+		room := need + 3*700 + 1024 // three repairs (an answer and its error each), the conversation growing
+		if len(msgs) > 0 && !strings.Contains(msgs[0].Content, "\nCREATE TABLE") {
+			room += opts.SchemaBudget // pruned: the question's tables come in its own message
+		}
+		a.numCtx = min(max((room+2047)/2048*2048, 4096), 32768)
+	}
+	return a.numCtx
 }
 
 // resultSummary says in one sentence what came back, from the data itself
@@ -409,9 +788,11 @@ func (a *Asker) valueIndex(ctx context.Context) *valuehints.ValueIndex {
 	return vi
 }
 
-// prompt builds the messages of a question: the system prompt with the
-// (pruned) schema, value hints and examples, the session's previous turns,
-// and the question. It also returns the tables the prompt shows.
+// prompt builds the messages of a question: the system prompt about the
+// database (the same for every question on it), the session's previous
+// turns, and the question's own message — its pruned tables, the stored
+// values it mentions, similar past questions, the question last. It also
+// returns the tables the prompt shows.
 func (a *Asker) prompt(ctx context.Context, question string, session *engine.Session, opts AskOptions) ([]engine.Message, []string, error) {
 	s, err := a.DB.Schema(ctx)
 	if err != nil {
@@ -449,10 +830,15 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 			total++
 		}
 	}
-	sp := SystemPrompt{Database: displayName(s.Database), Schema: sc.Text, Tables: sc.Tables, TotalTables: total,
-		Pruned: sc.Pruned, Today: opts.Today.Format("2006-01-02")}
+	sp := SystemPrompt{Database: displayName(s.Database), TotalTables: total, Pruned: sc.Pruned, Today: opts.Today.Format("2006-01-02")}
+	qp := QuestionPrompt{Question: question, TotalTables: total}
+	if sc.Pruned {
+		qp.Schema, qp.Tables = sc.Text, sc.Tables
+	} else {
+		sp.Schema = sc.Text
+	}
 	for _, h := range hints {
-		sp.Hints = append(sp.Hints, h.String())
+		qp.Hints = append(qp.Hints, h.String())
 	}
 	if a.History != nil {
 		sha := ""
@@ -460,17 +846,16 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 			sha, _ = f.SHA256(ctx)
 		}
 		if past, err := a.History.Successes(ctx, a.DB.Name(), sha, 200); err == nil {
-			sp.Examples = chooseExamples(question, past, 3)
+			qp.Examples = chooseExamples(question, past, 3)
 		}
 	}
-	sp.StyleExamples = len(sp.Examples) < 2
 	msgs := []engine.Message{{Role: "system", Content: sp.Render()}}
 	for _, t := range turns {
-		prev, _ := json.Marshal(map[string]any{"sql": t.SQL, "explanation": fmt.Sprintf("(returned %d rows with columns %s)", t.RowCount, strings.Join(t.Columns, ", ")),
-			"follow_up_questions": []string{}, "clarification_question": "", "unanswerable_reason": ""})
+		prev, _ := json.Marshal(map[string]any{"sql": t.SQL, "clarification_question": "", "unanswerable_reason": ""})
 		msgs = append(msgs, engine.Message{Role: "user", Content: t.Question}, engine.Message{Role: "assistant", Content: string(prev)})
+		qp.Earlier = append(qp.Earlier, fmt.Sprintf("%q returned %d rows with the columns %s", t.Question, t.RowCount, strings.Join(t.Columns, ", ")))
 	}
-	msgs = append(msgs, engine.Message{Role: "user", Content: question})
+	msgs = append(msgs, engine.Message{Role: "user", Content: qp.Render()})
 	shown := make([]string, len(sc.Tables))
 	for i, t := range sc.Tables {
 		shown[i] = t.Name
@@ -486,17 +871,6 @@ func displayName(name string) string {
 	return name
 }
 
-// numCtx sizes the context window to the prompt and the answer, in steps of
-// 2,048 tokens (Ollama's default context is small and cuts long prompts).
-func numCtx(msgs []engine.Message, predict int) int {
-	n := predict + 256
-	for _, m := range msgs {
-		n += schemactx.EstimateTokens(m.Content) + 8
-	}
-	n = (n + 2047) / 2048 * 2048
-	return min(max(n, 4096), 32768)
-}
-
 // record writes the question to the history (if any); a failure to record
 // never fails the answer, but becomes a warning.
 func (a *Asker) record(ctx context.Context, question string, ans *engine.Answer, err error, d time.Duration, opts AskOptions) {
@@ -504,7 +878,15 @@ func (a *Asker) record(ctx context.Context, question string, ans *engine.Answer,
 		return
 	}
 	e := engine.HistoryEntry{Time: time.Now(), Database: a.DB.Name(), Question: question, SQL: ans.Query, Status: "ok",
-		RowCount: ans.RowCount, DurationS: engine.Seconds(d), Model: a.ModelName, Client: opts.Client, Attempts: ans.Attempts}
+		RowCount: ans.RowCount, DurationS: engine.Seconds(d), Model: a.ModelName, Client: opts.Client, Attempts: ans.Attempts,
+		TimeToRowsS: ans.TimeToRowsS}
+	if len(ans.Attempts) > 0 || ans.ModelStats != nil {
+		stats := &engine.ModelStats{}
+		if ans.ModelStats != nil {
+			stats.Rounds = ans.ModelStats.Rounds
+		}
+		e.ModelStats = stats
+	}
 	if err != nil {
 		e.Status = engine.ErrorCode(err)
 	}

@@ -106,8 +106,18 @@ func TestAskRepairsAWrongColumn(t *testing.T) {
 	if ans.RowCount != 3 || ans.Results.Values[0][0] != "USA" || *ans.Question != "Which three countries bought the most?" || *ans.Model != "qwen2.5-coder:7b" {
 		t.Errorf("answer %+v", ans)
 	}
-	if !strings.HasPrefix(ans.Explanation, "Sums invoice totals by country. It returned 3 rows.") || len(ans.FollowUpQuestions) != 2 {
+	if ans.Explanation != "Sums invoice totals by country." || len(ans.FollowUpQuestions) != 2 {
 		t.Errorf("explanation %q follow-ups %v", ans.Explanation, ans.FollowUpQuestions)
+	}
+	// The explanation is asked for after the rows, with the rows.
+	reqs := r.fake.Requests()
+	if len(reqs) != 3 || !strings.Contains(string(reqs[2].Format), `"explanation"`) || !strings.Contains(lastMessage(reqs[2]), "3 rows.") ||
+		!strings.Contains(lastMessage(reqs[2]), "USA") {
+		t.Errorf("the explanation request: %d requests, %s", len(reqs), lastMessage(reqs[len(reqs)-1]))
+	}
+	if ans.ModelStats == nil || len(ans.ModelStats.Rounds) != 3 || ans.ModelStats.Rounds[0].Stage != "sql" ||
+		ans.ModelStats.Rounds[1].Stage != "repair" || ans.ModelStats.Rounds[2].Stage != "explain" || ans.TimeToRowsS == nil {
+		t.Errorf("model stats %+v, time to rows %v", ans.ModelStats, ans.TimeToRowsS)
 	}
 	// Each request asks for the answer schema, temperature 0, a context size.
 	req := r.fake.Requests()[0]
@@ -129,14 +139,16 @@ func TestAskRefusesAWrite(t *testing.T) {
 		ollamatest.Answer("SELECT count(*) AS small FROM Invoice WHERE Total < 1", "Counts small invoices."))
 	before := sha(t, r.path)
 	ans, err := r.ask(t, "Delete the invoices under one dollar", nil)
-	if err != nil {
-		t.Fatal(err)
+	// One refusal is the answer: asking again would be refused again.
+	if engine.ErrorCode(err) != engine.CodeRefused || len(ans.Attempts) != 1 || len(r.fake.Requests()) != 1 {
+		t.Fatalf("%v, attempts %+v, %d requests", err, ans.Attempts, len(r.fake.Requests()))
 	}
-	if ans.Attempts[0].Error == nil || ans.Attempts[0].Error.Type != engine.CodeRefused {
-		t.Errorf("attempts %+v", ans.Attempts)
+	e := ans.Errors[0]
+	if !strings.Contains(e.Message, "Querent only reads") || !strings.Contains(e.Hint, "SELECT * FROM Invoice WHERE Total < 1") {
+		t.Errorf("the refusal %+v", e)
 	}
-	if !strings.Contains(lastMessage(r.fake.Requests()[1]), "would write to the database") {
-		t.Error("the refusal's reason did not reach the model")
+	if sha(t, r.path) != before {
+		t.Error("the database changed")
 	}
 	if sha(t, r.path) != before {
 		t.Fatal("the database changed")
@@ -229,10 +241,15 @@ func TestAskFollowUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgs := r.fake.Requests()[1].Messages
+	msgs := r.fake.Requests()[2].Messages
 	// system, previous question, previous answer (with its SQL), this question.
-	if len(msgs) != 4 || msgs[1].Content != "Which countries have the most invoices?" || !strings.Contains(msgs[2].Content, first) || msgs[3].Content != "same but for 2012" {
+	if len(msgs) != 4 || msgs[1].Content != "Which countries have the most invoices?" || !strings.Contains(msgs[2].Content, first) ||
+		!strings.HasSuffix(msgs[3].Content, "same but for 2012") || !strings.Contains(msgs[3].Content, "returned 5 rows with the columns BillingCountry, invoices") {
 		t.Fatalf("follow-up messages %+v", msgs)
+	}
+	// The system message is the same, byte for byte, for both questions.
+	if msgs[0].Content != r.fake.Requests()[0].Messages[0].Content {
+		t.Error("the system message changed between questions")
 	}
 	if len(s.Turns) != 2 || ans.SessionContext["turns"] == nil {
 		t.Errorf("session %+v, context %v", s, ans.SessionContext)
@@ -258,9 +275,10 @@ func TestAskEmptyResultChecksLiterals(t *testing.T) {
 		t.Errorf("the empty-result check: %s", check)
 	}
 	// A genuinely empty answer stands after one check.
-	r = newRig(t, ollamatest.Answer("SELECT * FROM Invoice WHERE Total > 1000", "Invoices over 1000."))
+	r = newRig(t, ollamatest.Answer("SELECT * FROM Invoice WHERE Total > 1000", "No invoice is over 1000."))
 	ans, err = r.ask(t, "Invoices over 1000?", nil)
-	if err != nil || ans.RowCount != 0 || len(r.fake.Requests()) != 1 || !strings.Contains(ans.Explanation, "no rows") {
+	if err != nil || ans.RowCount != 0 || len(r.fake.Requests()) != 2 || ans.Explanation != "No invoice is over 1000." ||
+		!strings.Contains(lastMessage(r.fake.Requests()[1]), "0 rows.") {
 		t.Errorf("empty answer: %v, %d rows, %d requests, %q", err, ans.RowCount, len(r.fake.Requests()), ans.Explanation)
 	}
 }
@@ -271,16 +289,16 @@ func TestAskValueHintsAndExamples(t *testing.T) {
 	if _, err := r.ask(t, "how many customers in brasil", nil); err != nil {
 		t.Fatal(err)
 	}
-	sys := r.fake.Requests()[0].Messages[0].Content
-	if !strings.Contains(sys, "Customer.Country = 'Brazil'") {
+	last := lastMessage(r.fake.Requests()[0])
+	if !strings.Contains(last, "Customer.Country = 'Brazil'") {
 		t.Errorf("no value hint for brasil in the prompt")
 	}
 	if _, err := r.ask(t, "how many customers in germany", nil); err != nil {
 		t.Fatal(err)
 	}
-	sys = r.fake.Requests()[1].Messages[0].Content
-	if !strings.Contains(sys, "Q: how many customers in brasil") || !strings.Contains(sys, "SELECT count(*) FROM Customer WHERE Country = 'Brazil'") {
-		t.Errorf("the past question is not an example:\n%s", sys[strings.Index(sys, "## Values"):])
+	last = lastMessage(r.fake.Requests()[2])
+	if !strings.Contains(last, "Q: how many customers in brasil") || !strings.Contains(last, "SELECT count(*) FROM Customer WHERE Country = 'Brazil'") {
+		t.Errorf("the past question is not an example:\n%s", last)
 	}
 }
 
@@ -297,7 +315,7 @@ func TestAskCancelled(t *testing.T) {
 var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestPromptGolden keeps the prompts of a few Chinook questions in golden
-// files (go test ./engine -run TestPromptGolden -update after a deliberate change).
+// files (go test ./engine/ask -run TestPromptGolden -update after a deliberate change).
 func TestPromptGolden(t *testing.T) {
 	for _, q := range []struct{ name, question string }{
 		{"artist-most-albums", "Which artist has the most albums?"},
@@ -344,8 +362,90 @@ func TestAskEmitsEveryStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"preparing", "writing SQL", "checking", "repairing", "checking", "running", "done"}
+	want := []string{"preparing", "writing SQL", "checking", "repairing", "checking", "running", "explaining", "done"}
 	if !reflect.DeepEqual(stages, want) {
 		t.Errorf("stages %q, want %q", stages, want)
+	}
+}
+
+// TestAskOneLoadAndTheCache: over a session of ten questions, three of them
+// repaired, the model is loaded once (num_ctx never changes), and a later
+// question evaluates only its own part of the prompt: the system message is
+// byte-identical, so the server keeps it.
+func TestAskOneLoadAndTheCache(t *testing.T) {
+	var script []ollamatest.Reply
+	for i := 0; i < 10; i++ {
+		if i%3 == 1 {
+			script = append(script, ollamatest.Answer("SELECT count(*) FROM Trak", "x"))
+		}
+		script = append(script, ollamatest.Answer(fmt.Sprintf("SELECT count(*) AS n FROM Track WHERE TrackId > %d", i), "Counts tracks."))
+	}
+	r := newRig(t, script...)
+	s := &engine.Session{}
+	var second *engine.Answer
+	for i := 0; i < 10; i++ {
+		ans, err := r.ask(t, fmt.Sprintf("How many tracks have an id over %d?", i), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 1 {
+			second = ans
+		}
+	}
+	if n := r.fake.Loads(); n != 1 {
+		t.Errorf("the model was loaded %d times over the session, want 1", n)
+	}
+	ctxs := map[any]bool{}
+	for _, req := range r.fake.Requests() {
+		ctxs[req.Options["num_ctx"]] = true
+	}
+	if len(ctxs) != 1 {
+		t.Errorf("num_ctx took %d values: %v", len(ctxs), ctxs)
+	}
+	first := second.ModelStats.Rounds[0]
+	if first.PromptTokensEvaluated*4 > first.PromptTokens {
+		t.Errorf("the second question evaluated %d of its %d prompt tokens, want at most 25%%", first.PromptTokensEvaluated, first.PromptTokens)
+	}
+	t.Logf("second question: %d of %d prompt tokens evaluated", first.PromptTokensEvaluated, first.PromptTokens)
+}
+
+// TestAskStopsOnARepeatedQuery: a repair that returns a query that already
+// failed ends the loop instead of spending two more rounds.
+func TestAskStopsOnARepeatedQuery(t *testing.T) {
+	r := newRig(t, ollamatest.Answer("SELECT Nme FROM Artist", "x"), ollamatest.Answer("SELECT  Nme FROM Artist", "x"),
+		ollamatest.Answer("SELECT Name FROM Artist", "x"))
+	ans, err := r.ask(t, "List the artists", nil)
+	if engine.ErrorCode(err) != engine.CodeUnknownColumn || len(ans.Attempts) != 2 || !strings.Contains(err.Error(), "same failing query") {
+		t.Fatalf("%v, attempts %+v", err, ans.Attempts)
+	}
+}
+
+// TestAskRefusesLongQuestions: a question over 4,000 characters is refused
+// before any model request.
+func TestAskRefusesLongQuestions(t *testing.T) {
+	r := newRig(t)
+	_, err := r.ask(t, strings.Repeat("how many tracks ", 300), nil)
+	if engine.ErrorCode(err) != engine.CodeUsage || len(r.fake.Requests()) != 0 {
+		t.Fatalf("%v, %d requests", err, len(r.fake.Requests()))
+	}
+}
+
+// TestAskRowsBeforeProse: the rows reach OnRows before the explanation is
+// written, and cancelling the explanation keeps them.
+func TestAskRowsBeforeProse(t *testing.T) {
+	r := newRig(t, ollamatest.Answer("SELECT count(*) AS n FROM Track", "Counts."), ollamatest.Reply{Delay: 10 * time.Second, ForExplain: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var rows *engine.Answer
+	ans, err := r.asker.Ask(ctx, "How many tracks?", nil, ask.AskOptions{Today: today,
+		OnRows: func(a *engine.Answer) { rows = a; go func() { time.Sleep(100 * time.Millisecond); cancel() }() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows == nil || rows.RowCount != 1 || ans.RowCount != 1 || ans.Results.Values[0][0] != int64(3503) {
+		t.Fatalf("rows %+v, answer %+v", rows, ans)
+	}
+	if !strings.Contains(strings.Join(ans.Warnings, " "), "explanation was cancelled") || ans.Explanation == "" {
+		t.Errorf("warnings %q, explanation %q", ans.Warnings, ans.Explanation)
 	}
 }

@@ -52,12 +52,14 @@ type Record struct {
 	LatencyS *float64 `json:"latency_s"`
 	// Tokens are what the model server reported for the question's chat
 	// requests (prompt and output, summed over repairs); 0 when unknown.
-	PromptTokens int    `json:"prompt_tokens"`
-	OutputTokens int    `json:"output_tokens"`
-	Tokens       int    `json:"tokens"`
-	Outcome      string `json:"outcome"`
-	Match        bool   `json:"match"`
-	Reason       string `json:"reason"`
+	PromptTokens int `json:"prompt_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	Tokens       int `json:"tokens"`
+	// Rounds is the number of model requests the answer took.
+	Rounds  int    `json:"rounds"`
+	Outcome string `json:"outcome"`
+	Match   bool   `json:"match"`
+	Reason  string `json:"reason"`
 	// Relaxed lists what the match needed beyond the strict rule:
 	// "ranking", "extra_columns", "lenient".
 	Relaxed []string  `json:"relaxed"`

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"querent/engine"
@@ -242,35 +241,6 @@ func (r *runner) newRecord(it *Item, try int, source, model string) Record {
 		Columns: []string{}, Relaxed: []string{}, Time: time.Now().UTC()}
 }
 
-// countingModel adds up the tokens the model server reports for each
-// question (the answer does not carry them).
-type countingModel struct {
-	engine.Model
-	mu             sync.Mutex
-	prompt, output int
-}
-
-var _ engine.Model = (*countingModel)(nil)
-
-func (m *countingModel) Chat(ctx context.Context, req engine.ChatRequest) (*engine.ChatResponse, error) {
-	resp, err := m.Model.Chat(ctx, req)
-	if resp != nil {
-		m.mu.Lock()
-		m.prompt += resp.PromptTokens
-		m.output += resp.OutputTokens
-		m.mu.Unlock()
-	}
-	return resp, err
-}
-
-func (m *countingModel) take() (prompt, output int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	prompt, output = m.prompt, m.output
-	m.prompt, m.output = 0, 0
-	return prompt, output
-}
-
 // maxUnavailable is how many questions in a row may find the model server
 // unavailable (or too slow) before the run stops.
 const maxUnavailable = 3
@@ -279,10 +249,11 @@ const maxUnavailable = 3
 // a follow-up chain share one session per try. Nothing is written to the
 // history: past answers would leak into later prompts as examples.
 func (r *runner) askModel(ctx context.Context, name string) error {
-	cm := &countingModel{Model: r.o.Model}
-	asker := &ask.Asker{DB: r.o.DB, Model: cm, ModelName: name, EmbedModel: r.o.EmbedModel}
+	asker := &ask.Asker{DB: r.o.DB, Model: r.o.Model, ModelName: name, EmbedModel: r.o.EmbedModel}
 	opts := r.o.Ask
-	opts.Client, opts.Progress = "eval", nil
+	// Only the SQL is scored: the explanation's request would cost time and
+	// tokens for nothing.
+	opts.Client, opts.Progress, opts.OnRows, opts.NoExplain = "eval", nil, nil, true
 	unavailable := 0
 	for try := 1; try <= r.o.K; try++ {
 		sessions := map[string]*engine.Session{}
@@ -298,7 +269,6 @@ func (r *runner) askModel(ctx context.Context, name string) error {
 					sessions[root] = sess
 				}
 			}
-			cm.take()
 			start := time.Now()
 			ans, err := asker.Ask(ctx, it.Question, sess, opts)
 			latency := engine.Seconds(time.Since(start))
@@ -314,7 +284,15 @@ func (r *runner) askModel(ctx context.Context, name string) error {
 			}
 			rec := r.newRecord(it, try, SourceModel, name)
 			rec.LatencyS = &latency
-			rec.PromptTokens, rec.OutputTokens = cm.take()
+			if ans != nil {
+				// The model server's own counts, from the answer: the prompt
+				// tokens it evaluated (not those it kept from the previous
+				// request) and the tokens it generated.
+				rec.PromptTokens, rec.OutputTokens = ans.ModelStats.Tokens()
+				if ans.ModelStats != nil {
+					rec.Rounds = len(ans.ModelStats.Rounds)
+				}
+			}
 			rec.Tokens = rec.PromptTokens + rec.OutputTokens
 			var res *ResultSet
 			if ans != nil {

@@ -39,6 +39,10 @@ func (m *fakeModel) Chat(_ context.Context, req engine.ChatRequest) (*engine.Cha
 			q = msg.Content
 		}
 	}
+	// The question is the last part of its message.
+	if i := strings.LastIndex(q, "## The question\n"); i >= 0 {
+		q = q[i+len("## The question\n"):]
+	}
 	if m.fail != nil {
 		if err := m.fail(q); err != nil {
 			return nil, err

@@ -20,7 +20,8 @@ import (
 // The request is bounded by the client's RequestTimeout and by ctx,
 // whichever ends first. Duration is the wall-clock time of the whole
 // request, model load included; PromptTokens and OutputTokens are Ollama's
-// prompt_eval_count and eval_count.
+// prompt_eval_count and eval_count, Load its load_duration, FirstToken the
+// time until the first piece of content arrived.
 //
 // An answer cut off by num_predict (done_reason "length") is a model_error;
 // the partial response is returned with it, for traces. Any other error
@@ -62,9 +63,13 @@ func (c *Client) Chat(ctx context.Context, req engine.ChatRequest) (*engine.Chat
 	var (
 		content strings.Builder
 		final   *api.ChatResponse
+		first   time.Duration
 	)
 	err := c.api.Chat(callCtx, areq, func(r api.ChatResponse) error {
 		if r.Message.Content != "" {
+			if first == 0 {
+				first = time.Since(start)
+			}
 			content.WriteString(r.Message.Content)
 			if req.OnToken != nil {
 				req.OnToken(r.Message.Content)
@@ -86,6 +91,8 @@ func (c *Client) Chat(ctx context.Context, req engine.ChatRequest) (*engine.Chat
 		PromptTokens: final.PromptEvalCount,
 		OutputTokens: final.EvalCount,
 		Duration:     time.Since(start),
+		Load:         final.LoadDuration,
+		FirstToken:   first,
 		DoneReason:   final.DoneReason,
 	}
 	if final.DoneReason == "length" {

@@ -63,7 +63,44 @@ CREATE INDEX IF NOT EXISTS history_sha ON history(database_sha256, id)`); err !=
 		db.Close()
 		return nil, historyErr(path, err)
 	}
+	if err := migrateHistory(ctx, db); err != nil {
+		db.Close()
+		return nil, historyErr(path, err)
+	}
 	return &HistoryStore{path: path, db: db}, nil
+}
+
+// historyColumns are the columns added after the first version, with their
+// definitions: a history file of an older Querent gains them when opened.
+var historyColumns = [][2]string{
+	{"time_to_rows_s", "REAL"},
+	{"model_stats_json", "TEXT NOT NULL DEFAULT ''"},
+}
+
+// migrateHistory adds the columns an older history file lacks.
+func migrateHistory(ctx context.Context, db *sql.DB) error {
+	have := map[string]bool{}
+	rows, err := db.QueryContext(ctx, "SELECT name FROM pragma_table_info('history')")
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return err
+		}
+		have[n] = true
+	}
+	rows.Close()
+	for _, c := range historyColumns {
+		if !have[c[0]] {
+			if _, err := db.ExecContext(ctx, "ALTER TABLE history ADD COLUMN "+c[0]+" "+c[1]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func historyErr(path string, err error) error {
@@ -83,9 +120,16 @@ func (h *HistoryStore) Record(ctx context.Context, e engine.HistoryEntry) error 
 	if e.Attempts == nil {
 		att = []byte("[]")
 	}
-	_, err := h.db.ExecContext(ctx, `INSERT INTO history (time, database, database_sha256, question, sql, status, row_count, duration_s, model, client, attempts_json)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		e.Time.UTC().Format(time.RFC3339Nano), e.Database, e.DatabaseSHA256, e.Question, e.SQL, e.Status, e.RowCount, e.DurationS, e.Model, e.Client, string(att))
+	stats := ""
+	if e.ModelStats != nil {
+		b, _ := json.Marshal(e.ModelStats)
+		stats = string(b)
+	}
+	_, err := h.db.ExecContext(ctx, `INSERT INTO history (time, database, database_sha256, question, sql, status, row_count, duration_s, model, client, attempts_json,
+  time_to_rows_s, model_stats_json)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.Time.UTC().Format(time.RFC3339Nano), e.Database, e.DatabaseSHA256, e.Question, e.SQL, e.Status, e.RowCount, e.DurationS, e.Model, e.Client, string(att),
+		e.TimeToRowsS, stats)
 	if err != nil {
 		return historyErr(h.path, err)
 	}
@@ -93,7 +137,8 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 }
 
 func (h *HistoryStore) query(ctx context.Context, where string, args ...any) ([]engine.HistoryEntry, error) {
-	rows, err := h.db.QueryContext(ctx, `SELECT time, database, database_sha256, question, sql, status, row_count, duration_s, model, client, attempts_json
+	rows, err := h.db.QueryContext(ctx, `SELECT time, database, database_sha256, question, sql, status, row_count, duration_s, model, client, attempts_json,
+  time_to_rows_s, model_stats_json
 FROM history `+where, args...)
 	if err != nil {
 		return nil, historyErr(h.path, err)
@@ -102,9 +147,21 @@ FROM history `+where, args...)
 	out := []engine.HistoryEntry{}
 	for rows.Next() {
 		var e engine.HistoryEntry
-		var t, att string
-		if err := rows.Scan(&t, &e.Database, &e.DatabaseSHA256, &e.Question, &e.SQL, &e.Status, &e.RowCount, &e.DurationS, &e.Model, &e.Client, &att); err != nil {
+		var t, att, stats string
+		var ttr sql.NullFloat64
+		if err := rows.Scan(&t, &e.Database, &e.DatabaseSHA256, &e.Question, &e.SQL, &e.Status, &e.RowCount, &e.DurationS, &e.Model, &e.Client, &att,
+			&ttr, &stats); err != nil {
 			return nil, historyErr(h.path, err)
+		}
+		if ttr.Valid {
+			v := ttr.Float64
+			e.TimeToRowsS = &v
+		}
+		if stats != "" {
+			var ms engine.ModelStats
+			if json.Unmarshal([]byte(stats), &ms) == nil {
+				e.ModelStats = &ms
+			}
 		}
 		e.Time, _ = time.Parse(time.RFC3339Nano, t)
 		_ = json.Unmarshal([]byte(att), &e.Attempts)

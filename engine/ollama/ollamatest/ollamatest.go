@@ -6,6 +6,7 @@ package ollamatest
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -27,7 +28,23 @@ type Reply struct {
 	Error  string
 	// Delay holds the answer back (the request's cancellation ends it).
 	Delay time.Duration
+	// Explanation and FollowUps answer the explanation request that follows
+	// an answered query (Answer sets them), without taking a reply from the
+	// script.
+	Explanation string
+	FollowUps   []string
+	// ForExplain marks a reply meant for an explanation request (Explain):
+	// the next explanation request takes it from the script.
+	ForExplain bool
 }
+
+// The fake counts as Ollama does, at about four characters a token: a
+// token is four characters of the answer, and a prompt's tokens are its
+// characters divided by four. Like Ollama, it evaluates only the part of a
+// prompt after the prefix it shares with the previous request (the cache),
+// and it "loads" the model (reporting a load_duration) on the first request
+// and whenever the model or its num_ctx changes.
+const charsPerToken = 4
 
 // Request is a recorded chat request.
 type Request struct {
@@ -47,6 +64,29 @@ type Server struct {
 	models []string
 	// respond answers the chats past the script, when set.
 	respond func(Request) Reply
+	// rate is the tokens per second the answers stream at (0: at once).
+	rate float64
+	// loaded is the model and num_ctx loaded; prev the last prompt.
+	loaded, prev string
+	loads        int
+	// next is the script's next reply; last the last reply to a first request.
+	next int
+	last Reply
+}
+
+// SetRate makes every answer stream at tokens per second (a laptop's 7B
+// model writes 5–15), one token every 1/rate seconds.
+func (s *Server) SetRate(tokensPerSecond float64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rate = tokensPerSecond
+}
+
+// Loads is how many times the fake "loaded" a model.
+func (s *Server) Loads() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.loads
 }
 
 // New starts a fake that answers chats with the script, in order, and lists
@@ -81,22 +121,48 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.reqs...)
 }
 
-// Answer is a reply holding the structured answer of design.md.
+// Answer is a reply with the SQL of the ask loop's first request, in the
+// order of its schema; the explanation request that follows it gets
+// explanation and followUps.
 func Answer(sql, explanation string, followUps ...string) Reply {
 	if followUps == nil {
 		followUps = []string{}
 	}
-	b, _ := json.Marshal(map[string]any{"sql": sql, "explanation": explanation, "follow_up_questions": followUps,
-		"clarification_question": "", "unanswerable_reason": ""})
-	return Reply{Content: string(b)}
+	return Reply{Content: SQLAnswer(sql), Explanation: explanation, FollowUps: followUps}
+}
+
+// SQLAnswer is the JSON text of a first answer holding sql.
+func SQLAnswer(sql string) string {
+	b, _ := json.Marshal(sql)
+	return `{"sql":` + string(b) + `,"clarification_question":"","unanswerable_reason":""}`
+}
+
+// Explain is a reply for an explanation request, taken from the script.
+func Explain(explanation string, followUps ...string) Reply {
+	return Reply{Content: ExplainAnswer(explanation, followUps...), ForExplain: true}
+}
+
+// ExplainAnswer is the JSON text of an explanation.
+func ExplainAnswer(explanation string, followUps ...string) string {
+	if followUps == nil {
+		followUps = []string{}
+	}
+	e, _ := json.Marshal(explanation)
+	f, _ := json.Marshal(followUps)
+	return `{"explanation":` + string(e) + `,"follow_up_questions":` + string(f) + `}`
 }
 
 // Abstain is a reply that asks for clarification or says the question
 // cannot be answered.
 func Abstain(clarification, unanswerable string) Reply {
-	b, _ := json.Marshal(map[string]any{"sql": "", "explanation": "", "follow_up_questions": []string{},
-		"clarification_question": clarification, "unanswerable_reason": unanswerable})
+	b, _ := json.Marshal(map[string]any{"sql": "", "clarification_question": clarification, "unanswerable_reason": unanswerable})
 	return Reply{Content: string(b)}
+}
+
+// isExplain reports whether a request asks for an explanation (its format
+// schema has an explanation property).
+func isExplain(req Request) bool {
+	return strings.Contains(string(req.Format), `"explanation"`)
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
@@ -151,16 +217,47 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			s.t.Errorf("ollamatest: a chat request that is not JSON: %v", err)
 		}
 		s.mu.Lock()
-		i := len(s.reqs)
 		s.reqs = append(s.reqs, req)
+		prompt := ""
+		for _, m := range req.Messages {
+			prompt += m.Role + "\x00" + m.Content + "\x00"
+		}
+		shared := 0
+		for shared < len(prompt) && shared < len(s.prev) && prompt[shared] == s.prev[shared] {
+			shared++
+		}
+		load := time.Duration(0)
+		if key := fmt.Sprint(req.Model, req.Options["num_ctx"]); key != s.loaded {
+			s.loaded, shared, load = key, 0, 1500*time.Millisecond
+			s.loads++
+		}
+		s.prev = prompt
+		evaluated := max(1, (len(prompt)-shared)/charsPerToken)
+		rate := s.rate
 		rep := Reply{Status: 500, Error: "ollamatest: the script has no more replies"}
 		respond := s.respond
-		if i < len(s.script) {
-			rep, respond = s.script[i], nil
+		explain := isExplain(req)
+		switch {
+		case explain && s.next < len(s.script) && s.script[s.next].ForExplain:
+			rep, respond = s.script[s.next], nil
+			s.next++
+		case explain:
+			rep, respond = Reply{Content: ExplainAnswer(s.last.Explanation, s.last.FollowUps...)}, nil
+			if s.last.Explanation == "" {
+				rep.Content = ExplainAnswer("It answers the question.")
+			}
+		case s.next < len(s.script):
+			rep, respond = s.script[s.next], nil
+			s.next++
 		}
 		s.mu.Unlock()
 		if respond != nil {
 			rep = respond(req)
+		}
+		if !explain {
+			s.mu.Lock()
+			s.last = rep
+			s.mu.Unlock()
 		}
 		if rep.Delay > 0 {
 			select {
@@ -175,17 +272,37 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		runes := []rune(rep.Content)
+		chunk := 7
+		var tick *time.Ticker
+		if rate > 0 {
+			chunk = charsPerToken
+			tick = time.NewTicker(time.Duration(float64(time.Second) / rate))
+			defer tick.Stop()
+		}
+		flusher, _ := w.(http.Flusher)
+		generated := 0
 		for len(runes) > 0 {
-			n := min(7, len(runes))
+			if tick != nil {
+				select {
+				case <-tick.C:
+				case <-r.Context().Done():
+					return
+				}
+			}
+			n := min(chunk, len(runes))
 			enc.Encode(map[string]any{"model": req.Model, "message": map[string]string{"role": "assistant", "content": string(runes[:n])}, "done": false})
+			if flusher != nil {
+				flusher.Flush()
+			}
 			runes = runes[n:]
+			generated++
 		}
 		reason := rep.DoneReason
 		if reason == "" {
 			reason = "stop"
 		}
 		enc.Encode(map[string]any{"model": req.Model, "message": map[string]string{"role": "assistant", "content": ""}, "done": true,
-			"done_reason": reason, "prompt_eval_count": 900, "eval_count": 40})
+			"done_reason": reason, "prompt_eval_count": evaluated, "eval_count": max(generated, 1), "load_duration": int64(load)})
 	default:
 		http.NotFound(w, r)
 	}
