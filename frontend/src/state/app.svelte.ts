@@ -211,6 +211,7 @@ class AppState {
         type: 'usage',
         message: ev.running ? 'An evaluation is running on this database' : 'A gold set is being drafted from this database',
         hint: 'wait for it to end, or press Cancel in Evaluate, then open the other database',
+        query: '',
       };
       return false;
     }
