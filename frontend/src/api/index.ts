@@ -1,5 +1,6 @@
 // The page's one door to Go: a typed function per bound method, events, and
-// the transport chosen at startup. No other module calls Go.
+// the transport chosen at startup. No other module calls Go, and only src/state
+// calls this one (the components import its types only).
 import { ApiError } from './error';
 import { normalise } from './events';
 import { detect, type Transport } from './transport';
