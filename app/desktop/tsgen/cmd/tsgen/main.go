@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 
 	"querent/app/desktop/tsgen"
-	"querent/engine"
 )
 
 func main() {
@@ -40,5 +39,27 @@ func run(check bool) error {
 	if check {
 		return fmt.Errorf("%s is stale: run make generate", tsgen.Output)
 	}
-	return engine.WriteFileAtomic(path, b, 0o644)
+	return writeAtomic(path, b)
+}
+
+// writeAtomic writes the file whole or not at all: a temporary file beside
+// it, then a rename.
+func writeAtomic(path string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".types-*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }
