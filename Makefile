@@ -25,7 +25,7 @@ endef
 
 OLLAMA_TINY := ../shared/tools/ollama-tiny/real-ollama.sh
 
-.PHONY: frontend-test e2e all build console frontend bindings desktop desktop-deps cross dist run tour test lint unit fuzz race ollama mcp-inspector window window-deps reports bench clean check-go
+.PHONY: generate frontend-test e2e all build console frontend bindings desktop desktop-deps cross dist run tour test lint unit fuzz race ollama mcp-inspector window window-deps reports bench clean check-go
 
 all: build
 
@@ -117,6 +117,11 @@ tour: console
 	@echo; echo "== a typo gets the closest names =="
 	@$(QUERENT) sql "SELECT InvoiceDat FROM Invoice" || true
 	@echo; echo "Try it yourself: $(QUERENT) sql \"SELECT * FROM Artist LIMIT 5\"   or   $(QUERENT) sql --db your.sqlite \"…\""
+
+## generate: the page's TypeScript types from the Go types of the boundary
+## (frontend/src/api/types.gen.ts; `make unit` fails when it is stale)
+generate: check-go
+	$(GO) generate ./app/desktop
 
 ## lint: gofmt, go vet and go mod tidy must leave nothing to change
 lint: check-go

@@ -50,16 +50,16 @@ var needsDisplay bool
 //go:embed build/appicon.png
 var icon []byte
 
-// The events this file emits, beside the services' own (dataset:changed,
-// ask:progress, import:progress, export:progress, model:pull).
+// The events this file emits, beside the services' own; desktop.PageEvents
+// lists them all.
 const (
 	// EventFileDropped carries the absolute paths ([]string) of files
 	// dropped on the window; the page opens or imports them.
-	EventFileDropped = "file:dropped"
+	EventFileDropped = desktop.EventFileDropped
 	// EventStartupError carries the desktop.ErrorDoc of a database named
 	// on the command line that could not be opened; it is sent once, when
 	// the page has loaded.
-	EventStartupError = "app:error"
+	EventStartupError = desktop.EventStartupError
 )
 
 func main() {

@@ -84,7 +84,7 @@ func (q *Ask) Question(question string) (*engine.Answer, error) {
 	session := q.a.session
 	q.a.mu.Unlock()
 	ans, _ = asker.Ask(ctx, question, session, ask.AskOptions{MaxRows: set.MaxRows, Timeout: set.timeout(), Client: "app",
-		Progress: func(p ask.AskProgress) { q.a.emit("ask:progress", p) }})
+		Progress: func(p ask.AskProgress) { q.a.emit(EventAskProgress, p) }})
 	return ans, nil
 }
 
@@ -171,7 +171,7 @@ func (q *Ask) PullModel(name string) error {
 	}
 	ctx, done := q.a.begin("pull")
 	defer done()
-	return m.Pull(ctx, name, func(p engine.PullProgress) { q.a.emit("model:pull", p) })
+	return m.Pull(ctx, name, func(p engine.PullProgress) { q.a.emit(EventModelPull, p) })
 }
 
 // CancelPull stops a download.

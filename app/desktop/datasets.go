@@ -115,7 +115,7 @@ func (d *Datasets) open(path string) (*DatasetInfo, error) {
 	}
 	if events != nil {
 		events.SetTitle(info.Title)
-		events.Emit("dataset:changed", info)
+		events.Emit(EventDatasetChanged, info)
 	}
 	return info, nil
 }
@@ -219,7 +219,7 @@ func (d *Datasets) Import(req ImportRequest) (*engine.ImportReport, error) {
 	}
 	ctx, done := d.a.begin("import")
 	defer done()
-	req.Progress = func(p engine.ImportProgress) { d.a.emit("import:progress", p) }
+	req.Progress = func(p engine.ImportProgress) { d.a.emit(EventImportProgress, p) }
 	rep, err := d.a.deps.Import(ctx, req.ImportRequest)
 	if err != nil {
 		return nil, err

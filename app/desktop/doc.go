@@ -6,3 +6,9 @@
 // rules: they call the engine through the functions in Deps, which the two
 // binaries wire (package wiring).
 package desktop
+
+// The page's TypeScript types (frontend/src/api/types.gen.ts) come from the
+// Go types the services take and return and from PageEvents; a test fails
+// when the file is stale.
+//
+//go:generate go run ./tsgen/cmd/tsgen

@@ -262,7 +262,7 @@ func (e *Evaluate) Run(req EvalRequest) (*EvalResult, error) {
 		if p.Record != nil {
 			ev.Match, ev.Outcome = p.Record.Match, p.Record.Outcome
 		}
-		e.a.emit("eval:progress", ev)
+		e.a.emit(EventEvalProgress, ev)
 	}
 	rep, runErr := eval.Run(ctx, opts)
 	if rep == nil {
@@ -335,7 +335,7 @@ func (e *Evaluate) Draft(req DraftRequest) (*DraftResult, error) {
 		return nil, err
 	}
 	d, err := eval.Draft(ctx, eval.DraftOptions{DB: db, Model: srv.Model, ModelName: name, N: req.N,
-		Progress: func(kept, want int) { e.a.emit("eval:draft", map[string]int{"kept": kept, "want": want}) }})
+		Progress: func(kept, want int) { e.a.emit(EventEvalDraft, DraftProgress{Kept: kept, Want: want}) }})
 	if err != nil {
 		return nil, err
 	}

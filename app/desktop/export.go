@@ -54,7 +54,7 @@ func (e *Export) Run(req export.Request) (*ExportResult, error) {
 	req.Progress = func(p export.Progress) {
 		if time.Since(last) > 100*time.Millisecond {
 			last = time.Now()
-			e.a.emit("export:progress", map[string]int64{"rows": p.Rows, "bytes": p.Bytes})
+			e.a.emit(EventExportProgress, ExportProgress{Rows: p.Rows, Bytes: p.Bytes})
 		}
 	}
 	rep, err := e.a.deps.Export(ctx, db, req)

@@ -299,7 +299,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprint(w, ": connected\n\n")
 	if title != "" {
 		b, _ := json.Marshal(title)
-		fmt.Fprintf(w, "event: window:title\ndata: %s\n\n", b)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", desktop.EventWindowTitle, b)
 	}
 	fl.Flush()
 	tick := time.NewTicker(15 * time.Second)
@@ -339,7 +339,7 @@ func (s *Server) SetTitle(title string) {
 	s.mu.Lock()
 	s.title = title
 	s.mu.Unlock()
-	s.Emit("window:title", title)
+	s.Emit(desktop.EventWindowTitle, title)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -1,8 +1,8 @@
-// Event payloads normalised to the page's types. engine.AskProgress,
-// engine.PullProgress and engine.ImportProgress have no JSON tags, so Go
-// sends their field names (Stage, BytesDone…); accept snake_case too, in
-// case the Go side adds tags. desktop.EvalProgress has tags (item_id…);
-// Go's names are read too, to be safe.
+// Event payloads normalised to the page's types (EventMap, generated from
+// desktop.PageEvents): a missing or mistyped field gets its zero value. Every
+// payload's Go type has JSON tags, so Go sends snake_case (bytes_done,
+// item_id…); Go's field names (BytesDone, ItemID…) are still accepted, as
+// they were when some of those types had no tags.
 import type {
   AskProgress,
   DatasetInfo,

@@ -1,27 +1,19 @@
 // The page's one door to Go: a typed function per bound method, events, and
-// the transport chosen at startup. No other module calls Go.
+// the transport chosen at startup. No other module calls Go, and only src/state
+// calls this one (the components import its types only).
 import { ApiError } from './error';
 import { normalise } from './events';
 import { detect, type Transport } from './transport';
 import type {
-  Answer,
-  DatasetInfo,
   DraftRequest,
-  DraftResult,
   EvalRequest,
   EvalResult,
   EventMap,
   EventName,
   ExportRequest,
-  ExportResult,
-  GoldSetInfo,
-  HistoryEntry,
-  ImportReport,
   ImportRequest,
   ModelReport,
-  OllamaStatus,
-  RecentFile,
-  Schema,
+  Services,
   SettingsData,
 } from './types';
 
@@ -46,8 +38,17 @@ export function mode(): 'desktop' | 'browser' {
   return current().kind;
 }
 
-function call<T>(service: string, method: string, ...args: unknown[]): Promise<T> {
-  return current().call<T>(service, method, args);
+// A service's method as Go declares it (types.gen.ts): its arguments and
+// its result, so that every call below is checked against the Go side.
+type Args<F> = F extends (...args: infer A) => unknown ? A : never;
+type Result<F> = F extends (...args: never[]) => infer R ? R : never;
+
+function call<S extends keyof Services, M extends keyof Services[S] & string>(
+  service: S,
+  method: M,
+  ...args: Args<Services[S][M]>
+): Promise<Result<Services[S][M]>> {
+  return current().call(service, method, args);
 }
 
 /** on subscribes to an event with its typed payload; returns the unsubscribe. */
@@ -61,48 +62,50 @@ export function downloadURL(download: string, name: string): string {
 }
 
 const list = <T>(p: Promise<T[] | null>): Promise<T[]> => p.then((v) => v ?? []);
+// A pointer a method returns with a nil error is never nil (Current's aside).
+const some = <T>(p: Promise<T | null>): Promise<T> => p as Promise<T>;
 
 export const Datasets = {
-  Current: () => call<DatasetInfo | null>('Datasets', 'Current'),
-  OpenDemo: () => call<DatasetInfo>('Datasets', 'OpenDemo'),
-  Open: (path: string) => call<DatasetInfo>('Datasets', 'Open', path),
-  Recent: () => list(call<RecentFile[] | null>('Datasets', 'Recent')),
-  ForgetRecent: (path: string) => list(call<RecentFile[] | null>('Datasets', 'ForgetRecent', path)),
-  ChooseFile: () => call<string>('Datasets', 'ChooseFile'),
-  ChooseImportFiles: () => list(call<string[] | null>('Datasets', 'ChooseImportFiles')),
-  ChooseNewDatabase: (defaultName: string) => call<string>('Datasets', 'ChooseNewDatabase', defaultName),
-  Schema: () => call<Schema>('Datasets', 'Schema'),
-  Import: (req: ImportRequest) => call<ImportReport>('Datasets', 'Import', req),
-  CancelImport: () => call<void>('Datasets', 'CancelImport'),
+  Current: () => call('Datasets', 'Current'),
+  OpenDemo: () => some(call('Datasets', 'OpenDemo')),
+  Open: (path: string) => some(call('Datasets', 'Open', path)),
+  Recent: () => list(call('Datasets', 'Recent')),
+  ForgetRecent: (path: string) => list(call('Datasets', 'ForgetRecent', path)),
+  ChooseFile: () => call('Datasets', 'ChooseFile'),
+  ChooseImportFiles: () => list(call('Datasets', 'ChooseImportFiles')),
+  ChooseNewDatabase: (defaultName: string) => call('Datasets', 'ChooseNewDatabase', defaultName),
+  Schema: () => some(call('Datasets', 'Schema')),
+  Import: (req: ImportRequest) => some(call('Datasets', 'Import', req)),
+  CancelImport: () => call('Datasets', 'CancelImport'),
 };
 
 export const Ask = {
-  Status: () => call<OllamaStatus>('Ask', 'Status'),
-  Question: (question: string) => call<Answer>('Ask', 'Question', question),
-  Cancel: () => call<void>('Ask', 'Cancel'),
-  NewConversation: () => call<void>('Ask', 'NewConversation'),
-  History: (all: boolean, limit: number) => list(call<HistoryEntry[] | null>('Ask', 'History', all, limit)),
-  PullModel: (name: string) => call<void>('Ask', 'PullModel', name),
-  CancelPull: () => call<void>('Ask', 'CancelPull'),
+  Status: () => some(call('Ask', 'Status')),
+  Question: (question: string) => some(call('Ask', 'Question', question)),
+  Cancel: () => call('Ask', 'Cancel'),
+  NewConversation: () => call('Ask', 'NewConversation'),
+  History: (all: boolean, limit: number) => list(call('Ask', 'History', all, limit)),
+  PullModel: (name: string) => call('Ask', 'PullModel', name),
+  CancelPull: () => call('Ask', 'CancelPull'),
 };
 
 export const Results = {
-  Run: (sql: string) => call<Answer>('Results', 'Run', sql),
-  Preview: (table: string) => call<Answer>('Results', 'Preview', table),
-  Cancel: () => call<void>('Results', 'Cancel'),
+  Run: (sql: string) => some(call('Results', 'Run', sql)),
+  Preview: (table: string) => some(call('Results', 'Preview', table)),
+  Cancel: () => call('Results', 'Cancel'),
 };
 
 export const Export = {
-  ChooseFile: (defaultName: string) => call<string>('Export', 'ChooseFile', defaultName),
-  Run: (req: ExportRequest) => call<ExportResult>('Export', 'Run', req),
-  Cancel: () => call<void>('Export', 'Cancel'),
-  DefaultName: (format: 'xlsx' | 'csv') => call<string>('Export', 'DefaultName', format),
+  ChooseFile: (defaultName: string) => call('Export', 'ChooseFile', defaultName),
+  Run: (req: ExportRequest) => some(call('Export', 'Run', req)),
+  Cancel: () => call('Export', 'Cancel'),
+  DefaultName: (format: 'xlsx' | 'csv') => call('Export', 'DefaultName', format),
 };
 
 export const Settings = {
-  Get: () => call<SettingsData>('Settings', 'Get'),
-  Save: (data: SettingsData) => call<SettingsData>('Settings', 'Save', data),
-  Version: () => call<string>('Settings', 'Version'),
+  Get: () => some(call('Settings', 'Get')),
+  Save: (data: SettingsData) => some(call('Settings', 'Save', data)),
+  Version: () => call('Settings', 'Version'),
 };
 
 // Lists Go may send as null (a nil slice) become empty ones, so the screens
@@ -128,18 +131,18 @@ function evalResult(r: EvalResult): EvalResult {
 
 export const Evaluate = {
   /** The built-in gold sets, saying which fit the open database. */
-  GoldSets: () => list(call<GoldSetInfo[] | null>('Evaluate', 'GoldSets')),
+  GoldSets: () => list(call('Evaluate', 'GoldSets')),
   /** Validates a gold set file (or a built-in name); the error lists every mistake. */
-  LoadGold: (nameOrPath: string) => call<GoldSetInfo>('Evaluate', 'LoadGold', nameOrPath),
+  LoadGold: (nameOrPath: string) => some(call('Evaluate', 'LoadGold', nameOrPath)),
   /** The open dialog for a gold file ("" if closed); browser mode: a "usage" error. */
-  ChooseGoldFile: () => call<string>('Evaluate', 'ChooseGoldFile'),
+  ChooseGoldFile: () => call('Evaluate', 'ChooseGoldFile'),
   /** The save dialog for a drafted gold set; browser mode: a "usage" error. */
-  ChooseDraftFile: () => call<string>('Evaluate', 'ChooseDraftFile'),
-  DefaultDraftName: () => call<string>('Evaluate', 'DefaultDraftName'),
+  ChooseDraftFile: () => call('Evaluate', 'ChooseDraftFile'),
+  DefaultDraftName: () => call('Evaluate', 'DefaultDraftName'),
   /** Asks every question of each model (events "eval:progress"); Cancel returns the partial result. */
-  Run: (req: EvalRequest) => call<EvalResult>('Evaluate', 'Run', req).then(evalResult),
+  Run: (req: EvalRequest) => some(call('Evaluate', 'Run', req)).then(evalResult),
   /** Stops a run or a draft. */
-  Cancel: () => call<void>('Evaluate', 'Cancel'),
+  Cancel: () => call('Evaluate', 'Cancel'),
   /** Drafts a gold set from the open database (events "eval:draft"). */
-  Draft: (req: DraftRequest) => call<DraftResult>('Evaluate', 'Draft', req).then((d) => ({ ...d, gold: d.gold ?? null })),
+  Draft: (req: DraftRequest) => some(call('Evaluate', 'Draft', req)).then((d) => ({ ...d, gold: d.gold ?? null })),
 };

@@ -139,7 +139,7 @@ describe('evaluation in words', () => {
       [false, false],
     ]);
     expect(stopped(result)).toBe(false);
-    expect(stopped({ ...result, errors: [{ type: 'cancelled', message: 'cancelled', hint: '' }] })).toBe(true);
+    expect(stopped({ ...result, errors: [{ type: 'cancelled', message: 'cancelled', hint: '', query: '' }] })).toBe(true);
   });
 
   it('shows a question a model was never asked', () => {

@@ -17,6 +17,8 @@ const table = (name: string, columns: string[], extra: Partial<Table> = {}): Tab
   primary_key: [],
   foreign_keys: [],
   indexes: [],
+  samples: [],
+  distinct_values: {},
   ...extra,
 });
 

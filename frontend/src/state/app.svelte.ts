@@ -1,6 +1,7 @@
 // The page's state and the actions on it, in one place: what is open, what
 // is running, what is shown. Components read it and call its methods; only
-// this module (through src/api) starts work in Go.
+// src/state (this module, eval.svelte.ts and files.ts for the import and
+// export dialogs and the history) starts work in Go, through src/api.
 import * as api from '../api';
 import type { Answer, AskProgress, DatasetInfo, ErrorDoc, OllamaStatus, PullProgress, RecentFile, Schema, SettingsData, Value } from '../api';
 import type { Transport } from '../api/transport';
@@ -43,6 +44,12 @@ export type View = 'ask' | 'evaluate';
 export interface Toast {
   id: number;
   text: string;
+}
+
+/** errorDoc turns whatever a call rejected with into an error document
+ * (type "cancelled" when the user stopped it), for a component to show. */
+export function errorDoc(e: unknown): ErrorDoc {
+  return api.ApiError.from(e).toDoc();
 }
 
 const SQL_EXTENSIONS = /\.(sqlite3?|db3?|s3db|sl3)$/i;
@@ -211,6 +218,7 @@ class AppState {
         type: 'usage',
         message: ev.running ? 'An evaluation is running on this database' : 'A gold set is being drafted from this database',
         hint: 'wait for it to end, or press Cancel in Evaluate, then open the other database',
+        query: '',
       };
       return false;
     }

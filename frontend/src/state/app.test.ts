@@ -157,7 +157,7 @@ describe('the app state', () => {
     const p = app.ask('slow?');
     await app.cancel();
     expect(f.calls.map((c) => c.target)).toContain('Ask.Cancel');
-    release(answer({ errors: [{ type: 'cancelled', message: 'cancelled', hint: '' }] }));
+    release(answer({ errors: [{ type: 'cancelled', message: 'cancelled', hint: '', query: '' }] }));
     await p;
     expect(app.shown?.doc.errors[0].type).toBe('cancelled');
   });
@@ -429,7 +429,7 @@ describe('evaluating models', () => {
     const p = ev.start();
     await ev.cancel();
     expect(f.calls.map((c) => c.target)).toContain('Evaluate.Cancel');
-    finish(evalResult({ errors: [{ type: 'cancelled', message: 'cancelled', hint: '' }] }));
+    finish(evalResult({ errors: [{ type: 'cancelled', message: 'cancelled', hint: '', query: '' }] }));
     await p;
     expect(ev.result?.errors[0].type).toBe('cancelled');
     expect(ev.error).toBeNull();

@@ -307,7 +307,7 @@ export class EvalState {
     if (d.running || !this.host.dataset) return;
     const out = d.out.trim();
     if (!out) {
-      d.error = { type: 'usage', message: 'No file to save the gold set to', hint: 'type where to save it, for example ~/data-gold.toml' };
+      d.error = { type: 'usage', message: 'No file to save the gold set to', hint: 'type where to save it, for example ~/data-gold.toml', query: '' };
       return;
     }
     d.running = true;
@@ -337,7 +337,7 @@ export class EvalState {
       if (err.type === 'cancelled') d.stopped = true;
       else if (err.type === 'export' && /already exists/i.test(err.message)) d.exists = true;
       else if (err.type === 'export')
-        d.error = { type: 'usage', message: `The gold set could not be saved: ${err.message}`, hint: err.hint || 'choose another place to save it' };
+        d.error = { type: 'usage', message: `The gold set could not be saved: ${err.message}`, hint: err.hint || 'choose another place to save it', query: '' };
       else d.error = err;
       if (err.type === 'llm_unavailable' || err.type === 'model_missing') this.host.checkOllama();
     } finally {

@@ -1,0 +1,141 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import * as api from '../api';
+import type { Transport } from '../api/transport';
+import type { ExportProgress, ExportResult, HistoryEntry, ImportProgress, ImportReport } from '../api/types';
+import { errorDoc } from './app.svelte';
+import { exporting, history, importing } from './files';
+
+type Handler = (...args: unknown[]) => unknown;
+
+function fake(impl: Record<string, Handler> = {}) {
+  const calls: { target: string; args: unknown[] }[] = [];
+  const handlers = new Map<string, Set<(d: unknown) => void>>();
+  const t: Transport = {
+    kind: 'browser',
+    async call<T>(service: string, method: string, args: unknown[]): Promise<T> {
+      const target = `${service}.${method}`;
+      calls.push({ target, args });
+      const f = impl[target];
+      return (f ? await f(...args) : undefined) as T;
+    },
+    on(name, h) {
+      if (!handlers.has(name)) handlers.set(name, new Set());
+      handlers.get(name)!.add(h);
+      return () => handlers.get(name)?.delete(h);
+    },
+    fileURL: (d, n) => `${d}?name=${n}`,
+  };
+  const emit = (name: string, d: unknown) => handlers.get(name)?.forEach((h) => h(d));
+  const listening = (name: string) => handlers.get(name)?.size ?? 0;
+  return { t, calls, emit, listening };
+}
+
+const exported: ExportResult = { path: '/tmp/x.csv', format: 'csv', rows: 3, truncated: false, sheets: [], warnings: [], elapsed_s: 0.1 };
+const report: ImportReport = { database: '/tmp/sales.sqlite', elapsed_s: 0.2, warnings: [], errors: [], tables: [] };
+
+describe('the calls of the dialogs', () => {
+  let f: ReturnType<typeof fake>;
+  let release: () => void;
+
+  beforeEach(async () => {
+    release = () => {};
+    f = fake({
+      'Export.DefaultName': (format) => `/home/me/chinook.${format}`,
+      'Export.ChooseFile': (name) => `${name}.chosen`,
+      'Export.Run': () => new Promise((r) => (release = () => r(exported))),
+      'Datasets.ChooseImportFiles': () => null,
+      'Datasets.ChooseNewDatabase': (name) => `/data/${name}`,
+      'Datasets.Import': () => new Promise((r) => (release = () => r(report))),
+      'Ask.History': () => [{ sql: 'SELECT 1' }],
+    });
+    await api.init(f.t);
+  });
+
+  it('proposes and chooses where an export goes', async () => {
+    expect(await exporting.defaultName('csv')).toBe('/home/me/chinook.csv');
+    expect(await exporting.chooseFile('/home/me/a.xlsx')).toBe('/home/me/a.xlsx.chosen');
+    expect(f.calls).toEqual([
+      { target: 'Export.DefaultName', args: ['csv'] },
+      { target: 'Export.ChooseFile', args: ['/home/me/a.xlsx'] },
+    ]);
+    expect(exporting.downloadURL('/files/1', 'a.csv')).toBe('/files/1?name=a.csv');
+  });
+
+  it('exports with its progress, listening only while it runs', async () => {
+    const seen: ExportProgress[] = [];
+    const p = exporting.run({ sql: 'SELECT 1', out: '', format: 'csv' }, (e) => seen.push(e));
+    expect(f.listening('export:progress')).toBe(1);
+    f.emit('export:progress', { rows: 10, bytes: 80 });
+    release();
+    expect(await p).toEqual(exported);
+    expect(f.listening('export:progress')).toBe(0);
+    f.emit('export:progress', { rows: 20, bytes: 160 });
+    expect(seen).toEqual([{ rows: 10, bytes: 80 }]);
+    expect(f.calls.at(-1)).toEqual({ target: 'Export.Run', args: [{ sql: 'SELECT 1', out: '', format: 'csv' }] });
+  });
+
+  it('stops listening when an export fails, and says why', async () => {
+    const g = fake({ 'Export.Run': () => Promise.reject({ type: 'cancelled', message: 'cancelled', hint: '' }) });
+    await api.init(g.t);
+    const err = await exporting.run({ sql: 'SELECT 1' }, () => {}).catch(errorDoc);
+    expect(err).toEqual({ type: 'cancelled', message: 'cancelled', hint: '', query: '' });
+    expect(g.listening('export:progress')).toBe(0);
+    await exporting.cancel();
+    expect(g.calls.at(-1)?.target).toBe('Export.Cancel');
+  });
+
+  it('chooses what to import and where', async () => {
+    expect(await importing.chooseFiles()).toEqual([]); // a closed dialog
+    expect(await importing.chooseTarget('sales.sqlite')).toBe('/data/sales.sqlite');
+    expect(f.calls.map((c) => c.target)).toEqual(['Datasets.ChooseImportFiles', 'Datasets.ChooseNewDatabase']);
+  });
+
+  it('imports with its progress, listening only while it runs', async () => {
+    const seen: ImportProgress[] = [];
+    const req = { target: '/data/sales.sqlite', inputs: ['/data/sales.csv'], open: true };
+    const p = importing.run(req, (e) => seen.push(e));
+    expect(f.listening('import:progress')).toBe(1);
+    f.emit('import:progress', { phase: 'writing', source: 'sales.csv', bytes_done: 1, bytes_total: 2, rows: 5, rows_total: 10 });
+    release();
+    expect(await p).toEqual(report);
+    expect(f.listening('import:progress')).toBe(0);
+    expect(seen).toEqual([{ phase: 'writing', source: 'sales.csv', bytes_done: 1, bytes_total: 2, rows: 5, rows_total: 10 }]);
+    expect(f.calls.at(-1)).toEqual({ target: 'Datasets.Import', args: [req] });
+    await importing.cancel();
+    expect(f.calls.at(-1)?.target).toBe('Datasets.CancelImport');
+  });
+
+  it('lists the history', async () => {
+    const entries: HistoryEntry[] = await history(true, 200);
+    expect(entries).toEqual([{ sql: 'SELECT 1' }]);
+    expect(f.calls).toEqual([{ target: 'Ask.History', args: [true, 200] }]);
+  });
+
+  it('turns any rejection into an error document', () => {
+    expect(errorDoc('{"type":"export","message":"exists","hint":"choose another","query":""}')).toEqual({
+      type: 'export',
+      message: 'exists',
+      hint: 'choose another',
+      query: '',
+    });
+    expect(errorDoc(new Error('boom'))).toMatchObject({ type: 'internal', message: 'boom' });
+  });
+});
+
+// Only src/api and src/state talk to Go: the components and helpers import
+// nothing but types from src/api.
+describe('the way to Go', () => {
+  const sources = import.meta.glob(['../components/*.svelte', '../lib/*.ts', '../App.svelte', '../main.ts', '!../**/*.test.ts'], {
+    query: '?raw',
+    import: 'default',
+    eager: true,
+  }) as Record<string, string>;
+
+  it('goes through src/state', () => {
+    expect(Object.keys(sources).length).toBeGreaterThan(20);
+    const offenders = Object.entries(sources)
+      .filter(([, text]) => /import\s+(?!type\b)[^;]*?from\s+['"](\.\.?\/)+api(\/[^'"]*)?['"]/.test(text))
+      .map(([path]) => path);
+    expect(offenders).toEqual([]);
+  });
+});
