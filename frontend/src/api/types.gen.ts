@@ -85,6 +85,16 @@ export interface Answer {
   session_context: Partial<Session> & Record<string, unknown>;
   model: string | null;
   attempts: Attempt[];
+  /**
+   * TimeToRowsS is the time from the question to its rows (the SQL run),
+   * null for direct SQL.
+   */
+  time_to_rows_s: number | null;
+  /**
+   * ModelStats is what each model round cost, as the model server counts
+   * it; null for direct SQL.
+   */
+  model_stats: ModelStats | null;
   errors: ErrorDoc[];
   /**
    * Warnings are facts about the database the user should know (a
@@ -105,14 +115,16 @@ export interface Answer {
 export interface AskProgress {
   /**
    * Stage is "preparing", "writing SQL", "checking", "running",
-   * "repairing", "checking values" or "done".
+   * "repairing", "checking values", "explaining" or "done".
    */
   stage: string;
   /** Attempt counts from 1; Attempts is the most there can be. */
   attempt: number;
   attempts: number;
-  /** Tokens is the answer streamed so far (while writing SQL). */
+  /** Tokens is the answer streamed so far (while writing or explaining). */
   tokens: number;
+  /** Text is the explanation written so far (stage "explaining"). */
+  text?: string;
 }
 
 /** engine.Attempt is one try of the ask loop (or the one run of direct SQL). */
@@ -446,6 +458,12 @@ export interface HistoryEntry {
   model: string;
   /** Client names who asked: "cli", "app", "mcp:<client name>". */
   client: string;
+  /**
+   * TimeToRowsS and ModelStats are the answer's: how long the rows took,
+   * and what each model round cost (null for direct SQL).
+   */
+  time_to_rows_s: number | null;
+  model_stats: ModelStats | null;
 }
 
 /**
@@ -617,6 +635,39 @@ export interface ModelReport {
   relaxed_matches: number;
   warnings: string[] | null;
   errors: ErrorDoc[] | null;
+}
+
+/**
+ * engine.ModelRound is one request to the model: writing the SQL, repairing it or
+ * explaining the result.
+ */
+export interface ModelRound {
+  /** Stage is "sql", "repair" or "explain". */
+  stage: string;
+  /**
+   * PromptTokens is the prompt's size in tokens (measured on the
+   * database's first request, when the server evaluates the whole prompt,
+   * and estimated from its characters at that ratio after);
+   * PromptTokensEvaluated the part the server evaluated (Ollama's
+   * prompt_eval_count): the rest it still held from the previous request.
+   */
+  prompt_tokens: number;
+  prompt_tokens_evaluated: number;
+  /** GeneratedTokens is the length of the model's answer in tokens. */
+  generated_tokens: number;
+  /**
+   * LoadS is the time the server spent loading the model (0 when it was
+   * loaded); FirstTokenS the time to the first piece of the answer;
+   * TotalS the whole request.
+   */
+  load_s: number;
+  first_token_s: number;
+  total_s: number;
+}
+
+/** engine.ModelStats is what the model rounds of one answer cost. */
+export interface ModelStats {
+  rounds: ModelRound[] | null;
 }
 
 /** desktop.OllamaStatus is what the page shows next to the model picker. */

@@ -36,6 +36,8 @@ function answer(over: Partial<Answer> = {}): Answer {
     session_context: {},
     model: null,
     attempts: [],
+    time_to_rows_s: null,
+    model_stats: null,
     errors: [],
     warnings: [],
     tables_shown: null,
