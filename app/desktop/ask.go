@@ -76,6 +76,11 @@ func (q *Ask) Question(question string) (*engine.Answer, error) {
 	ctx, done := q.a.begin("ask")
 	defer done()
 	set := q.a.settings()
+	if ask.IsSQL(ctx, db, question) {
+		// SQL typed in the question box runs as SQL, without a model; a
+		// sentence that starts with "Select" is a question (ask.IsSQL).
+		return runAnswer(ctx, db, question, set.MaxRows, set.timeout(), q.a), nil
+	}
 	asker, ans := q.asker(ctx, db, set, question)
 	if ans != nil {
 		return ans, nil
@@ -84,7 +89,12 @@ func (q *Ask) Question(question string) (*engine.Answer, error) {
 	session := q.a.session
 	q.a.mu.Unlock()
 	ans, _ = asker.Ask(ctx, question, session, ask.AskOptions{MaxRows: set.MaxRows, Timeout: set.timeout(), Client: "app",
-		Progress: func(p ask.AskProgress) { q.a.emit(EventAskProgress, p) }})
+		NoExplain: set.SkipExplanation,
+		Progress:  func(p ask.AskProgress) { q.a.emit(EventAskProgress, p) },
+		OnRows: func(a *engine.Answer) {
+			rows := *a // the loop goes on writing into a (the explanation)
+			q.a.emit(EventAskRows, &rows)
+		}})
 	return ans, nil
 }
 

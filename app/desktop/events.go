@@ -7,12 +7,13 @@ import (
 	"querent/engine/ask"
 )
 
-// The events the page listens to. The services send the first seven; the
+// The events the page listens to. The services send the first eight; the
 // two windows send the others: app/web and main.go the window's title,
 // main.go alone the dropped files and the startup error.
 const (
 	EventDatasetChanged = "dataset:changed"
 	EventAskProgress    = "ask:progress"
+	EventAskRows        = "ask:rows"
 	EventImportProgress = "import:progress"
 	EventExportProgress = "export:progress"
 	EventModelPull      = "model:pull"
@@ -35,7 +36,8 @@ type PageEvent struct {
 // page's EventMap is generated from it (app/desktop/tsgen), and a test
 // checks that every event sent in app/desktop, app/web and main.go is here.
 var PageEvents = []PageEvent{
-	{EventAskProgress, reflect.TypeFor[ask.AskProgress](), "A step of the ask loop (Ask.Question, Results.Run)."},
+	{EventAskProgress, reflect.TypeFor[ask.AskProgress](), "A step of the ask loop (Ask.Question, Results.Run); while explaining, the explanation written so far."},
+	{EventAskRows, reflect.TypeFor[*engine.Answer](), "The answer of Ask.Question as soon as its rows are there, before the explanation is written."},
 	{EventImportProgress, reflect.TypeFor[engine.ImportProgress](), "How far Datasets.Import has come."},
 	{EventExportProgress, reflect.TypeFor[ExportProgress](), "How far Export.Run has come, at most ten a second."},
 	{EventModelPull, reflect.TypeFor[engine.PullProgress](), "How far Ask.PullModel's download has come."},

@@ -18,6 +18,9 @@ type SettingsData struct {
 	MaxRows    int    `json:"max_rows"`    // rows shown per answer, at most engine.MaxRowsInMemory
 	TimeoutS   int    `json:"timeout_s"`   // seconds a query may run, at most engine.MaxTimeout
 	Theme      string `json:"theme"`       // system, light or dark
+	// SkipExplanation shows the rows without the model's explanation and
+	// follow-up questions (one model request less per question).
+	SkipExplanation bool `json:"skip_explanation"`
 }
 
 func defaultSettings() SettingsData {

@@ -13,6 +13,7 @@ import type {
   ExportProgress,
   ImportProgress,
   PullProgress,
+  Answer,
 } from './types';
 import { ApiError } from './error';
 
@@ -99,6 +100,7 @@ const normalisers: { [K in EventName]: (v: unknown) => EventMap[K] } = {
   'model:pull': pullProgress,
   'eval:progress': evalProgress,
   'eval:draft': draftProgress,
+  'ask:rows': (v) => v as Answer,
   'dataset:changed': (v) => v as DatasetInfo,
   'window:title': (v) => str(v),
   'file:dropped': (v) => paths(v),

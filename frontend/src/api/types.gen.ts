@@ -745,6 +745,11 @@ export interface SettingsData {
   timeout_s: number;
   /** system, light or dark */
   theme: string;
+  /**
+   * SkipExplanation shows the rows without the model's explanation and
+   * follow-up questions (one model request less per question).
+   */
+  skip_explanation: boolean;
 }
 
 /** engine.Table is one table or view. */
@@ -945,8 +950,10 @@ export interface Services {
 
 /** The events the page can receive, by name, with their payloads (desktop.PageEvents). */
 export interface EventMap {
-  /** A step of the ask loop (Ask.Question, Results.Run). */
+  /** A step of the ask loop (Ask.Question, Results.Run); while explaining, the explanation written so far. */
   'ask:progress': AskProgress;
+  /** The answer of Ask.Question as soon as its rows are there, before the explanation is written. */
+  'ask:rows': Answer;
   /** How far Datasets.Import has come. */
   'import:progress': ImportProgress;
   /** How far Export.Run has come, at most ten a second. */

@@ -32,6 +32,8 @@ export type BusyKind = 'open' | 'ask' | 'run' | 'preview';
 export interface Busy {
   kind: BusyKind;
   label: string;
+  /** question is the question being asked (kind ask). */
+  question?: string;
   progress: AskProgress | null;
   started: number;
 }
@@ -124,6 +126,14 @@ class AppState {
     api.on('dataset:changed', (info) => this.datasetChanged(info));
     api.on('ask:progress', (p) => {
       if (this.busy && (this.busy.kind === 'ask' || this.busy.kind === 'run')) this.busy.progress = p;
+      // The explanation streams in once the rows are shown.
+      if (p.stage === 'explaining' && p.text && this.busy?.kind === 'ask' && this.shown?.source === 'ask' && this.shown.question === this.busy.question) {
+        this.shown.doc.explanation = p.text;
+      }
+    });
+    api.on('ask:rows', (doc) => {
+      // The rows, as soon as the SQL ran; the explanation follows.
+      if (doc && this.busy?.kind === 'ask' && this.busy.question) this.show(doc, 'ask', this.busy.question, this.busy.question);
     });
     api.on('model:pull', (p) => {
       this.pull.progress = p;
@@ -290,7 +300,7 @@ class AppState {
     if (!q || !this.dataset) return;
     const my = ++this.seq;
     this.view = 'ask';
-    this.busy = { kind: 'ask', label: 'Asking', progress: { stage: 'preparing', attempt: 0, attempts: 4, tokens: 0 }, started: Date.now() };
+    this.busy = { kind: 'ask', label: 'Asking', question: q, progress: { stage: 'preparing', attempt: 0, attempts: 4, tokens: 0 }, started: Date.now() };
     this.banner = null;
     this.question = '';
     try {
