@@ -55,13 +55,16 @@ type ModelStats struct {
 type ModelRound struct {
 	// Stage is "sql", "repair" or "explain".
 	Stage string `json:"stage"`
-	// PromptTokens is the prompt's size in tokens (measured on the
-	// database's first request, when the server evaluates the whole prompt,
-	// and estimated from its characters at that ratio after);
-	// PromptTokensEvaluated the part the server evaluated (Ollama's
-	// prompt_eval_count): the rest it still held from the previous request.
+	// PromptTokens is the prompt's length in the model's tokens (Ollama's
+	// prompt_eval_count). PromptTokensEvaluated is the part the server had
+	// to evaluate: what follows the prefix it still held from the previous
+	// request. Ollama 0.17 counts the whole prompt even when it reuses that
+	// prefix, so Querent computes the new part itself, from the previous
+	// request's text (PromptEvalS, the server's own time, confirms it).
 	PromptTokens          int `json:"prompt_tokens"`
 	PromptTokensEvaluated int `json:"prompt_tokens_evaluated"`
+	// PromptEvalS is the time the server spent evaluating the prompt.
+	PromptEvalS float64 `json:"prompt_eval_s"`
 	// GeneratedTokens is the length of the model's answer in tokens.
 	GeneratedTokens int `json:"generated_tokens"`
 	// LoadS is the time the server spent loading the model (0 when it was
@@ -72,6 +75,11 @@ type ModelRound struct {
 	TotalS      float64 `json:"total_s"`
 }
 
+// LoadThreshold is the load time from which a round counts as a model
+// load: Ollama reports a millisecond or two of scheduling for a loaded
+// model, and a tenth of a second at least for a real load.
+const LoadThreshold = 0.05
+
 // Loads counts the rounds in which the server loaded the model.
 func (s *ModelStats) Loads() int {
 	if s == nil {
@@ -79,7 +87,7 @@ func (s *ModelStats) Loads() int {
 	}
 	n := 0
 	for _, r := range s.Rounds {
-		if r.LoadS > 0 {
+		if r.LoadS >= LoadThreshold {
 			n++
 		}
 	}

@@ -34,9 +34,9 @@ type ChatRequest struct {
 // model server counts it.
 type ChatResponse struct {
 	Content string
-	// PromptTokens is the number of prompt tokens the server evaluated
-	// (Ollama's prompt_eval_count): the prompt's prefix that it still held
-	// from the previous request is not evaluated again and not counted.
+	// PromptTokens is the prompt's length in the model's tokens (Ollama's
+	// prompt_eval_count; Ollama 0.17 counts the whole prompt, the prefix it
+	// reused from its cache included).
 	PromptTokens int
 	// OutputTokens is the number of tokens generated (eval_count).
 	OutputTokens int
@@ -47,6 +47,9 @@ type ChatResponse struct {
 	Duration   time.Duration
 	Load       time.Duration
 	FirstToken time.Duration
+	// PromptEval is the time the server spent evaluating the prompt
+	// (prompt_eval_duration): short when it reused a cached prefix.
+	PromptEval time.Duration
 	// DoneReason is why generation stopped ("stop"); an answer cut short
 	// ("length") is returned as a model_error, never as an answer.
 	DoneReason string

@@ -331,30 +331,27 @@ func TestEvalInitCommand(t *testing.T) {
 	}
 }
 
-// TestRealOllamaEval runs querent eval against a real Ollama server with the
-// tiny test model (make test starts one). The tiny model's SQL is
-// meaningless; this checks the wire path end to end: every question gets a
-// typed outcome, the records are written, and the token counts Ollama
-// reports reach the report.
+// TestRealOllamaEval runs querent eval against a real Ollama server (make
+// ollama starts one) with a scripted model that always writes one query:
+// right for one question, wrong for the other, and the token counts of the
+// report are the server's own.
 func TestRealOllamaEval(t *testing.T) {
-	host := os.Getenv("QUERENT_OLLAMA_HOST")
-	if host == "" {
-		t.Skip("set QUERENT_OLLAMA_HOST to a real Ollama with the model tiny (make test does: ../shared/tools/ollama-tiny/real-ollama.sh start)")
-	}
+	host := ollamatest.RealHost(t)
+	ollamatest.Scripted(t, host, "qa-eval-tracks", ollamatest.SQLAnswer("SELECT count(*) AS n FROM Track"), 32768)
 	gold := writeGold(t, `[[item]]
-id = "one"
-question = "What is one?"
+id = "tracks"
+question = "How many tracks are there?"
 difficulty = "easy"
-sql = "SELECT 1"
+sql = "SELECT count(*) FROM Track"
 
 [[item]]
-id = "salaries"
-question = "What is the average salary?"
+id = "albums"
+question = "How many albums are there?"
 difficulty = "easy"
-unanswerable = "no salaries"
+sql = "SELECT count(*) FROM Album"
 `)
 	out := filepath.Join(t.TempDir(), "run")
-	code, stdout, errs := runWith(t, evalCLI(t, nil), "", "eval", "--db", "demo.sqlite", "--gold", gold, "--ollama", host, "--model", "tiny",
+	code, stdout, errs := runWith(t, evalCLI(t, nil), "", "eval", "--db", "demo.sqlite", "--gold", gold, "--ollama", host, "--model", "qa-eval-tracks",
 		"--model-timeout", "120s", "--format", "json", "--out", out)
 	var doc struct {
 		Items []struct {
@@ -370,13 +367,17 @@ unanswerable = "no salaries"
 	if len(doc.Items) != 2 || doc.TokensTotal <= 0 || len(doc.Errors) != 0 {
 		t.Errorf("report: %s", stdout)
 	}
+	outcomes := map[string]string{}
 	for _, it := range doc.Items {
-		if it.Outcome == "" || it.Outcome == "missing" || it.Tokens <= 0 {
+		outcomes[it.ID] = it.Outcome
+		if it.Tokens <= 0 {
 			t.Errorf("%+v", it)
 		}
+	}
+	if outcomes["tracks"] != "match" || outcomes["albums"] != "wrong_result" {
+		t.Errorf("outcomes %v", outcomes)
 	}
 	if _, err := os.Stat(filepath.Join(out, "records.jsonl")); err != nil {
 		t.Error(err)
 	}
-	t.Logf("%s", stdout)
 }

@@ -42,6 +42,9 @@ type askIn struct {
 	Question string `json:"question" jsonschema:"a question about the data, in plain language"`
 	Database string `json:"database,omitempty" jsonschema:"the database's name from list_databases; optional when only one is open"`
 	Model    string `json:"model,omitempty" jsonschema:"the Ollama model to use (default: the best SQL model installed)"`
+	// ExplainResults is the sub-agent contract's explain_results: false
+	// returns the rows without the model's explanation (one request less).
+	ExplainResults *bool `json:"explain_results,omitempty" jsonschema:"false returns the rows without the model's explanation and follow-up questions, saving a model request (default true)"`
 }
 
 func (s *Server) listDatabases(ctx context.Context, req *sdk.CallToolRequest, _ listDatabasesIn) (*sdk.CallToolResult, any, error) {
@@ -254,7 +257,8 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in askIn) (*
 	}
 	s.mu.Unlock()
 	// The loop records the question in the history itself.
-	ans, err := asker.Ask(ctx, in.Question, session, ask.AskOptions{MaxRows: s.opts.MaxRows, Timeout: s.opts.Timeout, Client: client(req) + " ask"})
+	ans, err := asker.Ask(ctx, in.Question, session, ask.AskOptions{MaxRows: s.opts.MaxRows, Timeout: s.opts.Timeout, Client: client(req) + " ask",
+		NoExplain: in.ExplainResults != nil && !*in.ExplainResults})
 	ans.Errors = forAgents(ans.Errors)
 	out := s.sized(ans, s.opts.MaxRows)
 	if err != nil {

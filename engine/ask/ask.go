@@ -76,14 +76,23 @@ type Asker struct {
 	// History, when set, records every question and feeds the prompt's
 	// examples with past successful ones.
 	History engine.History
+	// ExplainModel, when set, writes the explanations instead of ModelName
+	// (a smaller model writes prose well enough; the integration tests'
+	// scripted models answer one text each).
+	ExplainModel string
+	// ContextWindow, when set, is the num_ctx of every request instead of
+	// the one chosen from the first prompt (for a model whose tokens are
+	// far from four characters: the integration tests' scripted models
+	// read one character a token).
+	ContextWindow int
 
 	mu     sync.Mutex
 	values *valuehints.ValueIndex
 	// numCtx is the context window of every request of this Asker.
 	numCtx int
-	// charsPerToken is measured on the first request, whose whole prompt the
-	// server evaluates; 4 until then.
-	charsPerToken float64
+	// lastModel and lastPrompt are the previous request's, whose prefix the
+	// model server keeps.
+	lastModel, lastPrompt string
 }
 
 func (o AskOptions) withDefaults() AskOptions {
@@ -338,7 +347,7 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 		},
 	}
 	resp, err := l.a.Model.Chat(ctx, req)
-	round := l.a.round(stageName(n), req.Messages, resp)
+	round := l.a.round(stageName(n), req.Model, req.Messages, resp)
 	waitRun := func() run {
 		if started == "" {
 			return run{}
@@ -623,7 +632,11 @@ func (a *Asker) explain(ctx context.Context, l *loop, r attemptResult, ans *engi
 	var buf strings.Builder
 	tokens := 0
 	scanner := fieldScanner{key: "explanation"}
-	req := engine.ChatRequest{Model: a.ModelName, Messages: msgs, Format: ExplainSchema(), Temperature: 0,
+	model := a.ModelName
+	if a.ExplainModel != "" {
+		model = a.ExplainModel
+	}
+	req := engine.ChatRequest{Model: model, Messages: msgs, Format: ExplainSchema(), Temperature: 0,
 		NumCtx: a.contextWindow(msgs, l.opts), NumPredict: min(l.opts.NumPredict, 512),
 		OnToken: func(piece string) {
 			tokens++
@@ -633,7 +646,7 @@ func (a *Asker) explain(ctx context.Context, l *loop, r attemptResult, ans *engi
 			}
 		}}
 	resp, err := a.Model.Chat(ctx, req)
-	round := a.round("explain", msgs, resp)
+	round := a.round("explain", model, msgs, resp)
 	if err != nil {
 		return "", nil, round, err
 	}
@@ -644,30 +657,41 @@ func (a *Asker) explain(ctx context.Context, l *loop, r attemptResult, ans *engi
 	return ma.Explanation, ma.FollowUps, round, nil
 }
 
-// round is what one model request cost, for model_stats. The prompt's size
-// is measured on the Asker's first request (the server evaluates the whole
-// prompt then) and estimated from its characters at that ratio after.
-func (a *Asker) round(stage string, msgs []engine.Message, resp *engine.ChatResponse) *engine.ModelRound {
+// round is what one model request cost, for model_stats: the server's own
+// counts and times, and the part of the prompt it had to evaluate — what
+// follows the longest prefix shared with the previous request to the same
+// model, which the server still holds (Ollama reuses it; its
+// prompt_eval_count counts it all the same).
+func (a *Asker) round(stage, model string, msgs []engine.Message, resp *engine.ChatResponse) *engine.ModelRound {
+	var b strings.Builder
+	for _, m := range msgs {
+		b.WriteString(m.Role)
+		b.WriteByte(0)
+		b.WriteString(m.Content)
+		b.WriteByte(0)
+	}
+	text := b.String()
+	a.mu.Lock()
+	prev := ""
+	if a.lastModel == model {
+		prev = a.lastPrompt
+	}
+	a.lastModel, a.lastPrompt = model, text
+	a.mu.Unlock()
 	if resp == nil {
 		return nil
 	}
-	chars := 0
-	for _, m := range msgs {
-		chars += len(m.Content) + 8
+	shared := 0
+	for shared < len(text) && shared < len(prev) && text[shared] == prev[shared] {
+		shared++
 	}
-	a.mu.Lock()
-	if a.charsPerToken == 0 {
-		a.charsPerToken = 4
-		if resp.PromptTokens > 0 && stage == "sql" {
-			a.charsPerToken = max(1, float64(chars)/float64(resp.PromptTokens))
-		}
+	evaluated := resp.PromptTokens
+	if len(text) > 0 && shared > 0 {
+		evaluated = max(1, int(float64(resp.PromptTokens)*float64(len(text)-shared)/float64(len(text))+0.5))
 	}
-	cpt := a.charsPerToken
-	a.mu.Unlock()
-	total := int(float64(chars)/cpt + 0.5)
-	return &engine.ModelRound{Stage: stage, PromptTokens: max(total, resp.PromptTokens), PromptTokensEvaluated: resp.PromptTokens,
+	return &engine.ModelRound{Stage: stage, PromptTokens: resp.PromptTokens, PromptTokensEvaluated: evaluated,
 		GeneratedTokens: resp.OutputTokens, LoadS: engine.Seconds(resp.Load), FirstTokenS: engine.Seconds(resp.FirstToken),
-		TotalS: engine.Seconds(resp.Duration)}
+		TotalS: engine.Seconds(resp.Duration), PromptEvalS: engine.Seconds(resp.PromptEval)}
 }
 
 // contextWindow is the num_ctx of every request of this Asker: chosen on the
@@ -683,6 +707,9 @@ func (a *Asker) contextWindow(msgs []engine.Message, opts AskOptions) int {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.ContextWindow > 0 {
+		return a.ContextWindow
+	}
 	if a.numCtx == 0 || need > a.numCtx {
 		room := need + 3*700 + 1024 // three repairs (an answer and its error each), the conversation growing
 		if len(msgs) > 0 && !strings.Contains(msgs[0].Content, "\nCREATE TABLE") {

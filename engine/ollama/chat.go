@@ -92,6 +92,7 @@ func (c *Client) Chat(ctx context.Context, req engine.ChatRequest) (*engine.Chat
 		OutputTokens: final.EvalCount,
 		Duration:     time.Since(start),
 		Load:         final.LoadDuration,
+		PromptEval:   final.PromptEvalDuration,
 		FirstToken:   first,
 		DoneReason:   final.DoneReason,
 	}

@@ -43,7 +43,9 @@ type Reply struct {
 // characters divided by four. Like Ollama, it evaluates only the part of a
 // prompt after the prefix it shares with the previous request (the cache),
 // and it "loads" the model (reporting a load_duration) on the first request
-// and whenever the model or its num_ctx changes.
+// and whenever the model or its num_ctx changes. Like Ollama 0.17, it
+// reports the whole prompt as prompt_eval_count; the time it reports for
+// the prompt (a millisecond a token) is that of the part it evaluated.
 const charsPerToken = 4
 
 // Request is a recorded chat request.
@@ -232,6 +234,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			s.loads++
 		}
 		s.prev = prompt
+		whole := max(1, len(prompt)/charsPerToken)
 		evaluated := max(1, (len(prompt)-shared)/charsPerToken)
 		rate := s.rate
 		rep := Reply{Status: 500, Error: "ollamatest: the script has no more replies"}
@@ -302,7 +305,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			reason = "stop"
 		}
 		enc.Encode(map[string]any{"model": req.Model, "message": map[string]string{"role": "assistant", "content": ""}, "done": true,
-			"done_reason": reason, "prompt_eval_count": evaluated, "eval_count": max(generated, 1), "load_duration": int64(load)})
+			"done_reason": reason, "prompt_eval_count": whole, "prompt_eval_duration": int64(evaluated) * int64(time.Millisecond),
+			"eval_count": max(generated, 1), "load_duration": int64(load)})
 	default:
 		http.NotFound(w, r)
 	}
