@@ -197,7 +197,7 @@ func TestRunWithModel(t *testing.T) {
 		if w := want[it.ID][it.Try-1]; it.Outcome != w {
 			t.Errorf("%s#%d: %s (%s), want %s", it.ID, it.Try, it.Outcome, it.Reason, w)
 		}
-		if it.LatencyS == nil || it.Tokens != 110 || it.Attempts != 1 {
+		if it.LatencyS == nil || it.Tokens <= 0 || it.Attempts != 1 {
 			t.Errorf("%s: latency %v tokens %d attempts %d", it.ID, it.LatencyS, it.Tokens, it.Attempts)
 		}
 	}

@@ -645,14 +645,17 @@ export interface ModelRound {
   /** Stage is "sql", "repair" or "explain". */
   stage: string;
   /**
-   * PromptTokens is the prompt's size in tokens (measured on the
-   * database's first request, when the server evaluates the whole prompt,
-   * and estimated from its characters at that ratio after);
-   * PromptTokensEvaluated the part the server evaluated (Ollama's
-   * prompt_eval_count): the rest it still held from the previous request.
+   * PromptTokens is the prompt's length in the model's tokens (Ollama's
+   * prompt_eval_count). PromptTokensEvaluated is the part the server had
+   * to evaluate: what follows the prefix it still held from the previous
+   * request. Ollama 0.17 counts the whole prompt even when it reuses that
+   * prefix, so Querent computes the new part itself, from the previous
+   * request's text (PromptEvalS, the server's own time, confirms it).
    */
   prompt_tokens: number;
   prompt_tokens_evaluated: number;
+  /** PromptEvalS is the time the server spent evaluating the prompt. */
+  prompt_eval_s: number;
   /** GeneratedTokens is the length of the model's answer in tokens. */
   generated_tokens: number;
   /**
