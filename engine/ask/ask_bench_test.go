@@ -8,12 +8,16 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"querent/engine"
 	"querent/engine/ask"
+	"querent/engine/eval"
+	"querent/engine/ollama"
+	"querent/engine/ollama/ollamatest"
 	"querent/engine/schemactx"
 	"querent/engine/sqlite"
 )
@@ -31,7 +35,10 @@ func (m *instantModel) Chat(_ context.Context, req engine.ChatRequest) (*engine.
 		n += schemactx.EstimateTokens(msg.Content)
 	}
 	m.prompts = append(m.prompts, n)
-	return &engine.ChatResponse{Content: fmt.Sprintf(`{"sql": %q, "explanation": "x", "follow_up_questions": [], "clarification_question": "", "unanswerable_reason": ""}`, m.sql), DoneReason: "stop"}, nil
+	if strings.Contains(string(req.Format), `"explanation"`) {
+		return &engine.ChatResponse{Content: ollamatest.ExplainAnswer("x"), DoneReason: "stop"}, nil
+	}
+	return &engine.ChatResponse{Content: ollamatest.SQLAnswer(m.sql), DoneReason: "stop"}, nil
 }
 func (m *instantModel) Models(context.Context) ([]engine.ModelInfo, error) {
 	return []engine.ModelInfo{{Name: "fake"}}, nil
@@ -164,8 +171,177 @@ func TestAskBenchReport(t *testing.T) {
 			c.name, warm.Round(10*time.Microsecond), c.goal, cold.Round(time.Millisecond), m.prompts[len(m.prompts)-1], full.FullTokens, pruned.Tokens, len(pruned.Tables), len(full.Tables))
 		db.Close()
 	}
+	timeToRows(t, line)
+	mistakeRounds(t, line)
 	if d := os.Getenv("QUERENT_REPORT_DIR"); d != "" {
 		os.MkdirAll(d, 0o755)
 		os.WriteFile(filepath.Join(d, "bench-ask.txt"), []byte(out.String()), 0o644)
 	}
 }
+
+// timeToRows measures what the analyst waits for with a model that writes
+// 10 tokens a second (a 7B model on a laptop's CPU): the rows come when the
+// SQL is written, not when the whole answer is.
+func timeToRows(t *testing.T, line func(string, ...any)) {
+	ctx := context.Background()
+	sqlText := "SELECT g.Name AS genre, round(sum(il.UnitPrice * il.Quantity), 2) AS revenue FROM InvoiceLine il JOIN Track t ON t.TrackId = il.TrackId JOIN Genre g ON g.GenreId = t.GenreId GROUP BY g.Name ORDER BY revenue DESC LIMIT 5"
+	explanation := "It adds up the invoice lines of each genre's tracks and ranks the genres by that revenue: Rock leads with 826.65, far ahead of Latin, Metal, Alternative & Punk and TV Shows."
+	followUps := []string{"Which artists bring the most Rock revenue?", "How did Rock revenue change per year?"}
+	fake := ollamatest.New(t, ollamatest.Answer(sqlText, explanation, followUps...))
+	fake.SetRate(10)
+	m, err := ollama.New(ollama.Config{Host: fake.URL, RequestTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sqlite.Open(ctx, chinookB(t), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	a := &ask.Asker{DB: db, Model: m, ModelName: "qwen2.5-coder:7b"}
+	start := time.Now()
+	ans, err := a.Ask(ctx, "Which genres bring the most revenue?", nil, ask.AskOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := time.Since(start)
+	sqlTokens := float64(len(sqlText)) / 4
+	first := float64(len(ollamatest.SQLAnswer(sqlText))) / 4
+	whole := float64(len(fmt.Sprintf(`{"sql":%q,"explanation":%q,"follow_up_questions":%q,"clarification_question":"","unanswerable_reason":""}`,
+		sqlText, explanation, followUps))) / 4
+	line("time to rows, a model writing 10 tokens/s: rows after %.2fs (the SQL's own %.0f tokens ÷ 10 + 0.5 s = %.2fs is the goal; the first answer, %.0f tokens, ends at %.1fs; one JSON answer holding the explanation too, %.0f tokens, would have shown them after %.1fs); the explanation, written from the rows, complete after %s",
+		*ans.TimeToRowsS, sqlTokens, sqlTokens/10+0.5, first, first/10, whole, whole/10, total.Round(100*time.Millisecond))
+}
+
+// mistakeRounds asks the built-in Chinook gold set of a scripted model that
+// makes the usual small-model mistakes on its first try and writes the gold
+// query when told what went wrong: the rounds each answer takes.
+func mistakeRounds(t *testing.T, line func(string, ...any)) {
+	ctx := context.Background()
+	g, err := eval.Load("chinook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sqlite.Open(ctx, chinookB(t), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	type kindStats struct{ questions, repairs, wrong int }
+	stats := map[string]*kindStats{}
+	var order []string
+	rounds, answered := 0, 0
+	n := 0
+	for _, it := range g.Items {
+		if !it.Answerable() {
+			continue
+		}
+		kind, bad := mistakeOf(n, it.SQL)
+		n++
+		gold := it.SQL
+		m := &scriptModel{answer: func(repair bool) string {
+			if repair || kind == "" {
+				return gold
+			}
+			return bad
+		}}
+		a := &ask.Asker{DB: db, Model: m, ModelName: "small"}
+		ans, err := a.Ask(ctx, it.Question, nil, ask.AskOptions{NoExplain: true})
+		if kind == "" {
+			kind = "none"
+		}
+		ks := stats[kind]
+		if ks == nil {
+			ks = &kindStats{}
+			stats[kind] = ks
+			order = append(order, kind)
+		}
+		ks.questions++
+		if err != nil {
+			ks.wrong++
+			continue
+		}
+		answered++
+		rounds += len(ans.ModelStats.Rounds)
+		ks.repairs += len(ans.ModelStats.Rounds) - 1
+	}
+	var parts []string
+	for _, k := range order {
+		s := stats[k]
+		parts = append(parts, fmt.Sprintf("%s: %d questions, %d repairs, %d unanswered", k, s.questions, s.repairs, s.wrong))
+	}
+	line("model rounds per answered question, the Chinook gold set (%d answerable) with a model that makes one usual mistake per question on its first try: mean %.2f (%d answered); %s",
+		n, float64(rounds)/float64(max(answered, 1)), answered, strings.Join(parts, "; "))
+}
+
+// The usual mistakes of small models, each a rewrite of a correct query.
+var mistakeKinds = []string{"double-quoted text", "YEAR()", "ILIKE", "misspelled column", "value in the wrong case"}
+
+// mistakeOf applies the n-th mistake kind that fits sql (trying them in
+// turn from n), or returns "" when none fits.
+func mistakeOf(n int, sql string) (kind, bad string) {
+	for k := 0; k < len(mistakeKinds); k++ {
+		kind := mistakeKinds[(n+k)%len(mistakeKinds)]
+		if bad, ok := applyMistake(kind, sql); ok {
+			return kind, bad
+		}
+	}
+	return "", sql
+}
+
+var (
+	reLiteral   = regexp.MustCompile(`'([A-Za-z][^']*)'`)
+	reYear      = regexp.MustCompile(`strftime\('%Y',\s*([^)]+)\)`)
+	reLike      = regexp.MustCompile(`(?i)\bLIKE\b`)
+	reColumnRef = regexp.MustCompile(`\b(BillingCountry|InvoiceDate|Milliseconds|UnitPrice|Quantity|Country|Title|Total)\b`)
+)
+
+func applyMistake(kind, sql string) (string, bool) {
+	switch kind {
+	case "double-quoted text":
+		if m := reLiteral.FindStringSubmatchIndex(sql); m != nil {
+			return sql[:m[0]] + `"` + sql[m[2]:m[3]] + `"` + sql[m[1]:], true
+		}
+	case "YEAR()":
+		if reYear.MatchString(sql) {
+			return reYear.ReplaceAllString(sql, "YEAR($1)"), true
+		}
+	case "ILIKE":
+		if reLike.MatchString(sql) {
+			return reLike.ReplaceAllString(sql, "ILIKE"), true
+		}
+		if i := strings.Index(sql, " = '"); i >= 0 {
+			return sql[:i] + " ILIKE '" + sql[i+4:], true // PostgreSQL's case-blind comparison
+		}
+	case "misspelled column":
+		if m := reColumnRef.FindStringIndex(sql); m != nil {
+			w := sql[m[0]:m[1]]
+			return sql[:m[0]] + w[:len(w)-2] + w[len(w)-1:] + sql[m[1]:], true // Total → Totl
+		}
+	case "value in the wrong case":
+		if m := reLiteral.FindStringSubmatchIndex(sql); m != nil && strings.Contains(sql[m[0]-4:m[0]], "=") {
+			v := sql[m[2]:m[3]]
+			if low := strings.ToLower(v); low != v {
+				return sql[:m[2]] + low + sql[m[3]:], true
+			}
+		}
+	}
+	return "", false
+}
+
+// scriptModel answers the first round of a question one way and a repair
+// (a message telling it what went wrong) another.
+type scriptModel struct{ answer func(repair bool) string }
+
+func (m *scriptModel) Chat(_ context.Context, req engine.ChatRequest) (*engine.ChatResponse, error) {
+	last := req.Messages[len(req.Messages)-1].Content
+	repair := strings.HasPrefix(last, "That query") || strings.HasPrefix(last, "Your answer was not")
+	return &engine.ChatResponse{Content: ollamatest.SQLAnswer(m.answer(repair)), DoneReason: "stop", PromptTokens: 1, OutputTokens: 1}, nil
+}
+func (m *scriptModel) Models(context.Context) ([]engine.ModelInfo, error) {
+	return []engine.ModelInfo{{Name: "small"}}, nil
+}
+func (m *scriptModel) Embed(context.Context, string, []string) ([][]float32, error) {
+	return nil, engine.Errorf(engine.CodeModelError, "no embeddings")
+}
+func (m *scriptModel) Pull(context.Context, string, func(engine.PullProgress)) error { return nil }

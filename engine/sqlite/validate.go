@@ -60,6 +60,10 @@ func precheck(query string) (sqltext.Statement, *engine.Error) {
 	}
 	s := stmts[0]
 	for _, t := range s.Toks {
+		if t.Kind == sqltext.Param && t.Start > 0 && query[t.Start] == ':' && query[t.Start-1] == ':' {
+			h := foreignSyntax["::"]
+			return sqltext.Statement{}, queryError(engine.CodeSyntax, query, t.Start-1, "%s (%s)", h[0], query[t.Start-1:t.End]).WithHint("%s", h[1])
+		}
 		if t.Kind == sqltext.Param {
 			return sqltext.Statement{}, queryError(engine.CodeSyntax, query, t.Start,
 				"the query has a parameter (%s) but no value is bound to it", query[t.Start:t.End]).WithHint(
@@ -372,6 +376,16 @@ var (
 	reJoinWords = regexp.MustCompile(`(?i)\b(using|natural)\b`)
 )
 
+// foreignSyntax are words of other SQL dialects that SQLite does not know,
+// with what to write instead: a model that writes them gets the fix in one
+// repair round.
+var foreignSyntax = map[string][2]string{
+	"ILIKE":  {"SQLite has no ILIKE", "write LIKE, which already ignores the case of ASCII letters (or lower(col) LIKE lower('%…%'))"},
+	"::":     {"SQLite has no :: casts", "write CAST(x AS INTEGER), CAST(x AS REAL) or CAST(x AS TEXT)"},
+	"TOP":    {"SQLite has no TOP", "put LIMIT n at the end of the query instead of TOP n after SELECT"},
+	"ISNULL": {"SQLite's ISNULL takes no arguments", "write coalesce(x, default) or ifnull(x, default)"},
+}
+
 // compileError turns a failed compile into the contract's error types.
 // offset is SQLite's byte offset of the problem in query, or -1.
 func (d *DB) compileError(ctx context.Context, query, text string, base, offset int, denied string, err error) *engine.Error {
@@ -435,6 +449,19 @@ func (d *DB) compileError(ctx context.Context, query, text string, base, offset 
 			where = fmt.Sprintf(" at line %d, column %d", line, col)
 		}
 		e := queryError(engine.CodeSyntax, query, pos, "syntax error near %q%s", m[1], where)
+		near := strings.ToUpper(m[1])
+		if pos > 0 {
+			// "SELECT TOP 5 …": SQLite reads TOP as a column and stumbles on 5.
+			before := strings.Fields(strings.ToUpper(query[:min(pos, len(query))]))
+			if len(before) > 0 && before[len(before)-1] == "TOP" {
+				near = "TOP"
+			}
+		}
+		if h, ok := foreignSyntax[near]; ok {
+			// Another dialect's word: say what SQLite writes instead.
+			e.Message += ": " + h[0]
+			return e.WithHint("%s", h[1])
+		}
 		if pos >= 0 {
 			return e.WithHint("check the SQL just before %q: a missing or extra comma, parenthesis, quote or keyword (%s)", m[1], marked(query, pos))
 		}
