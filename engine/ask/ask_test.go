@@ -449,3 +449,29 @@ func TestAskRowsBeforeProse(t *testing.T) {
 		t.Errorf("warnings %q, explanation %q", ans.Warnings, ans.Explanation)
 	}
 }
+
+// TestAskAnswersInTheQuestionsLanguage: the prompts ask for the analyst's
+// language in everything written for them, and a French answer comes back
+// as the model wrote it — SQL and names unchanged.
+func TestAskAnswersInTheQuestionsLanguage(t *testing.T) {
+	explanation := "La requête compte les pistes de chaque genre ; le Rock arrive en tête avec 1 297 pistes."
+	r := newRig(t, ollamatest.Answer("SELECT g.Name AS genre, count(*) AS pistes FROM Track t JOIN Genre g USING (GenreId) GROUP BY g.Name ORDER BY pistes DESC",
+		explanation, "Quels artistes ont le plus de pistes de Rock ?", "Combien de minutes de Rock y a-t-il ?"),
+		ollamatest.Abstain("Voulez-vous dire la date de facture ou la date d'embauche ?", ""))
+	ans, err := r.ask(t, "Combien de pistes par genre ?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Explanation != explanation || len(ans.FollowUpQuestions) != 2 || ans.FollowUpQuestions[0] != "Quels artistes ont le plus de pistes de Rock ?" {
+		t.Errorf("explanation %q, follow-ups %q", ans.Explanation, ans.FollowUpQuestions)
+	}
+	reqs := r.fake.Requests()
+	if !strings.Contains(reqs[0].Messages[0].Content, "in the language of the analyst's question") ||
+		!strings.Contains(lastMessage(reqs[1]), "Write both in the language of the analyst's question") {
+		t.Error("the prompts do not ask for the analyst's language")
+	}
+	_, err = r.ask(t, "Qu'est-ce qui s'est passé en 2010 ?", nil)
+	if e := engine.AsError(err); e == nil || e.Message != "Voulez-vous dire la date de facture ou la date d'embauche ?" {
+		t.Errorf("clarification %v", err)
+	}
+}

@@ -578,3 +578,36 @@ func BenchmarkPruneSchema300Tables(b *testing.B) {
 		schemactx.PruneSchema(ctx, s, "which suppliers sell products to customers in France", schemactx.DefaultSchemaBudgetTokens, nil)
 	}
 }
+
+// TestPruneSchemaChineseAndFrench: questions in Chinese (no spaces between
+// words) and French find their tables when the schema must be pruned.
+func TestPruneSchemaChineseAndFrench(t *testing.T) {
+	col := func(name, typ string) *engine.TableColumn {
+		return &engine.TableColumn{Name: name, Type: typ, Affinity: strings.ToUpper(typ), Nullable: true}
+	}
+	mk := func(name string, cols ...*engine.TableColumn) *engine.Table {
+		return &engine.Table{Name: name, Kind: "table", RowCount: 100, Columns: cols}
+	}
+	s := &engine.Schema{Database: "mixte.sqlite", Tables: []*engine.Table{
+		mk("客户", col("编号", "INTEGER"), col("姓名", "TEXT"), col("城市", "TEXT")),
+		mk("订单", col("编号", "INTEGER"), col("客户编号", "INTEGER"), col("金额", "REAL"), col("日期", "DATE")),
+		mk("员工", col("编号", "INTEGER"), col("姓名", "TEXT"), col("部门", "TEXT")),
+		mk("factures", col("id", "INTEGER"), col("client_id", "INTEGER"), col("montant", "REAL")),
+		mk("clients", col("id", "INTEGER"), col("nom", "TEXT"), col("ville", "TEXT")),
+		mk("fournisseurs", col("id", "INTEGER"), col("raison_sociale", "TEXT")),
+	}}
+	for _, c := range []struct{ question, want string }{
+		{"每个城市的订单金额是多少？", "订单"},
+		{"哪些员工在销售部门？", "员工"},
+		{"le montant des factures de chaque client", "factures"},
+		{"les villes des clients", "clients"},
+	} {
+		sc := schemactx.PruneSchema(context.Background(), s, c.question, 60, nil)
+		if !sc.Pruned || len(sc.Tables) == 0 {
+			t.Fatalf("%q: not pruned (%d tables)", c.question, len(sc.Tables))
+		}
+		if sc.Tables[0].Name != c.want {
+			t.Errorf("%q: first table %s, want %s (%v)", c.question, sc.Tables[0].Name, c.want, names(sc.Tables))
+		}
+	}
+}

@@ -75,9 +75,18 @@ var undecomposable = map[rune]string{
 	'đ': "d", 'ð': "d", 'ħ': "h", 'ı': "i", 'ł': "l", 'ŀ': "l", 'ŧ': "t", 'ŉ': "n",
 }
 
+// IsCJK reports whether r is a Chinese, Japanese or Korean character:
+// those languages write words without spaces, so each such character is a
+// word of its own for Querent's matching (n-grams of them find the stored
+// values and names a question mentions).
+func IsCJK(r rune) bool {
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
+}
+
 // IdentWords splits an identifier (or a question) into folded, stemmed
-// words: camelCase, snake_case and digits are boundaries; numbers and
-// one-letter words are dropped.
+// words: camelCase, snake_case and digits are boundaries, each Chinese,
+// Japanese or Korean character is a word; numbers and one-letter words are
+// dropped.
 func IdentWords(s string) []string {
 	var out []string
 	var cur []rune
@@ -91,6 +100,11 @@ func IdentWords(s string) []string {
 	for i, r := range rs {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 			flush()
+			continue
+		}
+		if IsCJK(r) {
+			flush()
+			out = append(out, string(r))
 			continue
 		}
 		if i > 0 && len(cur) > 0 {
@@ -111,12 +125,21 @@ func IdentWords(s string) []string {
 }
 
 // Words splits text into folded, stemmed words at anything that is not a
-// letter or digit, without camelCase splitting; numbers and one-letter
-// words are dropped.
+// letter or digit (an apostrophe too: French "l'artiste" gives "artiste"),
+// without camelCase splitting; each Chinese, Japanese or Korean character
+// is a word; numbers and one-letter words are dropped.
 func Words(s string) []string {
 	var out []string
 	start := -1
 	for i, r := range s {
+		if IsCJK(r) {
+			if start >= 0 {
+				out = appendWord(out, s[start:i])
+				start = -1
+			}
+			out = append(out, string(r))
+			continue
+		}
 		if IsWordRune(r) {
 			if start < 0 {
 				start = i

@@ -322,7 +322,12 @@ var stopWords = func() map[string]bool {
 		top bottom number count average avg sum total highest lowest best worst
 		between during over under into as about also only please if then so can could would should will
 		time date year month week day name names title price length duration size
-		s t`) {
+		s t
+		le la les de des du un une et ou en au aux par pour avec sans dans sur sous qui que quoi quel quelle quels quelles
+		combien est sont ont ete etait ce ces cette cet son sa ses leur leurs plus moins tous toutes tout toute chaque
+		liste montre donne trouve affiche nombre moyenne somme meilleur meilleure pire entre depuis pendant mois annee jour nom prix
+		qu il elle ils elles nous vous je mon ma mes notre nos votre vos
+		的 了 是 和 与 及 或 在 有 个 吗 呢 哪 些 什 么 多 少 谁 几 每 所 按 各 为`) {
 		m[w] = true
 	}
 	return m
@@ -335,6 +340,7 @@ type questionWord struct {
 	stop       bool
 	schema     bool // names a table or column (stemmed)
 	digits     bool
+	cjk        bool // one Chinese, Japanese or Korean character
 }
 
 func (vi *ValueIndex) questionWords(q string) []questionWord {
@@ -358,6 +364,18 @@ func (vi *ValueIndex) questionWords(q string) []questionWord {
 		start = -1
 	}
 	for i, r := range q {
+		if text.IsCJK(r) {
+			// Chinese is written without spaces: each character is a word,
+			// and the n-grams below put the stored values back together.
+			flush(i)
+			start = i
+			before := len(out)
+			flush(i + utf8.RuneLen(r))
+			if len(out) > before {
+				out[len(out)-1].cjk = true
+			}
+			continue
+		}
 		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
 			if start < 0 {
 				start = i
@@ -369,6 +387,13 @@ func (vi *ValueIndex) questionWords(q string) []questionWord {
 	flush(len(q))
 	return out
 }
+
+// maxGram is the longest n-gram of words compared with stored values; a run
+// of Chinese characters may be longer (maxCJKGram), a character a word.
+const (
+	maxGram    = 4
+	maxCJKGram = 12
+)
 
 // valueMatch is one value matched by an n-gram of the question.
 type valueMatch struct {
@@ -446,14 +471,18 @@ func (vi *ValueIndex) Hints(question string, max int) []ValueHint {
 		matches = append(matches, valueMatch{value: id, start: s, n: n, dist: dist, col: col, score: score})
 	}
 	var kb strings.Builder
-	for n := 4; n >= 1; n-- {
+	for n := maxCJKGram; n >= 1; n-- {
 		for s := 0; s+n <= len(words); s++ {
 			kb.Reset()
-			allStop, digits := true, false
+			allStop, digits, cjk := true, false, true
 			for i := s; i < s+n; i++ {
 				kb.WriteString(words[i].key)
 				allStop = allStop && words[i].stop
 				digits = digits || words[i].digits
+				cjk = cjk && words[i].cjk
+			}
+			if n > maxGram && !cjk {
+				continue
 			}
 			key := kb.String()
 			runes := utf8.RuneCountInString(key)
@@ -464,8 +493,8 @@ func (vi *ValueIndex) Hints(question string, max int) []ValueHint {
 			for _, id := range exact {
 				add(id, s, n, 0, 0)
 			}
-			if runes < 4 || digits || words[s].stop || words[s+n-1].stop {
-				continue
+			if runes < 4 || digits || cjk || words[s].stop || words[s+n-1].stop {
+				continue // no typos in Chinese: one character apart is another word
 			}
 			maxDist := 1
 			if runes >= 8 {
