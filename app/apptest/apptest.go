@@ -3,10 +3,10 @@
 package apptest
 
 import (
-	"os"
 	"testing"
 
 	"querent/app/desktop/wiring"
+	"querent/engine/enginetest"
 )
 
 // Main runs the tests of m. Called from TestMain, it first serves as a
@@ -15,15 +15,5 @@ import (
 // home folder when QUERENT_DATA_DIR is not set.
 func Main(m *testing.M) {
 	wiring.RunWorkerIfAsked()
-	if os.Getenv("QUERENT_DATA_DIR") != "" {
-		os.Exit(m.Run())
-	}
-	dir, err := os.MkdirTemp("", "querent-test-data-")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("QUERENT_DATA_DIR", dir)
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	enginetest.Main(m)
 }

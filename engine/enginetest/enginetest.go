@@ -6,6 +6,7 @@ package enginetest
 import (
 	"context"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -162,4 +163,21 @@ func BigSchema() *engine.Schema {
 	// Shuffle so that the shop's tables are not simply first.
 	r.Shuffle(len(s.Tables), func(i, j int) { s.Tables[i], s.Tables[j] = s.Tables[j], s.Tables[i] })
 	return s
+}
+
+// Main runs the tests of m with Querent's data folder (the demo's private
+// copy, the history) in a temporary folder, never the home folder, unless
+// QUERENT_DATA_DIR is set already. Call it from TestMain.
+func Main(m *testing.M) {
+	if os.Getenv("QUERENT_DATA_DIR") != "" {
+		os.Exit(m.Run())
+	}
+	dir, err := os.MkdirTemp("", "querent-test-data-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("QUERENT_DATA_DIR", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
