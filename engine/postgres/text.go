@@ -126,7 +126,7 @@ func quoteIdent(name string) string {
 }
 
 // quoteLiteral quotes s as an SQL string literal (standard_conforming_strings
-// is on since PostgreSQL 9.1; an E'' string is never built).
+// is on since PostgreSQL 9.1; an E” string is never built).
 func quoteLiteral(s string) string {
 	return `'` + strings.ReplaceAll(s, `'`, `''`) + `'`
 }
