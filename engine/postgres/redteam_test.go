@@ -1,0 +1,7 @@
+package postgres
+
+type rtReport struct{}
+
+func (r *rtReport) String() string { return "" }
+
+var report = &rtReport{}

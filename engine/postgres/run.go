@@ -1,0 +1,382 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"querent/engine"
+)
+
+// wrapPrefix is what the run wrapper puts before the statement; positions in
+// the server's errors are shifted back by its length (in characters).
+const wrapPrefix = "SELECT * FROM (\n"
+
+// wrap puts a checked statement inside the run wrapper:
+//
+//	SELECT * FROM (
+//	<sql>
+//	) AS _querent_q LIMIT cap+1
+//
+// The server plans the statement knowing the limit (a fast-start plan), and
+// never sends more than cap+1 rows. The newline keeps a trailing -- comment
+// from swallowing the closing parenthesis; a subquery in FROM keeps its
+// columns' names, repeated ones included. limit < 0 means no LIMIT.
+func wrap(sql string, limit int64) string {
+	lim := ""
+	if limit >= 0 {
+		lim = " LIMIT " + strconv.FormatInt(limit, 10)
+	}
+	return wrapPrefix + sql + "\n) AS _querent_q" + lim
+}
+
+// errStopRows ends a run's rows early without an error.
+var errStopRows = errors.New("stop reading rows")
+
+// envelope is one guarded run on the connection, in one round trip:
+//
+//	BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY
+//	SET LOCAL statement_timeout = …
+//	SET LOCAL lock_timeout = …
+//	SET LOCAL idle_in_transaction_session_timeout = …
+//	SELECT date_part('epoch', statement_timestamp())   -- the snapshot's time
+//	<the statement>
+//	Sync
+//	ROLLBACK
+//	Sync
+//
+// all sent at once (the extended protocol's pipeline: each statement in its
+// own Parse, so none can hold a second). A failure anywhere before the
+// statement skips it: the server ignores the rest of a failed group until
+// its Sync. ROLLBACK runs whatever happened. fields is called with the
+// result's columns, row with each row's raw values (return errStopRows to
+// stop early: the server is sent a cancel request).
+type envelope struct {
+	sql     string
+	prefix  int // characters before the user's statement in sql
+	timeout time.Duration
+	fields  func([]pgconn.FieldDescription) error
+	row     func([][]byte) error
+}
+
+// clientMargin is how long after the server's own statement_timeout the
+// client gives up (cancel request, then closing the connection): the server
+// normally stops first, cleanly.
+const clientMargin = 2 * time.Second
+
+// callbackError is an error of a callback of the envelope (the caller's
+// own: a full disk during an export…), as opposed to the server's or the
+// connection's.
+type callbackError struct{ err error }
+
+func (e *callbackError) Error() string { return e.err.Error() }
+func (e *callbackError) Unwrap() error { return e.err }
+
+func (d *DB) runLocked(ctx context.Context, env envelope) (err error) {
+	conn, err := d.connLocked(ctx)
+	if err != nil {
+		return err
+	}
+	tctx, cancel := context.WithTimeout(ctx, env.timeout+clientMargin)
+	defer cancel()
+	timeout := max(env.timeout, time.Millisecond)
+	lock := min(d.opts.LockTimeout, timeout)
+	p := conn.StartPipeline(tctx)
+	send := func(q string) { p.SendQueryParams(q, nil, nil, nil, nil) }
+	send("BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+	send("SET LOCAL statement_timeout = " + ms(timeout))
+	send("SET LOCAL lock_timeout = " + ms(lock))
+	send("SET LOCAL idle_in_transaction_session_timeout = " + ms(idleInTransaction))
+	send("SELECT pg_catalog.date_part('epoch', pg_catalog.statement_timestamp())")
+	send(env.sql)
+	p.SendPipelineSync()
+	send("ROLLBACK")
+	p.SendPipelineSync()
+
+	broken := false
+	cancelled := false
+	defer func() {
+		// A connection whose exchange broke, was cancelled, or that is
+		// somehow still in a transaction is closed, never reused.
+		if broken || cancelled || ctx.Err() != nil || tctx.Err() != nil || (d.conn != nil && !d.conn.IsClosed() && d.conn.TxStatus() != 'I') {
+			d.dropConnLocked()
+		}
+	}()
+	if ferr := p.Flush(); ferr != nil {
+		broken = true
+		return ferr
+	}
+	var stmtErr, cbErr error
+	next := func() (any, error) {
+		r, err := p.GetResults()
+		if err != nil {
+			var pgErr *pgconn.PgError
+			if !errors.As(err, &pgErr) {
+				broken = true
+			}
+		}
+		return r, err
+	}
+	// The setup statements.
+	setupOK := true
+	for i := 0; i < 5 && setupOK; i++ {
+		r, err := next()
+		if err != nil {
+			stmtErr, setupOK = err, false
+			break
+		}
+		rr, ok := r.(*pgconn.ResultReader)
+		if !ok {
+			broken = true
+			return fmt.Errorf("unexpected pipeline result %T", r)
+		}
+		if i == 4 && rr.NextRow() {
+			if v := rr.Values(); len(v) == 1 {
+				if f, err := strconv.ParseFloat(string(v[0]), 64); err == nil {
+					sec, frac := math.Modf(f)
+					d.snapMu.Lock()
+					d.snapshot = time.Unix(int64(sec), int64(frac*1e9)).UTC()
+					d.snapMu.Unlock()
+				}
+			}
+		}
+		if _, err := rr.Close(); err != nil {
+			stmtErr, setupOK = err, false
+		}
+	}
+	if broken {
+		return stmtErr
+	}
+	// The statement.
+	if setupOK {
+		r, err := next()
+		if err != nil {
+			stmtErr = err
+		} else if rr, ok := r.(*pgconn.ResultReader); !ok {
+			broken = true
+			return fmt.Errorf("unexpected pipeline result %T", r)
+		} else {
+			cbErr = env.fields(rr.FieldDescriptions())
+			for cbErr == nil && rr.NextRow() {
+				cbErr = env.row(rr.Values())
+			}
+			if cbErr != nil {
+				// Stop the server sending the rest, then drain what is on its
+				// way; the connection is closed afterwards.
+				cancelled = true
+				cctx, ccancel := context.WithTimeout(context.Background(), time.Second)
+				_ = conn.CancelRequest(cctx)
+				ccancel()
+			}
+			if _, err := rr.Close(); err != nil && cbErr == nil {
+				stmtErr = err
+			}
+		}
+	}
+	if broken {
+		return stmtErr
+	}
+	// The rest: the group's Sync, ROLLBACK and its Sync.
+	for p != nil {
+		r, err := next()
+		if broken {
+			return errors.Join(stmtErr, err)
+		}
+		switch x := r.(type) {
+		case *pgconn.PipelineSync:
+		case *pgconn.ResultReader:
+			x.Close()
+		case nil:
+			if err == nil {
+				// Nothing left: every Sync has been read.
+				if cerr := p.Close(); cerr != nil {
+					broken = true
+				}
+				p = nil
+			}
+		}
+	}
+	if cbErr != nil && cbErr != errStopRows {
+		return &callbackError{cbErr}
+	}
+	return stmtErr
+}
+
+// Run validates query and runs it under the guard: a read-only transaction,
+// the timeout (opts.Timeout, default 30 s) as statement_timeout, a row cap
+// (opts.MaxRows, default 1000; one more row sets Truncated) and the memory
+// caps. Cancelling ctx cancels the statement on the server.
+func (d *DB) Run(ctx context.Context, query string, opts engine.RunOptions) (*engine.Result, error) {
+	if opts.MaxRows <= 0 {
+		opts.MaxRows = engine.DefaultMaxRows
+	}
+	opts.MaxRows = min(opts.MaxRows, engine.MaxRowsInMemory)
+	if opts.Timeout <= 0 {
+		opts.Timeout = engine.DefaultTimeout
+	}
+	var res *engine.Result
+	err := d.withLock(ctx, func() error {
+		a, err := d.analyzeLocked(ctx, query)
+		if err != nil {
+			return err
+		}
+		res = &engine.Result{Query: query, ExecutedSQL: wrap(a.sql, int64(opts.MaxRows)+1)}
+		for _, t := range a.tables {
+			res.TablesUsed = append(res.TablesUsed, t.String())
+		}
+		var oids []uint32
+		var size int64
+		var tooBig error
+		start := time.Now()
+		err = d.runLocked(ctx, envelope{sql: res.ExecutedSQL, prefix: len(wrapPrefix), timeout: opts.Timeout,
+			fields: func(f []pgconn.FieldDescription) error {
+				res.Columns = d.columnsOf(ctx, f)
+				oids = make([]uint32, len(f))
+				for i := range f {
+					oids[i] = f[i].DataTypeOID
+				}
+				return nil
+			},
+			row: func(vals [][]byte) error {
+				if len(res.Rows) == opts.MaxRows {
+					res.Truncated = true
+					return nil // the wrapper sends at most one more row
+				}
+				var rowBytes int64
+				for _, v := range vals {
+					rowBytes += valueBytes(v)
+				}
+				if rowBytes > d.opts.MaxRowBytes {
+					tooBig = queryError(engine.CodeTooBig, query, -1, "row %d of the result holds %s, more than the %s a row may take",
+						len(res.Rows)+1, engine.FormatSize(rowBytes), engine.FormatSize(d.opts.MaxRowBytes)).WithHint(
+						"select fewer or shorter columns: left(col, 200) or length(col) instead of a long text or bytea")
+					return tooBig
+				}
+				size += rowBytes + 24 + 16*int64(len(vals))
+				if size > d.opts.MaxResultBytes {
+					tooBig = queryError(engine.CodeTooBig, query, -1, "the result is larger than %s after %d rows",
+						engine.FormatSize(d.opts.MaxResultBytes), len(res.Rows)).WithHint(
+						"select fewer or shorter columns (left(col, 200), length(col)) or fewer rows (LIMIT, WHERE)")
+					return tooBig
+				}
+				row := make([]engine.Value, len(vals))
+				for i, v := range vals {
+					row[i] = decode(oids[i], v)
+				}
+				res.Rows = append(res.Rows, row)
+				return nil
+			}})
+		res.Elapsed = time.Since(start)
+		if err != nil {
+			if tooBig != nil {
+				return tooBig
+			}
+			return d.runFailure(ctx, query, a, len(wrapPrefix), opts.Timeout, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, engine.AsError(err)
+	}
+	return res, nil
+}
+
+// runFailure translates an error of a guarded run.
+func (d *DB) runFailure(ctx context.Context, query string, a *analysis, prefix int, timeout time.Duration, err error) error {
+	if ctx.Err() != nil {
+		return engine.AsError(ctx.Err())
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "57014" || errors.Is(err, context.DeadlineExceeded) {
+		return queryError(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", timeout).WithHint(
+			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time with --timeout")
+	}
+	var e *engine.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return d.serverError(ctx, query, a, prefix, err)
+}
+
+// Stream validates and runs query under the guard without the display row
+// cap, handing each row to row as the server sends it (for exports: memory
+// stays bounded however large the result). The timeout (default 10 minutes)
+// covers the whole run as statement_timeout; ctx is watched throughout
+// (cancelling it cancels the statement on the server).
+func (d *DB) Stream(ctx context.Context, query string, opts engine.StreamOptions, columns func([]engine.Column) error, row func([]engine.Value) error) (*engine.StreamInfo, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = engine.DefaultExportTimeout
+	}
+	var info *engine.StreamInfo
+	err := d.withLock(ctx, func() error {
+		a, err := d.analyzeLocked(ctx, query)
+		if err != nil {
+			return err
+		}
+		limit := int64(-1)
+		if opts.MaxRows > 0 {
+			limit = opts.MaxRows + 1
+		}
+		info = &engine.StreamInfo{Query: query, ExecutedSQL: wrap(a.sql, limit)}
+		for _, t := range a.tables {
+			info.TablesUsed = append(info.TablesUsed, t.String())
+		}
+		var oids []uint32
+		var out []engine.Value
+		var tooBig error
+		start := time.Now()
+		err = d.runLocked(ctx, envelope{sql: info.ExecutedSQL, prefix: len(wrapPrefix), timeout: opts.Timeout,
+			fields: func(f []pgconn.FieldDescription) error {
+				info.Columns = d.columnsOf(ctx, f)
+				oids = make([]uint32, len(f))
+				for i := range f {
+					oids[i] = f[i].DataTypeOID
+				}
+				out = make([]engine.Value, len(f))
+				return columns(info.Columns)
+			},
+			row: func(vals [][]byte) error {
+				if opts.MaxRows > 0 && info.Rows == opts.MaxRows {
+					info.Truncated = true
+					return errStopRows
+				}
+				if info.Rows%256 == 0 && ctx.Err() != nil {
+					return ctx.Err()
+				}
+				var rowBytes int64
+				for i, v := range vals {
+					rowBytes += valueBytes(v)
+					out[i] = decode(oids[i], v)
+				}
+				if rowBytes > d.opts.MaxRowBytes {
+					tooBig = queryError(engine.CodeTooBig, query, -1, "row %d of the result holds %s, more than the %s a row may take",
+						info.Rows+1, engine.FormatSize(rowBytes), engine.FormatSize(d.opts.MaxRowBytes)).WithHint(
+						"select fewer or shorter columns: left(col, 200) or length(col) instead of a long text or bytea")
+					return tooBig
+				}
+				info.Rows++
+				return row(out)
+			}})
+		info.Elapsed = time.Since(start)
+		if err != nil {
+			if tooBig != nil {
+				return tooBig
+			}
+			var cb *callbackError
+			if errors.As(err, &cb) && ctx.Err() == nil {
+				return cb.err // the caller's own error (a full disk…)
+			}
+			return d.runFailure(ctx, query, a, len(wrapPrefix), opts.Timeout, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return info, engine.AsError(err)
+	}
+	return info, nil
+}
