@@ -111,7 +111,9 @@ func server(t testing.TB) *pgtest.Server {
 
 // readerURL and superURL connect over TCP with a password (scram-sha-256).
 func readerURL(s *pgtest.Server) string { return s.URL(readerRole, readerPassword, "chinook") }
-func superURL(s *pgtest.Server) string  { return s.URL(pgtest.SuperUser, pgtest.SuperPassword, "chinook") }
+func superURL(s *pgtest.Server) string {
+	return s.URL(pgtest.SuperUser, pgtest.SuperPassword, "chinook")
+}
 
 // openReader and openSuper open the database as each role.
 func openReader(t testing.TB) *DB { return openURL(t, readerURL(server(t))) }
