@@ -40,6 +40,8 @@ var (
 	srvErr  error
 	// hasDblink is true when the dblink extension could be created.
 	hasDblink bool
+	// srvVersion is the server's version, for the reports.
+	srvVersion string
 )
 
 // setupSQL runs as the superuser in chinook after the seeds' file.
@@ -98,6 +100,9 @@ func server(t testing.TB) *pgtest.Server {
 		}
 		if _, err := srv.Psql(ctx, "chinook", "-c", "CREATE EXTENSION IF NOT EXISTS dblink"); err == nil {
 			hasDblink = true
+		}
+		if out, err := srv.Psql(ctx, "postgres", "-c", "SHOW server_version"); err == nil {
+			srvVersion = strings.TrimSpace(out)
 		}
 	})
 	if srvErr != nil {

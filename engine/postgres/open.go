@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"path/filepath"
 	"regexp"
@@ -130,6 +131,10 @@ type DB struct {
 
 	snapMu   sync.Mutex
 	snapshot time.Time
+
+	// trace, when set (by tests), receives every protocol message of the
+	// connections, to check that the simple protocol is never used.
+	trace io.Writer
 }
 
 var _ engine.Database = (*DB)(nil)
@@ -346,8 +351,22 @@ func (d *DB) connect(ctx context.Context) error {
 	if err != nil {
 		return d.connectError(ctx, err)
 	}
+	if d.trace != nil {
+		conn.Frontend().Trace(d.trace, pgproto3.TracerOptions{SuppressTimestamps: true})
+	}
 	d.conn = conn
 	return nil
+}
+
+// setTrace sends every protocol message of this connection and the next
+// ones to w (tests only: the startup exchange is never traced).
+func (d *DB) setTrace(w io.Writer) {
+	d.lock <- struct{}{}
+	defer func() { <-d.lock }()
+	d.trace = w
+	if d.conn != nil {
+		d.conn.Frontend().Trace(w, pgproto3.TracerOptions{SuppressTimestamps: true})
+	}
 }
 
 // connLocked returns the open connection, connecting again when the last

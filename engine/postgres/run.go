@@ -65,9 +65,11 @@ type envelope struct {
 }
 
 // clientMargin is how long after the server's own statement_timeout the
-// client gives up (cancel request, then closing the connection): the server
-// normally stops first, cleanly.
-const clientMargin = 2 * time.Second
+// client gives up: a cancel request, and the connection closed if the
+// server has not answered within cancelGrace. The server normally stops
+// first, cleanly (within a millisecond or so); it does not when it is busy
+// sending large rows, whose end it must send before its error.
+const clientMargin = 50 * time.Millisecond
 
 // callbackError is an error of a callback of the envelope (the caller's
 // own: a full disk during an export…), as opposed to the server's or the
@@ -99,11 +101,31 @@ func (d *DB) runLocked(ctx context.Context, env envelope) (err error) {
 	p.SendPipelineSync()
 
 	broken := false
-	cancelled := false
+	aborted := false
+	// abort stops the statement on the server (a cancel request: it would
+	// otherwise run on until it next writes to the closed connection) and
+	// closes the connection, whose state is then unknown.
+	abort := func() {
+		if aborted {
+			return
+		}
+		aborted = true
+		cctx, ccancel := context.WithTimeout(context.Background(), time.Second)
+		_ = conn.CancelRequest(cctx)
+		ccancel()
+		// The socket first: a polite close would send Terminate behind
+		// the rows still coming, and wait.
+		_ = conn.Conn().Close()
+		d.dropConnLocked()
+		p.Close()
+	}
 	defer func() {
 		// A connection whose exchange broke, was cancelled, or that is
 		// somehow still in a transaction is closed, never reused.
-		if broken || cancelled || ctx.Err() != nil || tctx.Err() != nil || (d.conn != nil && !d.conn.IsClosed() && d.conn.TxStatus() != 'I') {
+		if aborted {
+			return
+		}
+		if broken || ctx.Err() != nil || tctx.Err() != nil || (d.conn != nil && !d.conn.IsClosed() && d.conn.TxStatus() != 'I') {
 			d.dropConnLocked()
 		}
 	}()
@@ -111,7 +133,7 @@ func (d *DB) runLocked(ctx context.Context, env envelope) (err error) {
 		broken = true
 		return ferr
 	}
-	var stmtErr, cbErr error
+	var stmtErr error
 	next := func() (any, error) {
 		r, err := p.GetResults()
 		if err != nil {
@@ -154,6 +176,7 @@ func (d *DB) runLocked(ctx context.Context, env envelope) (err error) {
 	}
 	// The statement.
 	if setupOK {
+		var cbErr error
 		r, err := next()
 		if err != nil {
 			stmtErr = err
@@ -166,19 +189,31 @@ func (d *DB) runLocked(ctx context.Context, env envelope) (err error) {
 				cbErr = env.row(rr.Values())
 			}
 			if cbErr != nil {
-				// Stop the server sending the rest, then drain what is on its
-				// way; the connection is closed afterwards.
-				cancelled = true
-				cctx, ccancel := context.WithTimeout(context.Background(), time.Second)
-				_ = conn.CancelRequest(cctx)
-				ccancel()
+				// Stopped early (the row cap of a stream, a full result, the
+				// caller's error): the server is told to stop, and the
+				// connection is closed rather than drained of the rows on
+				// their way. Nothing of the transaction survives a closed
+				// connection.
+				abort()
+				if cbErr == errStopRows {
+					return nil
+				}
+				return &callbackError{cbErr}
 			}
-			if _, err := rr.Close(); err != nil && cbErr == nil {
+			if _, err := rr.Close(); err != nil {
 				stmtErr = err
+				var pgErr *pgconn.PgError
+				if !errors.As(err, &pgErr) {
+					// The exchange broke mid-result: a row past the size
+					// limit, a lost connection.
+					abort()
+					return err
+				}
 			}
 		}
 	}
 	if broken {
+		abort()
 		return stmtErr
 	}
 	// The rest: the group's Sync, ROLLBACK and its Sync.
@@ -200,9 +235,6 @@ func (d *DB) runLocked(ctx context.Context, env envelope) (err error) {
 				p = nil
 			}
 		}
-	}
-	if cbErr != nil && cbErr != errStopRows {
-		return &callbackError{cbErr}
 	}
 	return stmtErr
 }
@@ -230,12 +262,15 @@ func (d *DB) Run(ctx context.Context, query string, opts engine.RunOptions) (*en
 			res.TablesUsed = append(res.TablesUsed, t.String())
 		}
 		var oids []uint32
+		var fields []pgconn.FieldDescription
 		var size int64
 		var tooBig error
 		start := time.Now()
 		err = d.runLocked(ctx, envelope{sql: res.ExecutedSQL, prefix: len(wrapPrefix), timeout: opts.Timeout,
 			fields: func(f []pgconn.FieldDescription) error {
-				res.Columns = d.columnsOf(ctx, f)
+				// The columns' type names may need the server, which is
+				// busy with the pipeline: they are named after it.
+				fields = append([]pgconn.FieldDescription(nil), f...)
 				oids = make([]uint32, len(f))
 				for i := range f {
 					oids[i] = f[i].DataTypeOID
@@ -278,6 +313,7 @@ func (d *DB) Run(ctx context.Context, query string, opts engine.RunOptions) (*en
 			}
 			return d.runFailure(ctx, query, a, len(wrapPrefix), opts.Timeout, err)
 		}
+		res.Columns = d.columnsOf(ctx, fields)
 		return nil
 	})
 	if err != nil {
@@ -326,13 +362,31 @@ func (d *DB) Stream(ctx context.Context, query string, opts engine.StreamOptions
 		for _, t := range a.tables {
 			info.TablesUsed = append(info.TablesUsed, t.String())
 		}
+		// The columns go to the caller before the first row: describe the
+		// statement first (one round trip more, for an export), so that
+		// their types are named while the connection is free.
+		conn, err := d.connLocked(ctx)
+		if err != nil {
+			return err
+		}
+		sd, err := conn.Prepare(ctx, "", info.ExecutedSQL, nil)
+		if err != nil {
+			if ctx.Err() != nil || isClosedErr(err) {
+				d.dropConnLocked()
+			}
+			return d.serverError(ctx, query, a, len(wrapPrefix), err)
+		}
+		described := d.columnsOf(ctx, sd.Fields)
 		var oids []uint32
 		var out []engine.Value
 		var tooBig error
 		start := time.Now()
 		err = d.runLocked(ctx, envelope{sql: info.ExecutedSQL, prefix: len(wrapPrefix), timeout: opts.Timeout,
 			fields: func(f []pgconn.FieldDescription) error {
-				info.Columns = d.columnsOf(ctx, f)
+				info.Columns = described
+				if len(f) != len(described) {
+					return fmt.Errorf("the statement's columns changed between describing and running it")
+				}
 				oids = make([]uint32, len(f))
 				for i := range f {
 					oids[i] = f[i].DataTypeOID
