@@ -78,6 +78,7 @@ GRANT SELECT ON ALL TABLES IN SCHEMA sales TO ` + readerRole + `;
 GRANT SELECT ON ALL SEQUENCES IN SCHEMA public TO ` + readerRole + `;
 GRANT SELECT, INSERT, UPDATE ON public.album, public.artist TO ` + writerRole + `;
 GRANT SELECT ON ALL TABLES IN SCHEMA public TO ` + writerRole + `;
+CREATE TABLE public.payroll (employee_id int PRIMARY KEY, salary numeric(10, 2));
 ANALYZE;
 `
 

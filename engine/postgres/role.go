@@ -146,7 +146,8 @@ func (d *DB) inspect(ctx context.Context) error {
 	if s := res[3][0][0]; s != "" {
 		r.CreateSchemas = strings.Split(s, ", ")
 	}
-	if s := res[4][0][0]; s != "" {
+	if s := res[4][0][0]; s != "" && !r.Superuser {
+		// (A superuser is a member of every role: saying so adds nothing.)
 		r.Memberships = strings.Split(s, ", ")
 	}
 	r.ReadOnly = !r.Superuser && r.WritableTables == 0 && r.WritableSequences == 0 && len(r.CreateSchemas) == 0 &&
