@@ -318,7 +318,7 @@ func open(ctx context.Context, cfg *pgconn.Config, opts Options) (*DB, error) {
 	// A cancelled context sends the server a cancel request at once; if the
 	// server has not answered within cancelGrace, the connection is closed.
 	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
-		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: cancelGrace}
+		return &cancelHandler{conn: c, grace: cancelGrace}
 	}
 	cfg.OnNotice = nil
 	cfg.OnNotification = nil
@@ -382,6 +382,36 @@ func (d *DB) connLocked(ctx context.Context) (*pgconn.PgConn, error) {
 		return nil, err
 	}
 	return d.conn, nil
+}
+
+// cancelHandler is what a connection does when the context of a call ends:
+// it sends the server a cancel request and gives it cancelGrace to answer
+// before the connection's reads and writes fail. It is pgx's
+// CancelRequestContextWatcherHandler without the 100 ms that one waits
+// after the request, so that a stale cancel cannot reach the next statement
+// on the same connection: Querent never reuses a cancelled connection.
+type cancelHandler struct {
+	conn  *pgconn.PgConn
+	grace time.Duration
+	done  chan struct{}
+}
+
+// HandleCancel implements ctxwatch.Handler.
+func (h *cancelHandler) HandleCancel(context.Context) {
+	h.done = make(chan struct{})
+	_ = h.conn.Conn().SetDeadline(time.Now().Add(h.grace))
+	go func() {
+		defer close(h.done)
+		ctx, cancel := context.WithTimeout(context.Background(), h.grace)
+		defer cancel()
+		_ = h.conn.CancelRequest(ctx)
+	}()
+}
+
+// HandleUnwatchAfterCancel implements ctxwatch.Handler.
+func (h *cancelHandler) HandleUnwatchAfterCancel() {
+	<-h.done
+	_ = h.conn.Conn().SetDeadline(time.Time{})
 }
 
 // dropConnLocked closes the connection: its state is unknown (a cancelled

@@ -131,8 +131,19 @@ func analyze(ctx context.Context, query string) (*analysis, error) {
 	if kind != "SelectStmt" {
 		return nil, refusedStatement(query, start, kind, body)
 	}
-	w := &walker{query: query, a: a, seenFn: map[string]bool{}}
+	w := &walker{query: query, a: a}
 	w.walk(st.Stmt)
+	// The tree's objects are maps: visit order is random. Names are kept
+	// in the order the statement writes them.
+	sort.SliceStable(w.funcs, func(i, j int) bool { return w.funcs[i].pos < w.funcs[j].pos })
+	seenFn := map[string]bool{}
+	for _, f := range w.funcs {
+		if !seenFn[f.name] {
+			seenFn[f.name] = true
+			a.functions = append(a.functions, f.name)
+		}
+	}
+	sort.SliceStable(a.columns, func(i, j int) bool { return a.columns[i].pos < a.columns[j].pos })
 	if len(w.violations) > 0 {
 		sort.SliceStable(w.violations, func(i, j int) bool { return w.violations[i].pos < w.violations[j].pos })
 		return nil, w.violations[0].err
@@ -343,8 +354,13 @@ type walker struct {
 	query      string
 	a          *analysis
 	tables     []tableRef
-	seenFn     map[string]bool
+	funcs      []funcRef
 	violations []violation
+}
+
+type funcRef struct {
+	name string
+	pos  int
 }
 
 type violation struct {
@@ -500,10 +516,7 @@ func (w *walker) function(n map[string]any, pos int) {
 		schema = strings.Join(parts[:len(parts)-1], ".")
 	}
 	shown := strings.Join(parts, ".")
-	if !w.seenFn[name] {
-		w.seenFn[name] = true
-		w.a.functions = append(w.a.functions, name)
-	}
+	w.funcs = append(w.funcs, funcRef{name: name, pos: pos})
 	if schema != "" && !strings.EqualFold(schema, "pg_catalog") {
 		w.violate(pos, &unknownFunctionError{schema: schema, name: parts[len(parts)-1], pos: pos})
 		return

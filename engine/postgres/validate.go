@@ -73,7 +73,7 @@ func (d *DB) validation(ctx context.Context, a *analysis, cols []engine.Column) 
 	for _, c := range a.columns {
 		table := ""
 		if c.qualifier != "" {
-			if t, ok := a.aliases[c.qualifier]; ok {
+			if t, ok := a.aliases[c.qualifier]; ok && (t.schema != "" || !a.ctes[strings.ToLower(t.name)]) {
 				table = t.String()
 			}
 		} else if len(a.tables) == 1 {
