@@ -59,6 +59,7 @@ BEGIN INSERT INTO public.audit_log (note) VALUES ('pwned'); RETURN 1; END $$;
 CREATE FUNCTION public.querent_evil_definer() RETURNS int LANGUAGE plpgsql VOLATILE SECURITY DEFINER AS $$
 BEGIN DELETE FROM public.invoice_line; RETURN 1; END $$;
 CREATE VIEW public.evil_view AS SELECT public.querent_evil() AS x;
+CREATE VIEW public.slow_view AS SELECT a.track_id, b.name FROM track a, track b, genre c;
 CREATE SEQUENCE public.counter;
 CREATE SCHEMA sales;
 GRANT USAGE ON SCHEMA sales TO ` + readerRole + `;
