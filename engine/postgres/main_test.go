@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -138,24 +137,6 @@ func openURL(t testing.TB, url string) *DB {
 	return db
 }
 
-// psqlRows runs sql with psql as the superuser and returns its unaligned
-// rows (fields split on the unit separator, NULL as nullMark).
-func psqlRows(t testing.TB, sql string) [][]string {
-	t.Helper()
-	out, err := server(t).Psql(context.Background(), "chinook", "-F", "\x1f", "-P", "null="+nullMark, "-c", sql)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows [][]string
-	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		if line == "" && out == "" {
-			continue
-		}
-		rows = append(rows, strings.Split(line, "\x1f"))
-	}
-	return rows
-}
-
 const nullMark = "\x01NULL\x01"
 
 func TestMain(m *testing.M) {
@@ -189,5 +170,3 @@ func mustRun(t testing.TB, db *DB, sql string) *engine.Result {
 	}
 	return res
 }
-
-func fmtRow(row []engine.Value) string { return fmt.Sprint(row...) }

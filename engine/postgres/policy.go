@@ -425,7 +425,7 @@ func (w *walker) node(kind string, n map[string]any) {
 			if what == "" {
 				what = "FOR UPDATE"
 			}
-			p := w.findKeyword("FOR", w.a.start)
+			p := w.lockingClausePos()
 			w.violate(p, queryError(engine.CodeRefused, w.query, p,
 				"%s locks the rows it reads: Querent only runs read-only queries", what).WithHint(
 				"leave out %s: a query that only reads needs no row locks", what))
@@ -563,12 +563,32 @@ func (w *walker) operator(n map[string]any, pos int) {
 	}
 }
 
-// findKeyword finds the byte offset of a keyword in the query at or after
-// from (outside quotes and comments), or -1.
-func (w *walker) findKeyword(word string, from int) int {
+// lockingClausePos finds where a locking clause starts: FOR followed by
+// UPDATE, SHARE, NO KEY or KEY SHARE (the parse tree gives it no location),
+// or -1.
+func (w *walker) lockingClausePos() int {
+	words := w.words()
+	for i := 0; i+1 < len(words); i++ {
+		if words[i].text == "FOR" {
+			switch words[i+1].text {
+			case "UPDATE", "SHARE", "NO", "KEY":
+				return words[i].pos
+			}
+		}
+	}
+	return -1
+}
+
+type word struct {
+	text string // upper case
+	pos  int
+}
+
+// words lists the query's words outside quotes and comments.
+func (w *walker) words() []word {
 	q := w.query
-	up := strings.ToUpper(word)
-	for i := from; i < len(q); {
+	var out []word
+	for i := w.a.start; i < len(q); {
 		switch c := q[i]; {
 		case c == '\'' || c == '"':
 			j := i + 1
@@ -585,20 +605,33 @@ func (w *walker) findKeyword(word string, from int) int {
 			i = j + 1
 		case c == '-' && i+1 < len(q) && q[i+1] == '-', c == '/' && i+1 < len(q) && q[i+1] == '*':
 			i = skipComment(q, i)
+		case c == '$':
+			// A dollar-quoted string: $tag$ … $tag$.
+			j := i + 1
+			for j < len(q) && isWordByte(q[j]) && q[j] != '$' {
+				j++
+			}
+			if j < len(q) && q[j] == '$' {
+				tag := q[i : j+1]
+				if k := strings.Index(q[j+1:], tag); k >= 0 {
+					i = j + 1 + k + len(tag)
+					continue
+				}
+				return out
+			}
+			i = j
 		case isWordByte(c):
 			j := i
 			for j < len(q) && isWordByte(q[j]) {
 				j++
 			}
-			if strings.ToUpper(q[i:j]) == up {
-				return i
-			}
+			out = append(out, word{text: strings.ToUpper(q[i:j]), pos: i})
 			i = j
 		default:
 			i++
 		}
 	}
-	return -1
+	return out
 }
 
 func isWordByte(c byte) bool {

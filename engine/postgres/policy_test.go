@@ -146,6 +146,7 @@ func TestPolicyPositions(t *testing.T) {
 		{"SELECT é, pg_sleep(1)", "pg_sleep(1)"},
 		{"SELECT 'é', FROM album", "FROM album"},
 		{"SELECT * FROM album FOR UPDATE", "FOR UPDATE"},
+		{"SELECT substring(title FROM 1 FOR 3), 'FOR UPDATE' FROM album /* FOR SHARE */ FOR SHARE", "FOR SHARE"},
 	}
 	for _, c := range cases {
 		_, err := analyze(context.Background(), c.sql)

@@ -41,10 +41,10 @@ var errStopRows = errors.New("stop reading rows")
 // envelope is one guarded run on the connection, in one round trip:
 //
 //	BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY
-//	SET LOCAL statement_timeout = …
-//	SET LOCAL lock_timeout = …
-//	SET LOCAL idle_in_transaction_session_timeout = …
-//	SELECT date_part('epoch', statement_timestamp())   -- the snapshot's time
+//	SELECT set_config('statement_timeout', …, true),   -- SET LOCAL
+//	       set_config('lock_timeout', …, true),
+//	       set_config('idle_in_transaction_session_timeout', …, true),
+//	       date_part('epoch', statement_timestamp())    -- the snapshot's time
 //	<the statement>
 //	Sync
 //	ROLLBACK
@@ -91,10 +91,12 @@ func (d *DB) runLocked(ctx context.Context, env envelope) (err error) {
 	p := conn.StartPipeline(tctx)
 	send := func(q string) { p.SendQueryParams(q, nil, nil, nil, nil) }
 	send("BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-	send("SET LOCAL statement_timeout = " + ms(timeout))
-	send("SET LOCAL lock_timeout = " + ms(lock))
-	send("SET LOCAL idle_in_transaction_session_timeout = " + ms(idleInTransaction))
-	send("SELECT pg_catalog.date_part('epoch', pg_catalog.statement_timestamp())")
+	// set_config(…, true) is SET LOCAL: three settings and the snapshot's
+	// time in one statement.
+	send("SELECT pg_catalog.set_config('statement_timeout', '" + ms(timeout) + "', true), " +
+		"pg_catalog.set_config('lock_timeout', '" + ms(lock) + "', true), " +
+		"pg_catalog.set_config('idle_in_transaction_session_timeout', '" + ms(idleInTransaction) + "', true), " +
+		"pg_catalog.date_part('epoch', pg_catalog.statement_timestamp())")
 	send(env.sql)
 	p.SendPipelineSync()
 	send("ROLLBACK")
@@ -146,7 +148,7 @@ func (d *DB) runLocked(ctx context.Context, env envelope) (err error) {
 	}
 	// The setup statements.
 	setupOK := true
-	for i := 0; i < 5 && setupOK; i++ {
+	for i := 0; i < 2 && setupOK; i++ {
 		r, err := next()
 		if err != nil {
 			stmtErr, setupOK = err, false
@@ -157,9 +159,9 @@ func (d *DB) runLocked(ctx context.Context, env envelope) (err error) {
 			broken = true
 			return fmt.Errorf("unexpected pipeline result %T", r)
 		}
-		if i == 4 && rr.NextRow() {
-			if v := rr.Values(); len(v) == 1 {
-				if f, err := strconv.ParseFloat(string(v[0]), 64); err == nil {
+		if i == 1 && rr.NextRow() {
+			if v := rr.Values(); len(v) == 4 {
+				if f, err := strconv.ParseFloat(string(v[3]), 64); err == nil {
 					sec, frac := math.Modf(f)
 					d.snapMu.Lock()
 					d.snapshot = time.Unix(int64(sec), int64(frac*1e9)).UTC()

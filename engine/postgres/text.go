@@ -3,7 +3,6 @@ package postgres
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 func isSpace(r rune) bool { return unicode.IsSpace(r) || r == ';' }
@@ -67,14 +66,6 @@ func charToByte(s string, chars int) int {
 	return len(s)
 }
 
-// byteToChar converts a byte offset into a 0-based character offset.
-func byteToChar(s string, b int) int {
-	if b > len(s) {
-		b = len(s)
-	}
-	return utf8.RuneCountInString(s[:b])
-}
-
 // lineCol returns the 1-based line and column (in bytes) of offset pos.
 func lineCol(s string, pos int) (line, col int) {
 	if pos > len(s) {
@@ -123,12 +114,6 @@ func marked(query string, pos int) string {
 // quoteIdent quotes name as an SQL identifier.
 func quoteIdent(name string) string {
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
-}
-
-// quoteLiteral quotes s as an SQL string literal (standard_conforming_strings
-// is on since PostgreSQL 9.1; an E” string is never built).
-func quoteLiteral(s string) string {
-	return `'` + strings.ReplaceAll(s, `'`, `''`) + `'`
 }
 
 // identNeedsQuotes reports whether name must be quoted to be read back as
