@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"encoding/hex"
+	"fmt"
 	"math"
 	"os"
 	"sort"
@@ -185,7 +186,7 @@ func TestBenignCorpus(t *testing.T) {
 	}
 	report.mu.Lock()
 	report.benignN, report.benignFP, report.benignSame = len(queries), refused, same
-	report.benignHow = strconv.Itoa(ordered) + " in the same order, the others as a multiset (ties)"
+	report.benignHow = fmt.Sprintf("%d row for row in the same order, %d as a multiset (rows tied in ORDER BY)", ordered, same-ordered)
 	report.benignTime = time.Since(start)
 	report.mu.Unlock()
 }

@@ -105,29 +105,30 @@ func loadRedTeam(t testing.TB, dir string) []rtCase {
 
 // rtReport gathers the suite's figures; TestMain writes them.
 type rtReport struct {
-	mu         sync.Mutex
-	cases      int
-	attacks    int
-	byLayer    map[string]int
-	byCat      map[string]int
-	writes     int
-	xidBefore  string
-	xidAfter   string
-	sumsSame   bool
-	newFiles   int
-	locksLeft  int
-	backends   int
-	settings   int
-	simpleMsgs int
-	overshoot  []time.Duration
-	worst      string
-	capped     []string
-	layers     []string
-	benignN    int
-	benignFP   int
-	benignSame int
-	benignHow  string
-	benignTime time.Duration
+	mu          sync.Mutex
+	cases       int
+	attacks     int
+	byLayer     map[string]int
+	byCat       map[string]int
+	writes      int
+	xidBefore   string
+	xidAfter    string
+	sumsSame    bool
+	newFiles    int
+	locksLeft   int
+	backends    int
+	settings    int
+	simpleMsgs  int
+	overshoot   []time.Duration
+	worst       string
+	capped      []string
+	serverStops []string
+	layers      []string
+	benignN     int
+	benignFP    int
+	benignSame  int
+	benignHow   string
+	benignTime  time.Duration
 }
 
 var report = &rtReport{byLayer: map[string]int{}, byCat: map[string]int{}}
@@ -142,7 +143,7 @@ func (r *rtReport) String() string {
 	b.WriteString("RED-TEAM REPORT (engine/postgres, PostgreSQL " + serverVersion() + ")\n")
 	if r.attacks > 0 {
 		fmt.Fprintf(&b, "hostile SQL: %d cases × 2 roles (SELECT-only %s, superuser %s) = %d attacks tried\n", r.cases, readerRole, pgtest.SuperUser, r.attacks)
-		for _, k := range []string{"rejected before the database", "stopped by the server", "stopped by the timeout", "capped", "allowed"} {
+		for _, k := range []string{"rejected before the database", "stopped by the server", "stopped by a memory cap", "stopped by the timeout", "capped", "allowed"} {
 			fmt.Fprintf(&b, "  %-30s %d\n", k, r.byLayer[k])
 		}
 		var cats []string
@@ -168,6 +169,9 @@ func (r *rtReport) String() string {
 		}
 		for _, c := range r.capped {
 			fmt.Fprintf(&b, "capped: %s\n", c)
+		}
+		for _, c := range r.serverStops {
+			fmt.Fprintf(&b, "stopped by the server: %s\n", c)
 		}
 	}
 	for _, l := range r.layers {
@@ -383,8 +387,15 @@ func TestRedTeam(t *testing.T) {
 					if over > time.Second {
 						t.Errorf("%s: ran %s past its %s timeout", name, over, rtTimeout)
 					}
+				case outcome == engine.CodeTooBig:
+					layer = "stopped by a memory cap"
 				default:
 					layer = "stopped by the server"
+					if r.name == readerRole {
+						report.serverStops = append(report.serverStops, c.what+" ("+outcome+")")
+					} else {
+						report.serverStops = append(report.serverStops, c.what+" (as the superuser, "+outcome+")")
+					}
 				}
 			}
 			report.attacks++
