@@ -510,6 +510,7 @@ func dbError(shown, format string, args ...any) *engine.Error {
 // password, without the error itself (which a face might log whole).
 type secretError struct{ text string }
 
+// Error returns the scrubbed text.
 func (e *secretError) Error() string { return e.text }
 
 // scrub removes the password (as written and URL-encoded) and anything that

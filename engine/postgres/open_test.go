@@ -328,3 +328,27 @@ func TestProvenance(t *testing.T) {
 		t.Errorf("String() = %s", p)
 	}
 }
+
+// TestSessionBounds checks that the connection string cannot lift the
+// session's bounds: Querent's startup parameters come after its options.
+func TestSessionBounds(t *testing.T) {
+	s := server(t)
+	conn := readerURL(s) + "&options=" + strings.NewReplacer(" ", "%20", "=", "%3D").Replace("-c default_transaction_read_only=off -c statement_timeout=0") +
+		"&default_transaction_read_only=off&application_name=mine"
+	db := openURL(t, conn)
+	res := mustRun(t, db, "SELECT current_setting('default_transaction_read_only'), current_setting('application_name')")
+	if got := fmt.Sprint(res.Rows[0]...); got != "onmine" {
+		t.Errorf("settings %s, want on and the user's application_name", got)
+	}
+	var sessionTimeout string
+	err := db.withLock(context.Background(), func() error {
+		rows, err := db.queryLocked(context.Background(), "SELECT current_setting('statement_timeout'), current_setting('transaction_read_only')")
+		if err == nil {
+			sessionTimeout = strings.Join(rows[0], " ")
+		}
+		return err
+	})
+	if err != nil || sessionTimeout != "30s on" {
+		t.Errorf("outside a run: %q %v", sessionTimeout, err)
+	}
+}

@@ -63,6 +63,7 @@ type unknownFunctionError struct {
 	pos          int
 }
 
+// Error names the function (the caller turns it into an *engine.Error).
 func (e *unknownFunctionError) Error() string { return "unknown function " + e.name }
 
 // analyze parses query with PostgreSQL's own parser and applies the policy:

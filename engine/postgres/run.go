@@ -76,7 +76,10 @@ const clientMargin = 50 * time.Millisecond
 // connection's.
 type callbackError struct{ err error }
 
+// Error returns the callback's error text.
 func (e *callbackError) Error() string { return e.err.Error() }
+
+// Unwrap returns the callback's error.
 func (e *callbackError) Unwrap() error { return e.err }
 
 func (d *DB) runLocked(ctx context.Context, env envelope) (err error) {

@@ -108,7 +108,9 @@ func TestCancel(t *testing.T) {
 	if engine.ErrorCode(err) != engine.CodeCancelled {
 		t.Fatalf("cancelled run: %v", err)
 	}
-	if returned > 500*time.Millisecond {
+	// A generous bound: the point is that the call returns instead of
+	// waiting for its one-minute statement (measured: a few milliseconds).
+	if returned > 2*time.Second {
 		t.Errorf("the cancelled run returned %s after the cancel", returned)
 	}
 	t.Logf("returned %s after the cancel", returned)

@@ -74,6 +74,7 @@ type Error struct {
 	Cursor int
 }
 
+// Error returns PostgreSQL's message.
 func (e *Error) Error() string { return e.Message }
 
 // ErrTooDeep is returned for a statement whose parse needs more than the

@@ -77,7 +77,7 @@ func FindBin() (string, error) {
 		if isExe(filepath.Join(d, "initdb")) && isExe(filepath.Join(d, "postgres")) {
 			return d, nil
 		}
-		return "", fmt.Errorf("QUERENT_PG_BIN=%s holds no initdb and postgres", d)
+		return "", fmt.Errorf("%w (QUERENT_PG_BIN=%s holds no initdb and postgres)", ErrNoServer, d)
 	}
 	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
 	sort.Slice(dirs, func(i, j int) bool { return versionOf(dirs[i]) > versionOf(dirs[j]) })
