@@ -52,7 +52,7 @@ func (d *DB) Explain(ctx context.Context, query string) ([]string, error) {
 		}
 		const prefix = "EXPLAIN (FORMAT JSON) "
 		var plan []byte
-		err = d.runLocked(ctx, envelope{sql: prefix + a.sql, prefix: len(prefix), timeout: explainTimeout,
+		err = d.runLocked(ctx, envelope{sql: prefix + a.sql, timeout: explainTimeout,
 			fields: func([]pgconn.FieldDescription) error { return nil },
 			row: func(v [][]byte) error {
 				if len(v) == 1 {

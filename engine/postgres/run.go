@@ -58,7 +58,6 @@ var errStopRows = errors.New("stop reading rows")
 // stop early: the server is sent a cancel request).
 type envelope struct {
 	sql     string
-	prefix  int // characters before the user's statement in sql
 	timeout time.Duration
 	fields  func([]pgconn.FieldDescription) error
 	row     func([][]byte) error
@@ -127,10 +126,11 @@ func (d *DB) runLocked(ctx context.Context, env envelope) (err error) {
 	defer func() {
 		// A connection whose exchange broke, was cancelled, or that is
 		// somehow still in a transaction is closed, never reused.
-		if aborted {
-			return
-		}
-		if broken || ctx.Err() != nil || tctx.Err() != nil || (d.conn != nil && !d.conn.IsClosed() && d.conn.TxStatus() != 'I') {
+		switch {
+		case aborted:
+		case broken:
+			abort()
+		case ctx.Err() != nil || tctx.Err() != nil || (d.conn != nil && !d.conn.IsClosed() && d.conn.TxStatus() != 'I'):
 			d.dropConnLocked()
 		}
 	}()
@@ -271,7 +271,7 @@ func (d *DB) Run(ctx context.Context, query string, opts engine.RunOptions) (*en
 		var size int64
 		var tooBig error
 		start := time.Now()
-		err = d.runLocked(ctx, envelope{sql: res.ExecutedSQL, prefix: len(wrapPrefix), timeout: opts.Timeout,
+		err = d.runLocked(ctx, envelope{sql: res.ExecutedSQL, timeout: opts.Timeout,
 			fields: func(f []pgconn.FieldDescription) error {
 				// The columns' type names may need the server, which is
 				// busy with the pipeline: they are named after it.
@@ -386,7 +386,7 @@ func (d *DB) Stream(ctx context.Context, query string, opts engine.StreamOptions
 		var out []engine.Value
 		var tooBig error
 		start := time.Now()
-		err = d.runLocked(ctx, envelope{sql: info.ExecutedSQL, prefix: len(wrapPrefix), timeout: opts.Timeout,
+		err = d.runLocked(ctx, envelope{sql: info.ExecutedSQL, timeout: opts.Timeout,
 			fields: func(f []pgconn.FieldDescription) error {
 				info.Columns = described
 				if len(f) != len(described) {

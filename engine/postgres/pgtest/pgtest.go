@@ -1,8 +1,9 @@
 // Package pgtest starts a private PostgreSQL cluster for tests: a new
 // cluster in a temporary folder (initdb), a postmaster listening on
 // 127.0.0.1 at a free port and on a Unix socket in that folder, stopped when
-// the tests end — and by the kernel when the test binary dies without
-// stopping it (Linux: the postmaster gets SIGQUIT when its parent exits).
+// the tests end — and when the test binary dies without stopping it (a
+// watcher stops it when its lifeline, a pipe from the test binary, closes,
+// and removes the folder).
 //
 // The binaries are Debian's (/usr/lib/postgresql/N/bin, the newest N), or
 // those of $QUERENT_PG_BIN, or initdb and postgres on $PATH. When none is
@@ -63,12 +64,13 @@ type Server struct {
 	// Version is the server's major version ("15").
 	Version string
 
-	cmd     *exec.Cmd
-	done    chan struct{}
-	waitErr error
-	once    sync.Once
-	owner   *owner
-	log     string
+	cmd      *exec.Cmd
+	lifeline *os.File // closing it stops the server
+	done     chan struct{}
+	waitErr  error
+	once     sync.Once
+	owner    *owner
+	log      string
 }
 
 // FindBin returns the folder of the PostgreSQL binaries, or ErrNoServer.
@@ -187,24 +189,52 @@ func (s *Server) initdb(ctx context.Context) error {
 	return nil
 }
 
+// watcher runs the postmaster and stops it (fast shutdown) when its
+// standard input reaches its end: when Stop closes the lifeline, or when
+// the test binary dies in any way, since the kernel closes a dead process's
+// files. (A parent-death signal is not enough: some sandboxes never deliver
+// it, and it follows the thread that started the child, not the process.)
+// Then it removes the cluster's folder.
+const watcher = `exec 3<&0
+"$@" <&- 3<&- & pg=$!
+{ cat <&3 >/dev/null; kill -INT "$pg" 2>/dev/null; } &
+exec 3<&-
+wait "$pg"
+cd / && rm -rf "$QUERENT_PG_CLUSTER"`
+
 func (s *Server) start(ctx context.Context) error {
 	logf, err := os.OpenFile(s.log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
-	// postgres itself, not pg_ctl: pg_ctl detaches the postmaster, which
-	// would then outlive a test binary that dies without stopping it.
-	cmd := s.command(context.Background(), "postgres", "-D", filepath.Join(s.Dir, "data"),
-		"-p", strconv.Itoa(s.Port), "-k", s.Dir, "-c", "listen_addresses=127.0.0.1",
-		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-		"-c", "autovacuum=off", "-c", "max_connections=50", "-c", "shared_buffers=32MB",
-		"-c", "logging_collector=off", "-c", "log_min_messages=warning", "-c", "TimeZone=UTC")
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
+	if s.owner != nil {
+		os.Chown(s.log, s.owner.uid, s.owner.gid)
+	}
+	lifeline, keep, err := os.Pipe()
+	if err != nil {
 		logf.Close()
 		return err
 	}
-	s.cmd = cmd
+	// postgres itself, not pg_ctl: pg_ctl detaches the postmaster, which
+	// would then outlive a test binary that dies without stopping it.
+	args := []string{"-c", watcher, "sh", filepath.Join(s.Bin, "postgres"), "-D", filepath.Join(s.Dir, "data"),
+		"-p", strconv.Itoa(s.Port), "-k", s.Dir, "-c", "listen_addresses=127.0.0.1",
+		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+		"-c", "autovacuum=off", "-c", "max_connections=50", "-c", "shared_buffers=32MB",
+		"-c", "logging_collector=off", "-c", "log_min_messages=warning", "-c", "TimeZone=UTC"}
+	cmd := exec.Command("/bin/sh", args...)
+	cmd.Dir = s.Dir
+	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8", "LANG=C.UTF-8", "QUERENT_PG_CLUSTER="+s.Dir)
+	setOwner(cmd, s.owner)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = lifeline, logf, logf
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		lifeline.Close()
+		keep.Close()
+		return err
+	}
+	lifeline.Close() // the child has it; this process keeps the other end
+	s.cmd, s.lifeline = cmd, keep
 	s.done = make(chan struct{})
 	go func() {
 		s.waitErr = cmd.Wait()
@@ -273,11 +303,11 @@ func (s *Server) stopProcess() {
 	if s.cmd == nil || s.cmd.Process == nil {
 		return
 	}
-	_ = s.cmd.Process.Signal(os.Interrupt) // SIGINT: fast shutdown
+	s.lifeline.Close() // the watcher stops the postmaster (fast shutdown)
 	select {
 	case <-s.done:
 	case <-time.After(10 * time.Second):
-		_ = s.cmd.Process.Kill()
+		killGroup(s.cmd)
 		<-s.done
 	}
 }
