@@ -278,6 +278,11 @@ func displayName(cfg *pgconn.Config) string {
 	return fmt.Sprintf("postgres://%s@%s:%d/%s", cfg.User, host, cfg.Port, cfg.Database)
 }
 
+// WarmParser starts making PostgreSQL's parser ready in the background
+// (compiling it, or loading it from opts.ParserCacheDir): Open does it too,
+// while it connects; a face that will connect soon can call it earlier.
+func WarmParser(opts Options) { warmParser(opts) }
+
 func warmParser(opts Options) {
 	dir := opts.ParserCacheDir
 	if dir == "" {

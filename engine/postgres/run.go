@@ -35,9 +35,6 @@ func wrap(sql string, limit int64) string {
 	return wrapPrefix + sql + "\n) AS _querent_q" + lim
 }
 
-// errStopRows ends a run's rows early without an error.
-var errStopRows = errors.New("stop reading rows")
-
 // envelope is one guarded run on the connection, in one round trip:
 //
 //	BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY
@@ -54,8 +51,9 @@ var errStopRows = errors.New("stop reading rows")
 // own Parse, so none can hold a second). A failure anywhere before the
 // statement skips it: the server ignores the rest of a failed group until
 // its Sync. ROLLBACK runs whatever happened. fields is called with the
-// result's columns, row with each row's raw values (return errStopRows to
-// stop early: the server is sent a cancel request).
+// result's columns, row with each row's raw values; an error of either
+// stops the run (the server is sent a cancel request and the connection is
+// closed) and comes back as a *callbackError.
 type envelope struct {
 	sql     string
 	timeout time.Duration
@@ -194,15 +192,11 @@ func (d *DB) runLocked(ctx context.Context, env envelope) (err error) {
 				cbErr = env.row(rr.Values())
 			}
 			if cbErr != nil {
-				// Stopped early (the row cap of a stream, a full result, the
-				// caller's error): the server is told to stop, and the
-				// connection is closed rather than drained of the rows on
-				// their way. Nothing of the transaction survives a closed
-				// connection.
+				// Stopped early (a full result, the caller's error): the
+				// server is told to stop, and the connection is closed
+				// rather than drained of the rows on their way. Nothing of
+				// the transaction survives a closed connection.
 				abort()
-				if cbErr == errStopRows {
-					return nil
-				}
 				return &callbackError{cbErr}
 			}
 			if _, err := rr.Close(); err != nil {
@@ -402,7 +396,7 @@ func (d *DB) Stream(ctx context.Context, query string, opts engine.StreamOptions
 			row: func(vals [][]byte) error {
 				if opts.MaxRows > 0 && info.Rows == opts.MaxRows {
 					info.Truncated = true
-					return errStopRows
+					return nil // the wrapper's LIMIT sends at most one more row
 				}
 				if info.Rows%256 == 0 && ctx.Err() != nil {
 					return ctx.Err()
