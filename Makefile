@@ -25,7 +25,7 @@ endef
 
 OLLAMA_TINY := ../shared/tools/ollama-tiny/real-ollama.sh
 
-.PHONY: generate frontend-test e2e all build console frontend bindings desktop desktop-deps cross dist run tour test lint unit fuzz race ollama mcp-inspector window window-deps reports bench clean check-go
+.PHONY: generate postgres frontend-test e2e all build console frontend bindings desktop desktop-deps cross dist run tour test lint unit fuzz race ollama mcp-inspector window window-deps reports bench clean check-go
 
 all: build
 
@@ -131,17 +131,29 @@ lint: check-go
 	$(GO) mod tidy -diff
 
 ## test: everything CI checks (QUERENT_QUICK=1 skips the slow parts, locally only)
-test: lint unit frontend-test e2e race fuzz ollama mcp-inspector window cross reports
+test: lint unit postgres frontend-test e2e race fuzz ollama mcp-inspector window cross reports
 
 unit: check-go
 	@rm -rf $(REPORTS); mkdir -p $(REPORTS)
 	QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 $(if $(QUERENT_QUICK),-short) ./...
+
+## postgres: the PostgreSQL backend against a real server that the tests start (a private
+## cluster of Debian's PostgreSQL in a temporary folder): its red team, benign corpus and
+## connection tests; a missing server fails here instead of skipping
+postgres: check-go
+ifeq ($(QUERENT_QUICK),)
+	@mkdir -p $(REPORTS)
+	QUERENT_REQUIRE_POSTGRES=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 ./engine/postgres/...
+else
+	@echo "postgres: the PostgreSQL tests are skipped (QUERENT_QUICK)"
+endif
 
 race: check-go
 ifeq ($(QUERENT_QUICK),)
 	CGO_ENABLED=1 $(GO) test -count=1 -race -run 'TestRunConcurrent|TestRunTimeoutAndCancel|TestSQLErrors|TestCancelled|TestImport' ./engine/sqlite ./app/cli
 	CGO_ENABLED=1 $(GO) test -count=1 -race -short ./engine/ingest
 	CGO_ENABLED=1 $(GO) test -count=1 -race ./app/mcp ./engine/worker
+	CGO_ENABLED=1 $(GO) test -count=1 -race -run 'TestRunConcurrent|TestCancel|TestStream$$|TestConcurrent' ./engine/postgres ./engine/postgres/pgparse
 endif
 
 fuzz: check-go
@@ -224,8 +236,11 @@ bench: check-go
 	  QUERENT_BENCH=1 $(GO) test -count=1 -run '^TestImportBenchReport$$' -v -timeout 60m ./cmd/querent
 	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestAskBenchReport$$' ./engine/ask >/dev/null
 	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestExportBenchReport$$' -timeout 60m ./cmd/querent >/dev/null
+	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestPostgresBenchReport$$' -timeout 30m ./engine/postgres >/dev/null || \
+	  QUERENT_BENCH=1 $(GO) test -count=1 -run '^TestPostgresBenchReport$$' -v -timeout 30m ./engine/postgres
 	@cat $(REPORTS)/bench.txt $(REPORTS)/bench-worker.txt $(REPORTS)/bench-import.txt $(REPORTS)/bench-ask.txt $(REPORTS)/bench-export.txt
-	$(GO) test -run '^$$' -bench . -benchtime 2s ./engine ./engine/ask ./engine/schemactx ./engine/valuehints ./engine/sqlite ./engine/ingest ./engine/export
+	@cat $(REPORTS)/bench-postgres.txt 2>/dev/null || echo "bench-postgres: no PostgreSQL server, skipped"
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./engine ./engine/ask ./engine/schemactx ./engine/valuehints ./engine/sqlite ./engine/ingest ./engine/export ./engine/postgres
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./engine/eval
 
 clean:

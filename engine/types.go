@@ -21,8 +21,10 @@ type Column struct {
 	DeclType string `json:"-"`
 }
 
-// Value is one cell as SQLite stored it: int64, float64, string, []byte or nil.
-// Text (dates included) is never reparsed.
+// Value is one cell as the database stored it: int64, float64, string,
+// []byte or nil. Text (dates included) is never reparsed. PostgreSQL's
+// values arrive as its text and map onto these (engine/postgres/types.go:
+// booleans as "true"/"false", numeric as a number when exact).
 type Value = any
 
 // Result is the answer to one statement.
@@ -179,6 +181,9 @@ type Table struct {
 	SQL string `json:"sql,omitempty"`
 	// Note says what could not be read (a slow view, a damaged table).
 	Note string `json:"note,omitempty"`
+	// Comment is the table's description in the database (PostgreSQL's
+	// COMMENT ON TABLE), which helps a model tell what it holds.
+	Comment string `json:"comment,omitempty"`
 }
 
 // Column returns the column named name (case-insensitively), or nil.
@@ -234,6 +239,9 @@ type TableColumn struct {
 	// Generated is "virtual" or "stored" for generated columns, "hidden" for
 	// hidden columns of virtual tables.
 	Generated string `json:"generated,omitempty"`
+	// Comment is the column's description in the database (PostgreSQL's
+	// COMMENT ON COLUMN).
+	Comment string `json:"comment,omitempty"`
 }
 
 // ForeignKey is one foreign-key column.

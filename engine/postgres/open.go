@@ -1,0 +1,659 @@
+package postgres
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"querent/engine"
+	"querent/engine/postgres/pgparse"
+)
+
+// Options tune how a server is connected to and bounded. The zero value
+// gives the defaults.
+type Options struct {
+	// RequireReadOnlyRole refuses to connect as a role that may do more
+	// than read: a superuser, a role that may write to a table or a
+	// sequence, create objects, or reach the server's files and programs
+	// (RoleInfo.ReadOnly).
+	RequireReadOnlyRole bool
+	// ConnectTimeout bounds connecting (default 10 s, or the connection
+	// string's connect_timeout).
+	ConnectTimeout time.Duration
+	// MaxMemory is the memory ceiling of one statement (default 1 GB); the
+	// row and result caps below are derived from it when they are not set.
+	MaxMemory int64
+	// MaxResultBytes bounds the memory a result may take (default an eighth
+	// of MaxMemory: 128 MB).
+	MaxResultBytes int64
+	// MaxRowBytes bounds one row of a result, checked before it is read
+	// from the network (default a sixteenth of MaxMemory: 64 MB).
+	MaxRowBytes int64
+	// LockTimeout bounds the wait for a lock (default 5 s, at most the
+	// statement's timeout): a query waits on a table that another session
+	// is altering instead of failing at once.
+	LockTimeout time.Duration
+	// LargeTableRows is the row count from which query-plan hints speak of
+	// full scans and sorts (default 10,000).
+	LargeTableRows int64
+	// ExactCountMaxRows is the estimated size up to which schema
+	// introspection counts a table's rows exactly (default 100,000).
+	ExactCountMaxRows int64
+	// SchemaTableBudget bounds each step of schema introspection on one
+	// table: counting, sampling, finding distinct values (default 250 ms,
+	// as statement_timeout).
+	SchemaTableBudget time.Duration
+	// SchemaBudget bounds those steps for all tables together (default 3 s);
+	// past it, tables get estimated counts and no samples, with a note.
+	SchemaBudget time.Duration
+	// ParserCacheDir is where PostgreSQL's parser keeps its compiled code
+	// (default the "cache/pgparse" folder of engine.DataDir(); "-" keeps
+	// none, and every process compiles it again, about 1 s).
+	ParserCacheDir string
+}
+
+// DefaultMaxMemory is the default memory ceiling of one statement.
+const DefaultMaxMemory = 1 << 30
+
+func (o Options) withDefaults() Options {
+	if o.ConnectTimeout <= 0 {
+		o.ConnectTimeout = 10 * time.Second
+	}
+	if o.MaxMemory <= 0 {
+		o.MaxMemory = DefaultMaxMemory
+	}
+	if o.MaxResultBytes <= 0 {
+		o.MaxResultBytes = o.MaxMemory / 8
+	}
+	if o.MaxRowBytes <= 0 {
+		o.MaxRowBytes = o.MaxMemory / 16
+	}
+	if o.LockTimeout <= 0 {
+		o.LockTimeout = 5 * time.Second
+	}
+	if o.LargeTableRows <= 0 {
+		o.LargeTableRows = 10_000
+	}
+	if o.ExactCountMaxRows <= 0 {
+		o.ExactCountMaxRows = 100_000
+	}
+	if o.SchemaTableBudget <= 0 {
+		o.SchemaTableBudget = 250 * time.Millisecond
+	}
+	if o.SchemaBudget <= 0 {
+		o.SchemaBudget = 3 * time.Second
+	}
+	return o
+}
+
+// Session bounds set in the startup packet: they hold for Querent's own
+// catalog queries too (every run sets its own with SET LOCAL).
+const (
+	sessionStatementTimeout = 30 * time.Second
+	idleInTransaction       = 10 * time.Second
+	// cancelGrace is how long a cancelled call waits for the server to
+	// answer the cancel request before it drops the connection.
+	cancelGrace = 100 * time.Millisecond
+)
+
+// DB is one guarded connection to a PostgreSQL database. It is safe for use
+// by several goroutines; calls wait their turn (or their context's end).
+type DB struct {
+	cfg      *pgconn.Config // holds the password: never printed
+	opts     Options
+	name     string
+	lock     chan struct{}
+	conn     *pgconn.PgConn // under lock; nil or closed: connect again
+	role     RoleInfo
+	server   serverInfo
+	warnings []string
+
+	names   *nameIndex // under lock
+	namesAt time.Time
+	types   map[typeKey]string // under lock
+
+	schemaMu sync.Mutex
+	schema   *engine.Schema
+
+	snapMu   sync.Mutex
+	snapshot time.Time
+
+	// trace, when set (by tests), receives every protocol message of the
+	// connections, to check that the simple protocol is never used.
+	trace io.Writer
+}
+
+var _ engine.Database = (*DB)(nil)
+
+// serverInfo is what the server says about itself and the session.
+type serverInfo struct {
+	version    string // "15.18 (Debian 15.18-0+deb12u1)"
+	versionNum int    // 150018
+	database   string
+	user       string
+	searchPath []string // current_schemas(false)
+	workMem    int64    // work_mem in bytes
+}
+
+// Open connects to the database that conn names: a URL
+// (postgres://user@host:5432/db?sslmode=require) or libpq's key=value form
+// (host=… dbname=…). What the string leaves out comes from PGHOST, PGPORT,
+// PGUSER, PGPASSWORD, PGDATABASE, PGSERVICE, PGSSLMODE… and the password
+// from ~/.pgpass, as libpq does. Every failure is an *engine.Error with code
+// "database" that says what is wrong and what to do, and never holds the
+// password.
+func Open(ctx context.Context, conn string, opts Options) (*DB, error) {
+	opts = opts.withDefaults()
+	warmParser(opts)
+	cfg, err := pgconn.ParseConfig(conn)
+	if err != nil {
+		return nil, parseConfigError(err)
+	}
+	return open(ctx, cfg, opts)
+}
+
+// Connection is the sub-agent contract's connection object for PostgreSQL:
+// {"db_type": "postgresql", "host": …, "port": 5432, "database": …,
+// "username": …, "password": …, "ssl": true|false|"require"|…}. Empty fields
+// come from the environment (PGHOST, PGUSER, ~/.pgpass…) as in Open.
+type Connection struct {
+	DBType   string  `json:"db_type"`
+	Host     string  `json:"host"`
+	Port     int     `json:"port,omitempty"`
+	Database string  `json:"database"`
+	Username string  `json:"username"`
+	Password string  `json:"password,omitempty"`
+	SSL      SSLMode `json:"ssl,omitempty"`
+}
+
+// SSLMode is libpq's sslmode (disable, allow, prefer, require, verify-ca,
+// verify-full); in JSON it may also be true ("require") or false
+// ("disable").
+type SSLMode string
+
+// UnmarshalJSON accepts a boolean or one of libpq's sslmode names.
+func (m *SSLMode) UnmarshalJSON(b []byte) error {
+	var on bool
+	if err := json.Unmarshal(b, &on); err == nil {
+		if on {
+			*m = "require"
+		} else {
+			*m = "disable"
+		}
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("ssl must be true, false or an sslmode (disable, allow, prefer, require, verify-ca, verify-full)")
+	}
+	switch strings.ToLower(s) {
+	case "", "disable", "allow", "prefer", "require", "verify-ca", "verify-full":
+		*m = SSLMode(strings.ToLower(s))
+	case "true", "on", "yes":
+		*m = "require"
+	case "false", "off", "no":
+		*m = "disable"
+	default:
+		return fmt.Errorf("ssl %q is not an sslmode (disable, allow, prefer, require, verify-ca, verify-full)", s)
+	}
+	return nil
+}
+
+// ConnString builds libpq's key=value form of c, every value quoted so
+// that no field can add a parameter. It holds the password: never show it.
+func (c Connection) ConnString() string {
+	var parts []string
+	add := func(k, v string) {
+		if v != "" {
+			parts = append(parts, k+"='"+strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(v)+"'")
+		}
+	}
+	add("host", c.Host)
+	if c.Port > 0 {
+		add("port", strconv.Itoa(c.Port))
+	}
+	add("dbname", c.Database)
+	add("user", c.Username)
+	add("password", c.Password)
+	add("sslmode", string(c.SSL))
+	return strings.Join(parts, " ")
+}
+
+// OpenConnection connects as Open does, to the database c describes.
+func OpenConnection(ctx context.Context, c Connection, opts Options) (*DB, error) {
+	if t := strings.ToLower(c.DBType); t != "" && t != "postgresql" && t != "postgres" && t != "pg" {
+		return nil, engine.Errorf(engine.CodeUsage, "db_type %q is not postgresql", c.DBType).WithHint(`use "db_type": "postgresql"`)
+	}
+	if c.Port < 0 || c.Port > 65535 {
+		return nil, engine.Errorf(engine.CodeUsage, "port %d is not a TCP port", c.Port).WithHint("PostgreSQL listens on 5432 unless told otherwise")
+	}
+	return Open(ctx, c.ConnString(), opts)
+}
+
+// LooksLikeConnString reports whether s is a PostgreSQL connection string
+// rather than a file's path: a postgres:// or postgresql:// URL, or libpq's
+// key=value form with a host, dbname, service or user.
+func LooksLikeConnString(s string) bool {
+	l := strings.ToLower(strings.TrimSpace(s))
+	if strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://") {
+		return true
+	}
+	return reKeyValue.MatchString(l)
+}
+
+var reKeyValue = regexp.MustCompile(`(^|\s)(host|hostaddr|dbname|service|user|port)\s*=`)
+
+// DisplayName returns how conn is shown to the user, without connecting:
+// postgres://user@host:port/database, never the password. Environment
+// defaults apply as in Open.
+func DisplayName(conn string) (string, error) {
+	cfg, err := pgconn.ParseConfig(conn)
+	if err != nil {
+		return "", parseConfigError(err)
+	}
+	return displayName(cfg), nil
+}
+
+func displayName(cfg *pgconn.Config) string {
+	host := cfg.Host
+	if strings.HasPrefix(host, "/") || (len(host) > 2 && host[1] == ':' && (host[2] == '\\' || host[2] == '/')) {
+		host = "[" + host + "]" // a Unix socket's folder
+	} else if strings.Contains(host, ":") {
+		host = "[" + host + "]" // IPv6
+	}
+	return fmt.Sprintf("postgres://%s@%s:%d/%s", cfg.User, host, cfg.Port, cfg.Database)
+}
+
+// WarmParser starts making PostgreSQL's parser ready in the background
+// (compiling it, or loading it from opts.ParserCacheDir): Open does it too,
+// while it connects; a face that will connect soon can call it earlier.
+func WarmParser(opts Options) { warmParser(opts) }
+
+func warmParser(opts Options) {
+	dir := opts.ParserCacheDir
+	if dir == "" {
+		if d, err := engine.DataDir(); err == nil {
+			dir = filepath.Join(d, "cache", "pgparse")
+		}
+	}
+	if dir == "-" {
+		dir = ""
+	}
+	// Compiling PostgreSQL's parser (or loading it from the cache) runs
+	// while Open connects: the first Validate waits only for what is left.
+	pgparse.Warm(dir)
+}
+
+func open(ctx context.Context, cfg *pgconn.Config, opts Options) (*DB, error) {
+	d := &DB{cfg: cfg, opts: opts, lock: make(chan struct{}, 1), types: map[typeKey]string{}}
+	d.name = displayName(cfg)
+	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > opts.ConnectTimeout {
+		cfg.ConnectTimeout = opts.ConnectTimeout
+	}
+	if cfg.RuntimeParams == nil {
+		cfg.RuntimeParams = map[string]string{}
+	}
+	if cfg.RuntimeParams["application_name"] == "" {
+		cfg.RuntimeParams["application_name"] = "querent"
+	}
+	// Startup parameters override the role's and the database's own
+	// settings: every transaction of the session is read-only, including
+	// the implicit ones of Parse/Describe and of Querent's catalog queries.
+	cfg.RuntimeParams["default_transaction_read_only"] = "on"
+	cfg.RuntimeParams["statement_timeout"] = ms(sessionStatementTimeout)
+	cfg.RuntimeParams["lock_timeout"] = ms(opts.LockTimeout)
+	cfg.RuntimeParams["idle_in_transaction_session_timeout"] = ms(idleInTransaction)
+	// A row larger than the cap is refused while its length is read, before
+	// it is in memory.
+	cfg.MaxProtocolMessageBodyLen = int(min(opts.MaxRowBytes+(1<<20), 1<<30))
+	// A cancelled context sends the server a cancel request at once; if the
+	// server has not answered within cancelGrace, the connection is closed.
+	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &cancelHandler{conn: c, grace: cancelGrace}
+	}
+	cfg.OnNotice = nil
+	cfg.OnNotification = nil
+	if err := d.connect(ctx); err != nil {
+		return nil, err
+	}
+	if err := d.inspect(ctx); err != nil {
+		d.Close()
+		return nil, err
+	}
+	if opts.RequireReadOnlyRole && !d.role.ReadOnly {
+		d.Close()
+		return nil, dbError(d.name, "the role %s may do more than read (%s), and a read-only role is required", d.role.Name, d.role.summary()).WithHint(
+			"connect as a SELECT-only role; as the database's owner: %s", readOnlyRoleSQL(d.server.database, d.server.searchPath))
+	}
+	if w := d.role.Warning; w != "" {
+		d.warnings = append(d.warnings, w)
+	}
+	if w := tlsWarning(cfg, d.conn); w != "" {
+		d.warnings = append(d.warnings, w)
+	}
+	return d, nil
+}
+
+func ms(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
+
+// connect opens the connection (again, after one was closed).
+func (d *DB) connect(ctx context.Context) error {
+	conn, err := pgconn.ConnectConfig(ctx, d.cfg)
+	if err != nil {
+		return d.connectError(ctx, err)
+	}
+	if d.trace != nil {
+		conn.Frontend().Trace(d.trace, pgproto3.TracerOptions{SuppressTimestamps: true})
+	}
+	d.conn = conn
+	return nil
+}
+
+// setTrace sends every protocol message of this connection and the next
+// ones to w (tests only: the startup exchange is never traced).
+func (d *DB) setTrace(w io.Writer) {
+	d.lock <- struct{}{}
+	defer func() { <-d.lock }()
+	d.trace = w
+	if d.conn != nil {
+		d.conn.Frontend().Trace(w, pgproto3.TracerOptions{SuppressTimestamps: true})
+	}
+}
+
+// connLocked returns the open connection, connecting again when the last
+// one was closed (a connection whose state became unknown is never reused).
+func (d *DB) connLocked(ctx context.Context) (*pgconn.PgConn, error) {
+	if d.conn != nil && !d.conn.IsClosed() {
+		return d.conn, nil
+	}
+	if d.conn != nil {
+		d.conn = nil
+	}
+	if err := d.connect(ctx); err != nil {
+		return nil, err
+	}
+	return d.conn, nil
+}
+
+// cancelHandler is what a connection does when the context of a call ends:
+// it sends the server a cancel request and gives it cancelGrace to answer
+// before the connection's reads and writes fail. It is pgx's
+// CancelRequestContextWatcherHandler without the 100 ms that one waits
+// after the request, so that a stale cancel cannot reach the next statement
+// on the same connection: Querent never reuses a cancelled connection.
+type cancelHandler struct {
+	conn  *pgconn.PgConn
+	grace time.Duration
+	done  chan struct{}
+}
+
+// HandleCancel implements ctxwatch.Handler.
+func (h *cancelHandler) HandleCancel(context.Context) {
+	h.done = make(chan struct{})
+	_ = h.conn.Conn().SetDeadline(time.Now().Add(h.grace))
+	go func() {
+		defer close(h.done)
+		ctx, cancel := context.WithTimeout(context.Background(), h.grace)
+		defer cancel()
+		_ = h.conn.CancelRequest(ctx)
+	}()
+}
+
+// HandleUnwatchAfterCancel implements ctxwatch.Handler.
+func (h *cancelHandler) HandleUnwatchAfterCancel() {
+	<-h.done
+	_ = h.conn.Conn().SetDeadline(time.Time{})
+}
+
+// dropConnLocked closes the connection: its state is unknown (a cancelled
+// or broken exchange), and a stale cancel request could reach a later query.
+func (d *DB) dropConnLocked() {
+	if d.conn == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	d.conn.Close(ctx)
+	d.conn = nil
+}
+
+// withLock runs f holding the connection, or returns when ctx ends first.
+func (d *DB) withLock(ctx context.Context, f func() error) error {
+	select {
+	case d.lock <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-d.lock }()
+	return f()
+}
+
+// Dialect names the SQL dialect: "postgresql".
+func (d *DB) Dialect() string { return "postgresql" }
+
+// Name is the database as shown to the user: postgres://user@host:port/db,
+// never the password.
+func (d *DB) Name() string { return d.name }
+
+// Warnings are what the user should know about this connection: a role
+// that may do more than read, a connection to another machine that is not
+// encrypted.
+func (d *DB) Warnings() []string { return append([]string(nil), d.warnings...) }
+
+// Role says who the connection is and what that role may do.
+func (d *DB) Role() RoleInfo { return d.role }
+
+// Provenance names where the answers come from, for exports, the history
+// and eval reports: never the password.
+type Provenance struct {
+	// Server is host:port (or the Unix socket's folder and port).
+	Server string `json:"server"`
+	// Database is the database's name.
+	Database string `json:"database"`
+	// Role is the role the queries run as.
+	Role string `json:"role"`
+	// ServerVersion is the server's version, e.g. "15.18 (Debian 15.18-0+deb12u1)".
+	ServerVersion string `json:"server_version"`
+	// SnapshotTime is the server's clock when the last run's snapshot was
+	// taken (every run reads one consistent snapshot); zero before any run.
+	SnapshotTime time.Time `json:"snapshot_time"`
+}
+
+// String writes the provenance on one line.
+func (p Provenance) String() string {
+	s := fmt.Sprintf("PostgreSQL %s at %s, database %s, role %s", p.ServerVersion, p.Server, p.Database, p.Role)
+	if !p.SnapshotTime.IsZero() {
+		s += ", snapshot of " + p.SnapshotTime.UTC().Format(time.RFC3339Nano)
+	}
+	return s
+}
+
+// Provenance returns where the last answer came from.
+func (d *DB) Provenance() Provenance {
+	d.snapMu.Lock()
+	snap := d.snapshot
+	d.snapMu.Unlock()
+	host := d.cfg.Host
+	if strings.Contains(host, ":") && !strings.HasPrefix(host, "[") {
+		host = "[" + host + "]"
+	}
+	return Provenance{Server: fmt.Sprintf("%s:%d", host, d.cfg.Port), Database: d.server.database, Role: d.server.user,
+		ServerVersion: d.server.version, SnapshotTime: snap}
+}
+
+// Close closes the connection.
+func (d *DB) Close() error {
+	d.lock <- struct{}{}
+	defer func() { <-d.lock }()
+	d.dropConnLocked()
+	return nil
+}
+
+func dbError(shown, format string, args ...any) *engine.Error {
+	e := engine.Errorf(engine.CodeDatabase, format, args...)
+	if shown != "" {
+		e.Message = shown + ": " + e.Message
+	}
+	return e
+}
+
+// secretError keeps the text of an underlying error, scrubbed of the
+// password, without the error itself (which a face might log whole).
+type secretError struct{ text string }
+
+// Error returns the scrubbed text.
+func (e *secretError) Error() string { return e.text }
+
+// scrub removes the password (as written and URL-encoded) and anything that
+// looks like one from text.
+func scrub(text, password string) string {
+	if len(password) >= 3 {
+		text = strings.ReplaceAll(text, password, "********")
+		if esc := urlEscape(password); esc != password {
+			text = strings.ReplaceAll(text, esc, "********")
+		}
+	}
+	text = reURLPassword.ReplaceAllString(text, "$1********@")
+	text = reKVPassword.ReplaceAllString(text, "password=********")
+	return text
+}
+
+var (
+	reURLPassword = regexp.MustCompile(`(://[^:/@\s]*:)[^@\s]*@`)
+	reKVPassword  = regexp.MustCompile(`password\s*=\s*('(\\.|[^'])*'|\S+)`)
+)
+
+func urlEscape(s string) string {
+	var b strings.Builder
+	for _, c := range []byte(s) {
+		if ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9') || c == '-' || c == '_' || c == '.' || c == '~' {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+// parseConfigError explains a connection string that cannot be read,
+// without echoing it (it may hold a password).
+func parseConfigError(err error) *engine.Error {
+	msg := err.Error()
+	// "cannot parse `<the string, partly redacted>`: <reason>"
+	if i := strings.Index(msg, "`: "); i >= 0 && strings.HasPrefix(msg, "cannot parse `") {
+		msg = msg[i+3:]
+	}
+	msg = scrub(msg, "")
+	return engine.Errorf(engine.CodeDatabase, "cannot read the PostgreSQL connection string: %s", msg).WithErr(&secretError{msg}).WithHint(
+		"write it as postgres://user@host:5432/database?sslmode=require, or as host=… port=5432 dbname=… user=…; leave the password out and put it in PGPASSWORD or ~/.pgpass")
+}
+
+// connectError explains a failed connection.
+func (d *DB) connectError(ctx context.Context, err error) *engine.Error {
+	if ctx.Err() != nil {
+		return engine.AsError(ctx.Err())
+	}
+	pw := d.cfg.Password
+	where := fmt.Sprintf("%s:%d", d.cfg.Host, d.cfg.Port)
+	cause := &secretError{scrub(err.Error(), pw)}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		msg := scrub(pgErr.Message, pw)
+		switch pgErr.Code {
+		case "28P01":
+			return dbError(d.name, "the server refused the password for the role %s", d.cfg.User).WithErr(cause).WithHint(
+				"check the password (in PGPASSWORD, ~/.pgpass or the connection string); Querent never shows it")
+		case "28000":
+			return dbError(d.name, "the server refused the connection: %s", msg).WithErr(cause).WithHint(
+				"check the user name, and ask the server's administrator to allow this user, database and address in pg_hba.conf")
+		case "3D000":
+			return dbError(d.name, "%s", msg).WithErr(cause).WithHint(
+				"check the database's name (psql -l lists the server's databases)")
+		case "53300":
+			return dbError(d.name, "the server has no free connection: %s", msg).WithErr(cause).WithHint("try again later, or ask the administrator for more connections")
+		case "57P03":
+			return dbError(d.name, "the server is not accepting connections yet: %s", msg).WithErr(cause).WithHint("try again in a moment")
+		}
+		return dbError(d.name, "the server refused the connection: %s (SQLSTATE %s)", msg, pgErr.Code).WithErr(cause).WithHint(
+			"check the connection's user, database and options")
+	}
+	var nerr net.Error
+	var oerr *net.OpError
+	var dnsErr *net.DNSError
+	text := scrub(err.Error(), pw)
+	switch {
+	case errors.As(err, &dnsErr):
+		return dbError(d.name, "the host %s cannot be found (%s)", d.cfg.Host, dnsErr.Err).WithErr(cause).WithHint("check the host's name")
+	case strings.Contains(text, "connection refused"):
+		return dbError(d.name, "nothing is listening at %s (connection refused)", where).WithErr(cause).WithHint(
+			"check that PostgreSQL runs there and listens on that port and address (listen_addresses, port in postgresql.conf)")
+	case errors.As(err, &nerr) && nerr.Timeout(), errors.Is(err, context.DeadlineExceeded), strings.Contains(text, "timeout"):
+		return dbError(d.name, "the server at %s did not answer within %s", where, d.cfg.ConnectTimeout).WithErr(cause).WithHint(
+			"check the host and port, and that no firewall is in the way")
+	case strings.Contains(text, "server refused TLS connection"), strings.Contains(text, "SSL is not enabled"):
+		return dbError(d.name, "the server at %s does not offer SSL, and the connection requires it", where).WithErr(cause).WithHint(
+			"use sslmode=prefer or sslmode=disable for a server on this machine or a trusted network, or enable SSL on the server")
+	case strings.Contains(text, "tls:"), strings.Contains(text, "x509:"):
+		return dbError(d.name, "the secure connection to %s failed: %s", where, lastPart(text)).WithErr(cause).WithHint(
+			"check the server's certificate (sslrootcert) or use sslmode=require, which encrypts without checking the certificate")
+	case errors.As(err, &oerr):
+		return dbError(d.name, "cannot connect to %s: %s", where, lastPart(text)).WithErr(cause).WithHint(
+			"check the host and port, and that the server is running")
+	}
+	return dbError(d.name, "cannot connect: %s", lastPart(text)).WithErr(cause).WithHint("check the connection string, the server and the network")
+}
+
+// lastPart keeps the end of a chain of "a: b: c" messages.
+func lastPart(s string) string {
+	if i := strings.LastIndex(s, ": "); i >= 0 && i+2 < len(s) {
+		return s[i+2:]
+	}
+	return s
+}
+
+// tlsWarning warns about an unencrypted connection to another machine.
+func tlsWarning(cfg *pgconn.Config, conn *pgconn.PgConn) string {
+	if conn == nil {
+		return ""
+	}
+	if _, ok := conn.Conn().(*tls.Conn); ok {
+		return ""
+	}
+	host := cfg.Host
+	if strings.HasPrefix(host, "/") || host == "localhost" {
+		return ""
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return ""
+	}
+	return fmt.Sprintf("the connection to %s is not encrypted: the queries and their answers cross the network in clear (sslmode=require encrypts it)", host)
+}
+
+// isClosedErr reports an error that leaves the connection unusable.
+func isClosedErr(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return strings.EqualFold(pgErr.Severity, "FATAL") || strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P")
+	}
+	return err != nil
+}
+
+// tooLongRow reports a row that went past the protocol's message limit.
+func tooLongRow(err error) bool {
+	var e *pgproto3.ExceededMaxBodyLenErr
+	return errors.As(err, &e)
+}

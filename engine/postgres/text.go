@@ -1,0 +1,149 @@
+package postgres
+
+import (
+	"strings"
+	"unicode"
+)
+
+func isSpace(r rune) bool { return unicode.IsSpace(r) || r == ';' }
+
+// skipSpace returns the offset of the first character at or after i that is
+// not whitespace or a comment.
+func skipSpace(s string, i int) int {
+	for i < len(s) {
+		switch {
+		case s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '\f' || s[i] == '\v':
+			i++
+		case strings.HasPrefix(s[i:], "--") || strings.HasPrefix(s[i:], "/*"):
+			i = skipComment(s, i)
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipComment skips the comment that starts at i (-- to the end of the line,
+// or /* … */, which nests in PostgreSQL).
+func skipComment(s string, i int) int {
+	if strings.HasPrefix(s[i:], "--") {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			return len(s)
+		}
+		return i + j + 1
+	}
+	depth := 0
+	for j := i; j+1 < len(s); j++ {
+		switch {
+		case s[j] == '/' && s[j+1] == '*':
+			depth++
+			j++
+		case s[j] == '*' && s[j+1] == '/':
+			depth--
+			j++
+			if depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return len(s)
+}
+
+// charToByte converts a 0-based character offset (PostgreSQL counts
+// characters) into a byte offset.
+func charToByte(s string, chars int) int {
+	if chars <= 0 {
+		return 0
+	}
+	n := 0
+	for i := range s {
+		if n == chars {
+			return i
+		}
+		n++
+	}
+	return len(s)
+}
+
+// lineCol returns the 1-based line and column (in bytes) of offset pos.
+func lineCol(s string, pos int) (line, col int) {
+	if pos > len(s) {
+		pos = len(s)
+	}
+	if pos < 0 {
+		pos = 0
+	}
+	line = 1 + strings.Count(s[:pos], "\n")
+	col = pos - strings.LastIndex(s[:pos], "\n")
+	return line, col
+}
+
+// excerpt shortens s to about n characters on one line.
+func excerpt(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// marked shows the text around pos with a marker where the problem is.
+func marked(query string, pos int) string {
+	pos = min(max(pos, 0), len(query))
+	start := max(0, pos-30)
+	end := min(len(query), pos+30)
+	for start > 0 && start < len(query) && query[start]&0xC0 == 0x80 {
+		start--
+	}
+	for end < len(query) && query[end]&0xC0 == 0x80 {
+		end++
+	}
+	before := strings.Join(strings.Fields(query[start:pos]), " ")
+	after := strings.Join(strings.Fields(query[pos:end]), " ")
+	if start > 0 {
+		before = "…" + before
+	}
+	if end < len(query) {
+		after += "…"
+	}
+	return before + " ⟶" + after
+}
+
+// quoteIdent quotes name as an SQL identifier.
+func quoteIdent(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// identNeedsQuotes reports whether name must be quoted to be read back as
+// the same identifier (PostgreSQL folds unquoted names to lower case).
+func identNeedsQuotes(name string) bool {
+	if name == "" || reservedWords[strings.ToUpper(name)] {
+		return true
+	}
+	for i, c := range []byte(name) {
+		if !(c == '_' || ('a' <= c && c <= 'z') || (i > 0 && (('0' <= c && c <= '9') || c == '$'))) {
+			return true
+		}
+	}
+	return false
+}
+
+// ident writes name as PostgreSQL reads it: quoted when needed.
+func ident(name string) string {
+	if identNeedsQuotes(name) {
+		return quoteIdent(name)
+	}
+	return name
+}
+
+// reservedWords are PostgreSQL's reserved key words (those that cannot be
+// bare column or table names).
+var reservedWords = wordSet(`ALL ANALYSE ANALYZE AND ANY ARRAY AS ASC ASYMMETRIC AUTHORIZATION BINARY BOTH CASE CAST
+CHECK COLLATE COLLATION COLUMN CONCURRENTLY CONSTRAINT CREATE CROSS CURRENT_CATALOG CURRENT_DATE CURRENT_ROLE
+CURRENT_SCHEMA CURRENT_TIME CURRENT_TIMESTAMP CURRENT_USER DEFAULT DEFERRABLE DESC DISTINCT DO ELSE END EXCEPT
+FALSE FETCH FOR FOREIGN FREEZE FROM FULL GRANT GROUP HAVING ILIKE IN INITIALLY INNER INTERSECT INTO IS ISNULL
+JOIN LATERAL LEADING LEFT LIKE LIMIT LOCALTIME LOCALTIMESTAMP NATURAL NOT NOTNULL NULL OFFSET ON ONLY OR ORDER
+OUTER OVERLAPS PLACING PRIMARY REFERENCES RETURNING RIGHT SELECT SESSION_USER SIMILAR SOME SYMMETRIC
+SYSTEM_USER TABLE TABLESAMPLE THEN TO TRAILING TRUE UNION UNIQUE USER USING VARIADIC VERBOSE WHEN WHERE WINDOW WITH`)

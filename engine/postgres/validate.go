@@ -1,0 +1,571 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agnivade/levenshtein"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"querent/engine"
+)
+
+// Validate checks query without running it: PostgreSQL's own parser and the
+// guard's policy here, then the server's own Parse and Describe (a prepared
+// statement, never executed) for names and types. Failures are
+// *engine.Error values whose messages say precisely what is wrong and what
+// is close (they are what a model reads when it repairs its SQL).
+func (d *DB) Validate(ctx context.Context, query string) (*engine.Validation, error) {
+	var v *engine.Validation
+	err := d.withLock(ctx, func() error {
+		a, err := d.analyzeLocked(ctx, query)
+		if err != nil {
+			return err
+		}
+		conn, err := d.connLocked(ctx)
+		if err != nil {
+			return err
+		}
+		sd, err := conn.Prepare(ctx, "", a.sql, nil)
+		if err != nil {
+			if ctx.Err() != nil || isClosedErr(err) {
+				d.dropConnLocked()
+			}
+			return d.serverError(ctx, query, a, 0, err)
+		}
+		v = d.validation(ctx, a, d.columnsOf(ctx, sd.Fields))
+		return nil
+	})
+	if err != nil {
+		return nil, engine.AsError(err)
+	}
+	return v, nil
+}
+
+// analyzeLocked applies the parser and the policy, resolving functions that
+// are not built-ins against the database.
+func (d *DB) analyzeLocked(ctx context.Context, query string) (*analysis, error) {
+	a, err := analyze(ctx, query)
+	var uf *unknownFunctionError
+	if errors.As(err, &uf) {
+		return nil, d.unknownFunction(ctx, query, uf)
+	}
+	return a, err
+}
+
+func (d *DB) validation(ctx context.Context, a *analysis, cols []engine.Column) *engine.Validation {
+	v := &engine.Validation{SQL: a.sql, Columns: cols, Functions: a.functions}
+	for _, t := range a.tables {
+		v.Tables = append(v.Tables, t.String())
+	}
+	// Columns read: a qualified reference names its table through the
+	// alias; an unqualified one belongs to the only table, or to the one
+	// table of the query that has it.
+	idx, _ := d.nameIndexLocked(ctx)
+	seen := map[string]bool{}
+	for _, c := range a.columns {
+		table := ""
+		if c.qualifier != "" {
+			if t, ok := a.aliases[c.qualifier]; ok && (t.schema != "" || !a.ctes[strings.ToLower(t.name)]) {
+				table = t.String()
+			}
+		} else if len(a.tables) == 1 {
+			table = a.tables[0].String()
+		} else if idx != nil {
+			for _, t := range a.tables {
+				if tn := idx.table(t.String()); tn != nil && containsFold(tn.columns, c.name) {
+					if table != "" {
+						table = ""
+						break
+					}
+					table = t.String()
+				}
+			}
+		}
+		if table == "" {
+			continue
+		}
+		k := table + "." + c.name
+		if !seen[strings.ToLower(k)] {
+			seen[strings.ToLower(k)] = true
+			v.ColumnsRead = append(v.ColumnsRead, k)
+		}
+	}
+	return v
+}
+
+var (
+	reRelation     = regexp.MustCompile(`^relation "(.+)" does not exist$`)
+	reColumn       = regexp.MustCompile(`^column (.+?) does not exist$`)
+	reFunction     = regexp.MustCompile(`^function (.+?)\((.*)\) does not exist$`)
+	reOperator     = regexp.MustCompile(`^operator does not exist: (.+)$`)
+	reAmbiguous    = regexp.MustCompile(`^column reference "(.+)" is ambiguous$`)
+	reGrouping     = regexp.MustCompile(`^column "(.+)" must appear in the GROUP BY clause`)
+	reReadOnlyExec = regexp.MustCompile(`^cannot execute (.+) in a read-only transaction$`)
+)
+
+// serverError translates an error of the server about query; prefix is
+// the number of characters Querent's wrapper put before the statement.
+func (d *DB) serverError(ctx context.Context, query string, a *analysis, prefix int, err error) error {
+	if ctx.Err() != nil {
+		return engine.AsError(ctx.Err())
+	}
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		if tooLongRow(err) {
+			return queryError(engine.CodeTooBig, query, -1, "a row of the result is larger than the %s a row may take", engine.FormatSize(d.opts.MaxRowBytes)).WithHint(
+				"select fewer or shorter columns: left(col, 200) or length(col) instead of a long text or bytea")
+		}
+		text := scrub(err.Error(), d.cfg.Password)
+		return dbError(d.name, "the connection to the server failed: %s", lastPart(text)).WithErr(&secretError{text}).WithHint(
+			"check that the server is still running; Querent connects again on the next query")
+	}
+	pos := -1
+	if pgErr.Position > 0 && a != nil {
+		c := int(pgErr.Position) - 1 - prefix
+		if c >= 0 && c <= utf8.RuneCountInString(a.sql) {
+			pos = a.start + charToByte(a.sql, c)
+		}
+	}
+	msg := scrub(pgErr.Message, d.cfg.Password)
+	pgHint := scrub(pgErr.Hint, d.cfg.Password)
+	withPG := func(e *engine.Error, fallback string) *engine.Error {
+		switch {
+		case pgHint != "":
+			return e.WithHint("%s", pgHint)
+		default:
+			return e.WithHint("%s", fallback)
+		}
+	}
+	idx, _ := d.nameIndexLocked(ctx)
+	if idx == nil {
+		idx = &nameIndex{}
+	}
+	switch code := pgErr.Code; {
+	case code == "42P01":
+		if m := reRelation.FindStringSubmatch(msg); m != nil {
+			if time.Since(d.namesAt) > 5*time.Second {
+				// The schema may have changed since the names were read.
+				d.names = nil
+				if fresh, _ := d.nameIndexLocked(ctx); fresh != nil {
+					idx = fresh
+				}
+			}
+			return unknownTable(query, pos, m[1], idx)
+		}
+	case code == "42703":
+		if m := reColumn.FindStringSubmatch(msg); m != nil {
+			return unknownColumn(query, pos, m[1], a, idx, pgHint)
+		}
+	case code == "42883":
+		if m := reFunction.FindStringSubmatch(msg); m != nil {
+			return functionTypes(query, pos, m[1], m[2])
+		}
+		if m := reOperator.FindStringSubmatch(msg); m != nil {
+			return queryError(engine.CodeSyntax, query, pos, "operator does not exist: %s (the two sides have types PostgreSQL cannot compare or combine)", m[1]).WithHint(
+				"make both sides the same type with a cast: col::text = '1', col = 1, d::date = '2024-01-01', or to_char(ts, 'YYYY') = '2024'")
+		}
+	case code == "42702":
+		if m := reAmbiguous.FindStringSubmatch(msg); m != nil {
+			var owners []string
+			if a != nil {
+				for _, t := range a.tables {
+					if tn := idx.table(t.String()); tn != nil && containsFold(tn.columns, m[1]) {
+						owners = append(owners, t.String()+"."+m[1])
+					}
+				}
+			}
+			hint := "qualify the column with its table or alias, e.g. t." + m[1]
+			if len(owners) > 0 {
+				hint = "qualify the column with its table or alias: " + orList(owners)
+			}
+			return queryError(engine.CodeSyntax, query, pos, "ambiguous column name %s: more than one table in the query has it", m[1]).WithHint("%s", hint)
+		}
+	case code == "42803":
+		e := queryError(engine.CodeSyntax, query, pos, "%s", msg)
+		if m := reGrouping.FindStringSubmatch(msg); m != nil {
+			return e.WithHint("every column of SELECT must be in GROUP BY or inside an aggregate: add %s to GROUP BY, or use an aggregate such as max(%s)", m[1], m[1])
+		}
+		return withPG(e, "aggregates (count, sum, avg…) belong in SELECT or HAVING, with GROUP BY for the other columns; to filter rows before grouping use WHERE")
+	case code == "42601":
+		return syntaxError(query, pos, msg)
+	case code == "42501":
+		return queryError(engine.CodeRefused, query, pos, "%s: the role %s may not read it", msg, d.role.Name).WithHint(
+			"query the tables this role may read, or ask the database's owner for SELECT on it")
+	case code == "25006":
+		what := msg
+		if m := reReadOnlyExec.FindStringSubmatch(msg); m != nil {
+			what = m[1]
+		}
+		return queryError(engine.CodeRefused, query, pos, "the query tried to change the database (%s), and the read-only transaction stopped it: Querent only runs read-only queries", what).WithHint(
+			"a view or function of this database writes when it is read; query the underlying tables instead")
+	case code == "57014":
+		return queryError(engine.CodeTimeout, query, -1, "the query was stopped: %s", msg).WithHint(
+			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time with --timeout")
+	case code == "55P03":
+		return queryError(engine.CodeTimeout, query, -1, "the query waited too long for a lock (%s): another session is changing a table it reads", msg).WithHint(
+			"try again in a moment; a table being altered or rebuilt (ALTER TABLE, VACUUM FULL, REINDEX) blocks readers until it is done")
+	case strings.HasPrefix(code, "53"), strings.HasPrefix(code, "54"):
+		return queryError(engine.CodeTooBig, query, pos, "%s: the query goes past one of the server's limits", msg).WithHint(
+			"ask for less: fewer rows or columns, aggregate first, shorter values; simplify deeply nested expressions")
+	case strings.HasPrefix(code, "08"), strings.HasPrefix(code, "57P"), code == "25P03", strings.EqualFold(pgErr.Severity, "FATAL"):
+		return dbError(d.name, "the server ended the connection: %s", msg).WithErr(&secretError{msg}).WithHint(
+			"try again: Querent connects again on the next query")
+	case strings.HasPrefix(code, "XX"), strings.HasPrefix(code, "58"):
+		return dbError(d.name, "the server failed: %s (SQLSTATE %s)", msg, code).WithErr(&secretError{msg}).WithHint(
+			"the database's administrator may find the cause in the server's log")
+	}
+	e := queryError(engine.CodeSyntax, query, pos, "%s", msg)
+	if pgErr.Detail != "" {
+		e.Message += " (" + scrub(pgErr.Detail, d.cfg.Password) + ")"
+	}
+	return withPG(e, "fix the SQL and try again")
+}
+
+// functionTypes explains a function that exists but not for these argument
+// types, the usual case being round() of a double precision.
+func functionTypes(query string, pos int, name, args string) *engine.Error {
+	e := queryError(engine.CodeSyntax, query, pos, "no form of %s() takes (%s): the arguments have other types than it accepts", name, args)
+	switch {
+	case strings.EqualFold(name, "round") && strings.Contains(args, "double precision"):
+		return e.WithHint("round(x, n) with decimals needs a numeric: round(x::numeric, 2)")
+	case strings.EqualFold(name, "date_trunc") || strings.EqualFold(name, "date_part") || strings.EqualFold(name, "extract"):
+		return e.WithHint("the unit comes first, as text, and the value must be a date, timestamp or interval: date_trunc('month', col::timestamp)")
+	}
+	return e.WithHint("cast the arguments to the types the function takes, e.g. col::numeric, col::text, col::date")
+}
+
+// unknownFunction resolves a function that is not a built-in: one the
+// database has (its own or an extension's) is refused; one it does not have
+// is a mistake to repair.
+func (d *DB) unknownFunction(ctx context.Context, query string, uf *unknownFunctionError) error {
+	shown := uf.name
+	if uf.schema != "" {
+		shown = uf.schema + "." + uf.name
+	}
+	rows, err := d.queryLocked(ctx, `SELECT count(*) FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+		WHERE p.proname = $1 AND ($2 = '' OR n.nspname = $2)`, uf.name, uf.schema)
+	if err != nil {
+		return d.readError(ctx, err)
+	}
+	if len(rows) == 1 && rows[0][0] != "0" {
+		return queryError(engine.CodeRefused, query, uf.pos,
+			"the function %s() is not allowed: it is not one of PostgreSQL's built-in functions but this database's own or an extension's, and Querent does not call those (it cannot know what they do)", shown).WithHint(
+			"write the query with PostgreSQL's built-in functions (aggregates, window, string, date, math, JSON and array functions)")
+	}
+	e := queryError(engine.CodeSyntax, query, uf.pos, "no such function: %s() (PostgreSQL does not have it)", shown)
+	if eq, ok := otherDialects[strings.ToLower(uf.name)]; ok {
+		return e.WithHint("%s", eq)
+	}
+	if s := closest(uf.name, allowedFunctionNames(), 3); len(s) > 0 {
+		return e.WithHint("did you mean %s?", orList(s))
+	}
+	return e.WithHint("use PostgreSQL's built-in functions: aggregates (count, sum, avg, string_agg, percentile_cont…), dates (date_trunc, EXTRACT, age, to_char), text (lower, substring, regexp_replace, split_part), JSON (->, ->>, jsonb_path_query) and window functions")
+}
+
+// unknownTable builds the unknown_table error with the closest names.
+func unknownTable(query string, pos int, name string, idx *nameIndex) *engine.Error {
+	bare := name
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		bare = name[i+1:]
+	}
+	tables := idx.tableList()
+	e := queryError(engine.CodeUnknownTable, query, pos, "no such table: %s", name)
+	var hint []string
+	if s := closest(bare, tables, 3); len(s) > 0 {
+		hint = append(hint, "did you mean "+orList(s)+"?")
+	}
+	if len(tables) == 0 {
+		hint = append(hint, "the role sees no tables in this database")
+	} else {
+		hint = append(hint, "the tables and views are: "+nameList(tables, 40))
+	}
+	return e.WithHint("%s", strings.Join(hint, " "))
+}
+
+// unknownColumn builds the unknown_column error: the closest columns of the
+// tables the query reads, or the table that has the column when the query
+// does not read it. raw is PostgreSQL's "x", t.x or "t"."x".
+func unknownColumn(query string, pos int, raw string, a *analysis, idx *nameIndex, pgHint string) *engine.Error {
+	qualifier, name := splitColumnName(raw)
+	var tables []string
+	if a != nil {
+		for _, t := range a.tables {
+			tables = append(tables, t.String())
+		}
+		if qualifier != "" {
+			if t, ok := a.aliases[strings.ToLower(qualifier)]; ok {
+				tables = []string{t.String()}
+			}
+		}
+	}
+	shown := name
+	if qualifier != "" {
+		shown = qualifier + "." + name
+	}
+	e := queryError(engine.CodeUnknownColumn, query, pos, "no such column: %s", shown)
+	var cands []string
+	owner := map[string]string{}
+	for _, t := range tables {
+		if tn := idx.table(t); tn != nil {
+			for _, c := range tn.columns {
+				cands = append(cands, c)
+				if _, ok := owner[c]; !ok {
+					owner[c] = t
+				}
+			}
+		}
+	}
+	var hint []string
+	if s := closest(name, cands, 3); len(s) > 0 {
+		for i := range s {
+			if len(tables) > 1 {
+				s[i] = owner[s[i]] + "." + s[i]
+			}
+		}
+		hint = append(hint, "did you mean "+orList(s)+"?")
+	} else {
+		var elsewhere []string
+		for _, tn := range idx.tables {
+			if containsFold(tables, tn.name) {
+				continue
+			}
+			for _, c := range closest(name, tn.columns, 1) {
+				elsewhere = append(elsewhere, tn.name+"."+c)
+			}
+		}
+		if len(elsewhere) > 0 {
+			hint = append(hint, fmt.Sprintf("%s is in a table this query does not read yet; join it.", orList(elsewhere[:min(3, len(elsewhere))])))
+		}
+	}
+	if strings.Contains(query, `"`+name+`"`) && len(hint) == 0 {
+		hint = append(hint, fmt.Sprintf("in PostgreSQL, text goes in single quotes ('%s'); double quotes name a column.", strings.ReplaceAll(name, "'", "''")))
+	}
+	for _, t := range tables {
+		if tn := idx.table(t); tn != nil && len(tn.columns) > 0 {
+			hint = append(hint, fmt.Sprintf("%s has: %s.", t, nameList(tn.columns, 40)))
+		}
+	}
+	if len(hint) == 0 && pgHint != "" {
+		hint = append(hint, pgHint)
+	}
+	if len(hint) == 0 {
+		hint = append(hint, "check the column's name in the schema (querent schema)")
+	}
+	return e.WithHint("%s", strings.Join(hint, " "))
+}
+
+// splitColumnName reads PostgreSQL's spelling of a column in its message:
+// "name", t.name, "T"."Name".
+func splitColumnName(raw string) (qualifier, name string) {
+	var parts []string
+	for raw != "" {
+		if raw[0] == '"' {
+			j := 1
+			var b strings.Builder
+			for j < len(raw) {
+				if raw[j] == '"' {
+					if j+1 < len(raw) && raw[j+1] == '"' {
+						b.WriteByte('"')
+						j += 2
+						continue
+					}
+					break
+				}
+				b.WriteByte(raw[j])
+				j++
+			}
+			parts = append(parts, b.String())
+			raw = strings.TrimPrefix(raw[min(j+1, len(raw)):], ".")
+			continue
+		}
+		i := strings.IndexByte(raw, '.')
+		if i < 0 {
+			parts = append(parts, raw)
+			break
+		}
+		parts = append(parts, raw[:i])
+		raw = raw[i+1:]
+	}
+	if len(parts) == 0 {
+		return "", ""
+	}
+	name = parts[len(parts)-1]
+	if len(parts) > 1 {
+		qualifier = parts[len(parts)-2]
+	}
+	return qualifier, name
+}
+
+// nameIndex holds the names of the tables, views and columns the role can
+// see, for the "did you mean …?" hints.
+type nameIndex struct {
+	tables []tableNames
+}
+
+type tableNames struct {
+	name    string // as a query names it: bare when on the search path, else schema.name
+	kind    string
+	columns []string
+	rows    float64 // the planner's estimate (pg_class.reltuples), -1 when unknown
+}
+
+func (n *nameIndex) table(name string) *tableNames {
+	for i := range n.tables {
+		if strings.EqualFold(n.tables[i].name, name) {
+			return &n.tables[i]
+		}
+	}
+	// A bare name that only a qualified table has.
+	for i := range n.tables {
+		if j := strings.LastIndexByte(n.tables[i].name, '.'); j >= 0 && strings.EqualFold(n.tables[i].name[j+1:], name) {
+			return &n.tables[i]
+		}
+	}
+	return nil
+}
+
+func (n *nameIndex) tableList() []string {
+	var out []string
+	for _, t := range n.tables {
+		out = append(out, t.name)
+	}
+	return out
+}
+
+// namesSQL lists the relations the role can see outside the system schemas,
+// with their columns (separated by the unit separator, which no sane name
+// holds), those on the search path first.
+const namesSQL = `SELECT CASE WHEN pg_catalog.pg_table_is_visible(c.oid) THEN c.relname ELSE n.nspname || '.' || c.relname END,
+	c.relkind, coalesce((SELECT string_agg(a.attname, chr(31) ORDER BY a.attnum) FROM pg_catalog.pg_attribute a
+		WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), ''), c.reltuples
+FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname !~ '^pg_(toast|temp)'
+  AND pg_catalog.has_schema_privilege(n.oid, 'USAGE')
+ORDER BY NOT pg_catalog.pg_table_is_visible(c.oid), 1
+LIMIT 5000`
+
+// nameIndexLocked loads the names once (again after an unknown table, when
+// they are older than a few seconds: the schema may change while connected).
+func (d *DB) nameIndexLocked(ctx context.Context) (*nameIndex, error) {
+	if d.names != nil {
+		return d.names, nil
+	}
+	rows, err := d.queryLocked(ctx, namesSQL)
+	if err != nil {
+		return nil, err
+	}
+	idx := &nameIndex{}
+	for _, r := range rows {
+		t := tableNames{name: r[0], kind: r[1], rows: -1}
+		if f, err := strconv.ParseFloat(r[3], 64); err == nil {
+			t.rows = f
+		}
+		if r[2] != "" {
+			t.columns = strings.Split(r[2], "\x1f")
+		}
+		idx.tables = append(idx.tables, t)
+	}
+	d.names, d.namesAt = idx, time.Now()
+	return idx, nil
+}
+
+// closest returns up to n candidates that look like target: the same name in
+// another case or spelling (InvoiceDate for invoice_date), a name that
+// contains it or that it contains, or one a few typos away. A qualified
+// candidate (schema.name) is compared on its name.
+func closest(target string, candidates []string, n int) []string {
+	type scored struct {
+		name  string
+		score int
+	}
+	norm := func(s string) string {
+		if i := strings.LastIndexByte(s, '.'); i >= 0 {
+			s = s[i+1:]
+		}
+		return strings.NewReplacer("_", "", " ", "", "-", "").Replace(strings.ToLower(s))
+	}
+	t := norm(target)
+	if t == "" {
+		return nil
+	}
+	var out []scored
+	seen := map[string]bool{}
+	for _, c := range candidates {
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		cn := norm(c)
+		score := -1
+		switch {
+		case cn == t:
+			score = 0
+		case len(t) >= 3 && strings.HasPrefix(cn, t), len(cn) >= 3 && strings.HasPrefix(t, cn):
+			score = 1 + abs(len(cn)-len(t))/4
+		case len(t) >= 4 && strings.Contains(cn, t), len(cn) >= 4 && strings.Contains(t, cn):
+			score = 2 + abs(len(cn)-len(t))/4
+		default:
+			dist := levenshtein.ComputeDistance(t, cn)
+			if dist <= 1+len(t)/4 {
+				score = 2 + dist
+			}
+		}
+		if score >= 0 {
+			out = append(out, scored{c, score})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].score < out[j].score })
+	if len(out) > 0 && out[0].score == 0 {
+		k := 1
+		for k < len(out) && out[k].score == 0 {
+			k++
+		}
+		out = out[:k]
+	}
+	var names []string
+	for i := 0; i < len(out) && i < n; i++ {
+		names = append(names, out[i].name)
+	}
+	return names
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func orList(s []string) string {
+	switch len(s) {
+	case 0:
+		return ""
+	case 1:
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+func nameList(s []string, max int) string {
+	if len(s) <= max {
+		return strings.Join(s, ", ")
+	}
+	return strings.Join(s[:max], ", ") + fmt.Sprintf(" and %d more", len(s)-max)
+}
