@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 
 	"querent/engine"
+	"querent/engine/files"
 	"querent/engine/postgres/pgparse"
 )
 
@@ -61,7 +62,7 @@ type Options struct {
 	// past it, tables get estimated counts and no samples, with a note.
 	SchemaBudget time.Duration
 	// ParserCacheDir is where PostgreSQL's parser keeps its compiled code
-	// (default the "cache/pgparse" folder of engine.DataDir(); "-" keeps
+	// (default the "cache/pgparse" folder of files.DataDir(); "-" keeps
 	// none, and every process compiles it again, about 1 s).
 	ParserCacheDir string
 }
@@ -286,7 +287,7 @@ func WarmParser(opts Options) { warmParser(opts) }
 func warmParser(opts Options) {
 	dir := opts.ParserCacheDir
 	if dir == "" {
-		if d, err := engine.DataDir(); err == nil {
+		if d, err := files.DataDir(); err == nil {
 			dir = filepath.Join(d, "cache", "pgparse")
 		}
 	}

@@ -11,10 +11,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agnivade/levenshtein"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"querent/engine"
+	"querent/engine/text"
 )
 
 // Validate checks query without running it: PostgreSQL's own parser and the
@@ -513,8 +513,8 @@ func closest(target string, candidates []string, n int) []string {
 		case len(t) >= 4 && strings.Contains(cn, t), len(cn) >= 4 && strings.Contains(t, cn):
 			score = 2 + abs(len(cn)-len(t))/4
 		default:
-			dist := levenshtein.ComputeDistance(t, cn)
-			if dist <= 1+len(t)/4 {
+			limit := 1 + len(t)/4
+			if dist := text.Distance(t, cn, limit+1); dist <= limit {
 				score = 2 + dist
 			}
 		}
