@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"context"
+	"os"
 	"strings"
 	"time"
 
@@ -14,8 +15,11 @@ type Ask struct{ a *app }
 
 // OllamaStatus is what the page shows next to the model picker.
 type OllamaStatus struct {
-	Running    bool               `json:"running"`
+	Running bool `json:"running"`
+	// Host is the address in use (http://127.0.0.1:11434), and HostSource
+	// where it comes from: "settings", "OLLAMA_HOST" or "default".
 	Host       string             `json:"host"`
+	HostSource string             `json:"host_source"`
 	Models     []engine.ModelInfo `json:"models"`      // chat models installed
 	Model      string             `json:"model"`       // the one questions will use ("" if none)
 	EmbedModel string             `json:"embed_model"` // used for schema pruning, if any
@@ -28,7 +32,13 @@ type OllamaStatus struct {
 // Status asks Ollama which models are installed and which would be used.
 func (q *Ask) Status() (*OllamaStatus, error) {
 	set := q.a.settings()
-	st := &OllamaStatus{Host: set.OllamaHost, Models: []engine.ModelInfo{}}
+	st := &OllamaStatus{Host: set.OllamaHost, HostSource: "settings", Models: []engine.ModelInfo{}}
+	if set.OllamaHost == "" {
+		st.Host, st.HostSource = strings.Trim(strings.TrimSpace(os.Getenv("OLLAMA_HOST")), "\"'"), "OLLAMA_HOST"
+		if st.Host == "" {
+			st.HostSource = "default"
+		}
+	}
 	if q.a.deps.Model == nil {
 		st.Problem, st.Fix, st.Code = "this build cannot talk to Ollama", "", engine.CodeInternal
 		return st, nil
@@ -38,6 +48,9 @@ func (q *Ask) Status() (*OllamaStatus, error) {
 		e := engine.AsError(err)
 		st.Problem, st.Fix, st.Code = e.Message, e.Hint, e.Code
 		return st, nil
+	}
+	if h, ok := m.(interface{ Host() string }); ok {
+		st.Host = h.Host() // as the client reads it: http://host:port
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), ask.StatusTimeout)
 	defer cancel()

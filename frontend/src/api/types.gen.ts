@@ -676,7 +676,12 @@ export interface ModelStats {
 /** desktop.OllamaStatus is what the page shows next to the model picker. */
 export interface OllamaStatus {
   running: boolean;
+  /**
+   * Host is the address in use (http://127.0.0.1:11434), and HostSource
+   * where it comes from: "settings", "OLLAMA_HOST" or "default".
+   */
   host: string;
+  host_source: string;
   /** chat models installed */
   models: ModelInfo[] | null;
   /** the one questions will use ("" if none) */
