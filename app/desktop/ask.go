@@ -92,11 +92,11 @@ func (q *Ask) Question(question string) (*engine.Answer, error) {
 	if ask.IsSQL(ctx, db, question) {
 		// SQL typed in the question box runs as SQL, without a model; a
 		// sentence that starts with "Select" is a question (ask.IsSQL).
-		return runAnswer(ctx, db, question, set.MaxRows, set.timeout(), q.a), nil
+		return pageAnswer(runAnswer(ctx, db, question, set.MaxRows, set.timeout(), q.a)), nil
 	}
 	asker, ans := q.asker(ctx, db, set, question)
 	if ans != nil {
-		return ans, nil
+		return pageAnswer(ans), nil
 	}
 	q.a.mu.Lock()
 	session := q.a.session
@@ -106,9 +106,12 @@ func (q *Ask) Question(question string) (*engine.Answer, error) {
 		Progress:  func(p ask.AskProgress) { q.a.emit(EventAskProgress, p) },
 		OnRows: func(a *engine.Answer) {
 			rows := *a // the loop goes on writing into a (the explanation)
-			q.a.emit(EventAskRows, &rows)
+			rows.Errors = append([]engine.ErrorDoc(nil), a.Errors...)
+			rows.Warnings = append([]string(nil), a.Warnings...)
+			rows.Attempts = append([]engine.Attempt(nil), a.Attempts...)
+			q.a.emit(EventAskRows, pageAnswer(&rows))
 		}})
-	return ans, nil
+	return pageAnswer(ans), nil
 }
 
 // asker returns the Asker for the open database and the chosen model, or

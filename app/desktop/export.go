@@ -61,6 +61,7 @@ func (e *Export) Run(req export.Request) (*ExportResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	rep.Warnings = pageList(rep.Warnings)
 	if rep.ElapsedS == 0 {
 		rep.ElapsedS = engine.Seconds(time.Since(start))
 	}

@@ -23,7 +23,7 @@ func (r *Results) Run(sql string) (*engine.Answer, error) {
 	ctx, done := r.a.begin("ask")
 	defer done()
 	set := r.a.settings()
-	return runAnswer(ctx, db, sql, set.MaxRows, set.timeout(), r.a), nil
+	return pageAnswer(runAnswer(ctx, db, sql, set.MaxRows, set.timeout(), r.a)), nil
 }
 
 // Preview shows the first 200 rows of a table or view.
@@ -35,7 +35,7 @@ func (r *Results) Preview(table string) (*engine.Answer, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	sql := fmt.Sprintf("SELECT * FROM %s LIMIT 200", quoteIdent(table))
-	return runAnswer(ctx, db, sql, 200, 30*time.Second, nil), nil
+	return pageAnswer(runAnswer(ctx, db, sql, 200, 30*time.Second, nil)), nil
 }
 
 // Cancel stops a running query.
