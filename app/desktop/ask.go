@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"strings"
-	"time"
 
 	"querent/engine"
 	"querent/engine/ask"
@@ -86,6 +85,7 @@ func (q *Ask) Question(question string) (*engine.Answer, error) {
 	if err != nil {
 		return nil, err
 	}
+	q.a.cancel("count") // a count of the previous result would hold this one up
 	ctx, done := q.a.begin("ask")
 	defer done()
 	set := q.a.settings()
@@ -158,29 +158,6 @@ func (q *Ask) NewConversation() error {
 		q.a.session = &engine.Session{Database: q.a.db.Name()}
 	}
 	return nil
-}
-
-// History lists past questions, newest first: of the open database, or of
-// every database when all is true.
-func (q *Ask) History(all bool, limit int) ([]engine.HistoryEntry, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	h := q.a.historyStore(ctx)
-	if h == nil {
-		return []engine.HistoryEntry{}, nil
-	}
-	db := ""
-	if !all {
-		q.a.mu.Lock()
-		if q.a.db != nil {
-			db = q.a.db.Name()
-		}
-		q.a.mu.Unlock()
-	}
-	if limit <= 0 {
-		limit = 100
-	}
-	return h.List(ctx, db, limit)
 }
 
 // PullModel downloads a model (progress events "model:pull"; CancelPull
