@@ -81,6 +81,16 @@ func (q *Ask) Status() (*OllamaStatus, error) {
 // with its attempts and, when it failed, its errors; the error return is
 // only for a question that could not be asked at all.
 func (q *Ask) Question(question string) (*engine.Answer, error) {
+	return q.question(question, false)
+}
+
+// AsQuestion asks text with the model even when it compiles as SQL (the
+// page's "Ask as a question" on an answer that ran the text as SQL).
+func (q *Ask) AsQuestion(question string) (*engine.Answer, error) {
+	return q.question(question, true)
+}
+
+func (q *Ask) question(question string, asked bool) (*engine.Answer, error) {
 	db, err := q.a.current()
 	if err != nil {
 		return nil, err
@@ -89,7 +99,7 @@ func (q *Ask) Question(question string) (*engine.Answer, error) {
 	ctx, done := q.a.begin("ask")
 	defer done()
 	set := q.a.settings()
-	if ask.IsSQL(ctx, db, question) {
+	if !asked && ask.IsSQL(ctx, db, question) {
 		// SQL typed in the question box runs as SQL, without a model; a
 		// sentence that starts with "Select" is a question (ask.IsSQL).
 		return pageAnswer(runAnswer(ctx, db, question, set.MaxRows, set.timeout(), q.a)), nil

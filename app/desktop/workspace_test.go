@@ -145,3 +145,23 @@ func TestHistoryService(t *testing.T) {
 		t.Errorf("default name %q", name)
 	}
 }
+
+// TestAsQuestion: text that compiles as SQL runs as SQL from the question
+// box; "Ask as a question" sends the same text to the model.
+func TestAsQuestion(t *testing.T) {
+	svc, _ := newServices(t)
+	fake := ollamatest.New(t, ollamatest.Answer("SELECT count(*) AS n FROM Artist", "Counts the artists."))
+	if _, err := svc.Settings.Save(desktop.SettingsData{OllamaHost: fake.URL}); err != nil {
+		t.Fatal(err)
+	}
+	svc.Datasets.OpenDemo()
+	const text = "SELECT Name FROM Artist LIMIT 2"
+	ans, _ := svc.Ask.Question(text)
+	if ans.Question != nil || ans.RowCount != 2 || len(fake.Requests()) != 0 {
+		t.Errorf("as SQL: question %v, %d rows, %d model requests", ans.Question, ans.RowCount, len(fake.Requests()))
+	}
+	ans, _ = svc.Ask.AsQuestion(text)
+	if ans.Question == nil || *ans.Question != text || ans.Query != "SELECT count(*) AS n FROM Artist" || len(fake.Requests()) == 0 {
+		t.Errorf("as a question: %+v", ans)
+	}
+}

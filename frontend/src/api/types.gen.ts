@@ -900,6 +900,11 @@ export interface Services {
   };
   /** Ask answers questions with the model, and tells how Ollama is doing. */
   Ask: {
+    /**
+     * AsQuestion asks text with the model even when it compiles as SQL (the
+     * page's "Ask as a question" on an answer that ran the text as SQL).
+     */
+    AsQuestion(question: string): Answer | null;
     /** Cancel stops the question being answered. */
     Cancel(): void;
     /** CancelPull stops a download. */
