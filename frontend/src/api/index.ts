@@ -84,6 +84,8 @@ export const Datasets = {
 export const Ask = {
   Status: () => some(call('Ask', 'Status')),
   Question: (question: string) => some(call('Ask', 'Question', question)),
+  /** Asks text with the model even when it compiles as SQL ("Ask as a question"). */
+  AsQuestion: (question: string) => some(call('Ask', 'AsQuestion', question)),
   Cancel: () => call('Ask', 'Cancel'),
   NewConversation: () => call('Ask', 'NewConversation'),
   PullModel: (name: string) => call('Ask', 'PullModel', name),

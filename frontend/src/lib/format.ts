@@ -119,3 +119,16 @@ export function plural(n: number, one: string, many = one + 's'): string {
 export function isNumericType(t: string): boolean {
   return /INT|REAL|FLOA|DOUB|NUM|DEC|integer|real/i.test(t);
 }
+
+/** sentence starts s with a capital and ends it with a full stop — unless
+ * its first word is a name whose case belongs to the user: a file or path
+ * ("imports/messy.sqlite", "binary.csv"), an identifier (sqlite_master), or
+ * one of keep (a result's column names). */
+export function sentence(s: string, keep: string[] = []): string {
+  const t = s.trim();
+  if (!t) return '';
+  const first = t.split(/\s/)[0].replace(/[:,;.!?]+$/, '');
+  const own = /[/\\._0-9@]/.test(first) || keep.includes(first) || /^['"`“(]/.test(first);
+  const c = own ? t : t[0].toUpperCase() + t.slice(1);
+  return /[.!?:]$/.test(c) ? c : c + '.';
+}
