@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartData, dateMs, defaultChoice, downsample, idLike, MAX_POINTS, MAX_SLICES, timeTick, type Point } from './chart';
+import { calendarTicks, chartData, dateMs, defaultChoice, downsample, idLike, MAX_POINTS, MAX_SLICES, timeTick, type Point } from './chart';
 import type { Column, Value } from '../api/types';
 
 const cols = (...names: string[]): Column[] => names.map((name) => ({ name, type: '' }));
@@ -127,6 +127,13 @@ describe('charts of every row (defect 7)', () => {
     expect(dateMs('2012-03-04 05:06:07')).toBe(Date.UTC(2012, 2, 4, 5, 6, 7));
     expect(Number.isNaN(dateMs('2012-13-01'))).toBe(true);
     expect(timeTick(Date.UTC(2021, 5, 3), 500 * 86400000)).toBe('2021-06');
+    // 576 days from 2020-01-22: ticks on the first of every other month.
+    const t = calendarTicks(Date.UTC(2020, 0, 22), Date.UTC(2021, 7, 19));
+    expect(t.values[0]).toBe(Date.UTC(2020, 2, 1));
+    expect(t.values.every((v) => new Date(v).getUTCDate() === 1)).toBe(true);
+    expect(t.values.length).toBeLessThanOrEqual(12);
+    expect(t.label(t.values[0])).toBe('2020-03');
+    expect(calendarTicks(Date.UTC(2001, 3, 1), Date.UTC(2013, 0, 1)).label(Date.UTC(2002, 0, 1))).toBe('2002');
   });
 
   it('never takes an id, a rank or a code for a measure', () => {

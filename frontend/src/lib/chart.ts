@@ -131,12 +131,13 @@ export function defaultChoice(columns: Column[], rows: Value[][], suggestion: st
   if (nums.length === 0) nums = all; // only ids: draw them rather than nothing
   let kind: ChartKind = (CHART_KINDS as string[]).includes(suggestion) ? (suggestion as ChartKind) : 'bar';
   let x = -1;
-  for (let j = 0; j < columns.length; j++)
-    if (!numeric[j] && isDateColumn(rows, j)) {
-      x = j;
-      break;
-    }
-  if (x < 0) x = numeric.findIndex((n) => !n);
+  const dates = columns.map((_, j) => !numeric[j] && isDateColumn(rows, j));
+  const texts = columns.map((_, j) => !numeric[j] && !dates[j]);
+  // A line runs over time; bars and slices compare categories (a date only
+  // when there is no text to name them).
+  const first = (m: boolean[]) => m.findIndex(Boolean);
+  if (kind === 'bar' || kind === 'pie') x = first(texts) >= 0 ? first(texts) : first(dates);
+  else x = first(dates) >= 0 ? first(dates) : first(texts);
   if (x < 0 && ids.length && nums !== all) x = ids[0];
   if (kind === 'scatter' || (x < 0 && nums.length >= 2 && kind !== 'histogram')) {
     x = nums[0];
@@ -309,10 +310,64 @@ export function timeTick(ms: number, spanMs: number): string {
   return `${mo}-${day} ${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
 }
 
-/** timeStep is a calendar-friendly tick step for a span: a day, a week, a
- * month (30 days), a quarter or a year, aiming at about ten ticks. */
-export function timeStep(spanMs: number): number {
-  const steps = [DAY / 24, DAY / 4, DAY, 7 * DAY, 30.44 * DAY, 91.31 * DAY, 365.25 * DAY];
-  for (const s of steps) if (spanMs / s <= 12) return s;
-  return Math.ceil(spanMs / 12 / (365.25 * DAY)) * 365.25 * DAY;
+export interface TimeTicks {
+  /** values are the ticks, at calendar boundaries (UTC wall time). */
+  values: number[];
+  /** label writes a tick for its unit: a year, a month, a day, an hour. */
+  label: (ms: number) => string;
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+const ymd = (d: Date) => `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;
+
+/** calendarTicks puts at most about a dozen ticks on a time axis from lo to
+ * hi, at the first of a year, of a month (every 1, 2, 3 or 6 months), of a
+ * day (every 1, 2, 7, 14 or 28 days) or at an hour. */
+export function calendarTicks(lo: number, hi: number, most = 12): TimeTicks {
+  const span = Math.max(hi - lo, 1);
+  const d0 = new Date(lo);
+  const out: number[] = [];
+  if (span > 3 * 365 * DAY) {
+    const years = span / (365.25 * DAY);
+    const step = [1, 2, 5, 10, 20, 50, 100].find((k) => years / k <= most) ?? 100;
+    for (let y = Math.ceil(d0.getUTCFullYear() / step) * step; Date.UTC(y, 0, 1) <= hi; y += step) {
+      const t = Date.UTC(y, 0, 1);
+      if (t >= lo) out.push(t);
+    }
+    return { values: out, label: (ms) => String(new Date(ms).getUTCFullYear()) };
+  }
+  if (span > 60 * DAY) {
+    const months = span / (30.44 * DAY);
+    const step = [1, 2, 3, 6, 12].find((k) => months / k <= most) ?? 12;
+    let y = d0.getUTCFullYear();
+    let m = Math.ceil(d0.getUTCMonth() / step) * step;
+    for (let k = 0; k < 2000; k++) {
+      while (m >= 12) {
+        m -= 12;
+        y++;
+      }
+      const t = Date.UTC(y, m, 1);
+      if (t > hi) break;
+      if (t >= lo) out.push(t);
+      m += step;
+    }
+    return { values: out, label: (ms) => ymd(new Date(ms)).slice(0, 7) };
+  }
+  if (span > 2 * DAY) {
+    const step = [1, 2, 7, 14, 28].find((k) => span / DAY / k <= most) ?? 28;
+    let t = Date.UTC(d0.getUTCFullYear(), d0.getUTCMonth(), d0.getUTCDate());
+    if (t < lo) t += DAY;
+    for (; t <= hi; t += step * DAY) out.push(t);
+    return { values: out, label: (ms) => ymd(new Date(ms)) };
+  }
+  const h = DAY / 24;
+  const step = [1, 2, 3, 6, 12].find((k) => span / h / k <= most) ?? 12;
+  for (let t = Math.ceil(lo / (step * h)) * step * h; t <= hi; t += step * h) out.push(t);
+  return {
+    values: out,
+    label: (ms) => {
+      const d = new Date(ms);
+      return `${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:00`;
+    },
+  };
 }

@@ -20,9 +20,9 @@ export interface FitOptions {
   sample: number;
 }
 
-export const AUTO_FIT: FitOptions = { min: 64, max: 440, pad: 22, headPad: 44, sample: 2000 };
+export const AUTO_FIT: FitOptions = { min: 64, max: 440, pad: 24, headPad: 58, sample: 2000 };
 /** FULL_FIT is a double-click on a column's edge: fit every value, up to a wide cap. */
-export const FULL_FIT: FitOptions = { min: 48, max: 1200, pad: 22, headPad: 44, sample: 20000 };
+export const FULL_FIT: FitOptions = { min: 48, max: 1200, pad: 24, headPad: 58, sample: 20000 };
 
 /** sampleRows picks up to n row indexes: the first half of n in order, the rest evenly spread. */
 export function sampleRows(count: number, n: number): number[] {
@@ -36,8 +36,9 @@ export function sampleRows(count: number, n: number): number[] {
   return out;
 }
 
-/** fitColumn is column j's width: its header's and its values' widest, bounded. */
-export function fitColumn(col: Column, rows: Value[][], j: number, measure: Measure, o: FitOptions): number {
+/** fitColumn is column j's width: its header's and its values' widest,
+ * bounded; text writes a value as the grid shows it (default cellText). */
+export function fitColumn(col: Column, rows: Value[][], j: number, measure: Measure, o: FitOptions, text: (v: Value) => string = cellText): number {
   let w = measure(col.name, true) + o.headPad;
   const nullW = measure('NULL') * 0.85 + 12; // the NULL pill: smaller text, its own padding
   const seen = new Set<string>();
@@ -47,7 +48,7 @@ export function fitColumn(col: Column, rows: Value[][], j: number, measure: Meas
       w = Math.max(w, nullW + o.pad);
       continue;
     }
-    let t = cellText(v);
+    let t = text(v);
     if (t.length > 400) t = t.slice(0, 400); // far past any cap
     if (seen.has(t)) continue;
     seen.add(t);
@@ -58,8 +59,14 @@ export function fitColumn(col: Column, rows: Value[][], j: number, measure: Meas
 }
 
 /** fitWidths is every column's width. */
-export function fitWidths(columns: Column[], rows: Value[][], measure: Measure, o: FitOptions = AUTO_FIT): number[] {
-  return columns.map((c, j) => fitColumn(c, rows, j, measure, o));
+export function fitWidths(
+  columns: Column[],
+  rows: Value[][],
+  measure: Measure,
+  o: FitOptions = AUTO_FIT,
+  text?: (v: Value, j: number) => string,
+): number[] {
+  return columns.map((c, j) => fitColumn(c, rows, j, measure, o, text ? (v) => text(v, j) : undefined));
 }
 
 /** canvasMeasure measures in the given CSS fonts, with a cache (the grid

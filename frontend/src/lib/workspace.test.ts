@@ -3,7 +3,7 @@ import type { Column, Value } from '../api/types';
 import { fitWidths, sampleRows, AUTO_FIT, type Measure } from './measure';
 import { filterIndex, parseFilter } from './filter';
 import { viewCell, hexDump } from './cellview';
-import { sentence } from './format';
+import { columnDecimals, sentence, viewText } from './format';
 
 const cols = (...names: string[]): Column[] => names.map((name) => ({ name, type: '' }));
 // A proportional fake font: wide capitals, narrow i and l.
@@ -82,5 +82,21 @@ describe('sentences', () => {
   it('keep the case of column names the caller names', () => {
     expect(sentence('day repeats for each country', ['day'])).toBe('day repeats for each country.');
     expect(sentence('one date-like column')).toBe('One date-like column.');
+  });
+});
+
+describe("a column's view", () => {
+  it('pads a column of amounts to its decimals, and leaves exact numbers alone', () => {
+    const rows: Value[][] = [[791.9], [79.19], [3], [null]];
+    const d = columnDecimals(rows, 0);
+    expect(d).toBe(2);
+    const cv = { decimals: d, blob: false };
+    expect(rows.map((r) => viewText(r[0], cv))).toEqual(['791.90', '79.19', '3.00', '']);
+    expect(columnDecimals([[0.123456789]], 0)).toBe(-1);
+    expect(viewText(0.123456789, { decimals: -1, blob: false })).toBe('0.123456789');
+    expect(viewText(1234567, { decimals: 0, blob: false })).toBe('1,234,567');
+  });
+  it('shows a blob as its size', () => {
+    expect(viewText(btoa('\u0000\u00ff\u0010'), { decimals: -1, blob: true })).toBe('3 bytes');
   });
 });

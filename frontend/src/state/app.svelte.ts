@@ -60,6 +60,10 @@ export class Card {
   chart = $state.raw<ChartChoice | null>(null);
   /** pending: the question is still being answered (no rows yet). */
   pending = $state(false);
+  /** typed: the text came from the question box (the card offers to take it the other way). */
+  typed = $state(false);
+  /** fromHistory: run again from the history. */
+  fromHistory = $state(false);
 
   constructor(id: number) {
     this.id = id;
@@ -408,7 +412,7 @@ class AppState {
 
   /** addCard puts a new card at the bottom of the thread (older ones fold
    * away) and brings its heading into view. */
-  private addCard(init: Partial<Pick<Card, 'source' | 'heading' | 'question' | 'taken' | 'parent' | 'table' | 'tableRows' | 'pending'>>): Card {
+  private addCard(init: Partial<Pick<Card, 'source' | 'heading' | 'question' | 'taken' | 'parent' | 'table' | 'tableRows' | 'pending' | 'typed' | 'fromHistory'>>): Card {
     const c = new Card(++this.cardSeq);
     Object.assign(c, init);
     for (const old of this.thread) old.collapsed = true;
@@ -472,7 +476,10 @@ class AppState {
     const my = ++this.seq;
     this.view = 'ask';
     const parent = o.parent !== undefined ? o.parent : this.turns > 0 ? this.conversation : null;
-    const c = (o.card !== undefined && this.card(o.card)) || this.addCard({ source: 'ask', heading: q, question: q, taken: 'question', parent, pending: true });
+    const typed = this.question.trim() === q;
+    const c =
+      (o.card !== undefined && this.card(o.card)) ||
+      this.addCard({ source: 'ask', heading: q, question: q, taken: 'question', parent, pending: true, typed });
     if (o.card !== undefined) {
       c.heading = c.question = q;
       c.taken = 'question';
@@ -480,7 +487,6 @@ class AppState {
     }
     this.busy = { kind: 'ask', label: 'Asking', question: q, card: c.id, progress: { stage: 'preparing', attempt: 0, attempts: 4, tokens: 0 }, started: Date.now() };
     this.banner = null;
-    const typed = this.question.trim() === q;
     if (typed) this.question = '';
     try {
       const ans = o.asQuestion ? await api.Ask.AsQuestion(q) : await api.Ask.Question(q);
@@ -517,12 +523,24 @@ class AppState {
 
   /** run runs SQL directly: in a card (the editor's Run, Re-run, "Run as
    * SQL"), or in a new one (the history, SQL typed in the question box). */
-  async run(sql: string, o: { heading?: string; question?: string; fromEditor?: boolean; card?: number; typed?: boolean } = {}): Promise<void> {
+  async run(
+    sql: string,
+    o: { heading?: string; question?: string; fromEditor?: boolean; card?: number; typed?: boolean; fromHistory?: boolean } = {},
+  ): Promise<void> {
     if (!sql.trim() || !this.dataset) return;
     const my = ++this.seq;
     this.view = 'ask';
     let c = o.card !== undefined ? this.card(o.card) : undefined;
-    if (!c) c = this.addCard({ source: 'sql', heading: o.heading ?? 'Your SQL', question: o.question ?? '', taken: 'sql', pending: true });
+    if (!c)
+      c = this.addCard({
+        source: 'sql',
+        heading: o.heading ?? 'Your SQL',
+        question: o.question ?? '',
+        taken: 'sql',
+        pending: true,
+        typed: !!o.typed,
+        fromHistory: !!o.fromHistory,
+      });
     this.busy = { kind: 'run', label: 'Running the query', card: c.id, progress: null, started: Date.now() };
     this.banner = null;
     if (o.typed && this.question.trim() === sql.trim()) this.question = '';
