@@ -287,6 +287,13 @@ func strongIDName(name string) bool {
 	if strings.HasSuffix(l, "_id") || strings.HasSuffix(l, "-id") || strings.HasSuffix(l, " id") {
 		return true
 	}
+	// Codes that are numbers but measure nothing: zip_code, PostalCode, phone.
+	if ws := words(name); len(ws) > 0 {
+		switch ws[len(ws)-1] {
+		case "code", "zip", "zipcode", "postcode", "phone", "sku", "isbn", "ean", "uuid", "guid":
+			return true
+		}
+	}
 	if len(name) > 2 && (strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID")) {
 		prev := rune(name[len(name)-3])
 		return unicode.IsLower(prev) || unicode.IsDigit(prev)
@@ -294,10 +301,20 @@ func strongIDName(name string) bool {
 	return false
 }
 
-// weakIDName reports names that may mean "identifier" (trackid) but may
-// also be a word (paid, valid): they count only with all-distinct values.
+// weakIDName reports names that may mean "identifier" (trackid, order_no,
+// InvoiceNumber, rank) but may also be a word or a count (paid, valid): they
+// count only with all-distinct values.
 func weakIDName(name string) bool {
-	return strings.HasSuffix(strings.ToLower(name), "id")
+	if strings.HasSuffix(strings.ToLower(name), "id") {
+		return true
+	}
+	if ws := words(name); len(ws) > 0 {
+		switch ws[len(ws)-1] {
+		case "no", "nr", "num", "number", "rank", "rownum", "seq", "index":
+			return true
+		}
+	}
+	return false
 }
 
 func yearName(name string) bool {

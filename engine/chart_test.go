@@ -265,6 +265,30 @@ func TestSuggestChart(t *testing.T) {
 	})
 	add("paid is not an id", cols, rows, ChartScatter, "paid", []string{"Total"}, "")
 
+	// Numbers that identify rows are not measures: an order number, a rank,
+	// a postal code.
+	cols, rows = result(15, []string{"order_no", "amount"}, func(i, j int) Value {
+		if j == 0 {
+			return int64(10000 + i)
+		}
+		return float64(i*7%11) + 0.5
+	})
+	add("an order number is not a measure", cols, rows, ChartHistogram, "amount", nil, "")
+	cols, rows = result(15, []string{"rank", "Total"}, func(i, j int) Value {
+		if j == 0 {
+			return int64(i + 1)
+		}
+		return float64(100 - i)
+	})
+	add("a rank is not a measure", cols, rows, ChartHistogram, "Total", nil, "")
+	cols, rows = result(15, []string{"PostalCode", "customers"}, func(i, j int) Value {
+		if j == 0 {
+			return int64(10000 + i%4)
+		}
+		return int64(i)
+	})
+	add("a postal code is not a measure", cols, rows, ChartHistogram, "customers", nil, "")
+
 	// Tables with a reason.
 	cols, rows = result(60, []string{"Name", "Composer"}, func(i, j int) Value {
 		return fmt.Sprintf("%d-%d", i, j)
@@ -357,6 +381,8 @@ func TestIDNames(t *testing.T) {
 		{"id", true, true}, {"ID", true, true}, {"TrackId", true, true}, {"customerID", true, true},
 		{"track_id", true, true}, {"trackid", false, true}, {"paid", false, true},
 		{"PAID", false, true}, {"Total", false, false}, {"Idle", false, false},
+		{"zip_code", true, false}, {"PostalCode", true, false}, {"InvoiceNumber", false, true}, {"order_no", false, true},
+		{"tracks", false, false}, {"num_tracks", false, false},
 	} {
 		if got := strongIDName(tt.name); got != tt.strong {
 			t.Errorf("strongIDName(%q): got %v, want %v", tt.name, got, tt.strong)

@@ -27,6 +27,15 @@ type HistoryEntry struct {
 	// Attempts is every try of the ask loop (not in the contract's history
 	// document; kept for the audit).
 	Attempts []Attempt `json:"-"`
+	// FollowsUp is the question this one followed in its conversation ("":
+	// it started one); kept for the app, not in the contract's document.
+	FollowsUp string `json:"-"`
+	// ID, Wrong and Name are the store's own (the app's history): the
+	// entry's number, whether the user marked the answer wrong (it is then
+	// never an example for the model again), the name it was saved under.
+	ID    int64  `json:"-"`
+	Wrong bool   `json:"-"`
+	Name  string `json:"-"`
 }
 
 // History stores and lists HistoryEntry values, and finds past successful
@@ -39,4 +48,18 @@ type History interface {
 	// Successes returns the successful question/SQL pairs asked of a
 	// database (by its path or sha256), newest first, at most limit.
 	Successes(ctx context.Context, database, sha256 string, limit int) ([]HistoryEntry, error)
+}
+
+// HistoryQuery selects entries of the history (the app's History; engine/sqlite's
+// HistoryStore.Search).
+type HistoryQuery struct {
+	// Database "" selects every database's entries.
+	Database string
+	// Text, when set, keeps the entries whose question, SQL or name hold
+	// every one of its words (case-insensitive).
+	Text string
+	// Saved keeps only the entries saved under a name.
+	Saved bool
+	// Limit is the most entries returned (default 100).
+	Limit int
 }

@@ -73,6 +73,10 @@ type Validation struct {
 type RunOptions struct {
 	// MaxRows caps the rows returned; more rows set Result.Truncated.
 	MaxRows int
+	// Offset skips that many of the result's first rows (the page's "load
+	// the next 1,000"); Truncated then says whether rows follow those
+	// returned.
+	Offset int
 	// Timeout bounds running the statement.
 	Timeout time.Duration
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"querent/engine/export"
 	"strings"
+	"time"
 
 	"querent/engine"
 	"querent/engine/ask"
@@ -98,8 +99,13 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 	if ext == ".csv" {
 		req.Delimiter = delim
 	}
+	// The question's history entry waits for the export, so that it
+	// records the rows exported rather than the few the SQL was checked on.
+	var pending *heldHistory
 	if *question != "" {
-		sql, name, err := c.questionSQL(ctx, s, db, *question, *model, *host)
+		var sql, name string
+		sql, name, pending, err = c.questionSQL(ctx, s, db, *question, *model, *host)
+		defer pending.flush(ctx)
 		if err != nil {
 			return fail(err)
 		}
@@ -115,6 +121,7 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 	}
 	res, err := c.Export(ctx, db, req)
 	line.clear()
+	pending.exported(res, err)
 	if err != nil {
 		return fail(err)
 	}
@@ -132,20 +139,22 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 }
 
 // questionSQL asks the model for the SQL of a question (checking it on a
-// few rows), for an export.
-func (c *CLI) questionSQL(ctx context.Context, s *stdio, db engine.Database, question, model, host string) (string, string, error) {
+// few rows), for an export. The question's history entry is held back (the
+// returned heldHistory) until the export says how many rows it wrote.
+func (c *CLI) questionSQL(ctx context.Context, s *stdio, db engine.Database, question, model, host string) (string, string, *heldHistory, error) {
 	asker, err := ask.Ready(ctx, ask.Connector(c.Model), host, ask.RequestTimeout, model, db, nil)
 	if err != nil {
-		return "", "", err
+		return "", "", nil, err
 	}
 	name := asker.ModelName
+	var held *heldHistory
 	if c.History != nil {
 		if h, closeH, herr := c.History(ctx); herr == nil {
-			defer closeH()
-			asker.History = h
+			held = &heldHistory{History: h, close: closeH}
+			asker.History = held
 		}
 	}
-	opts := ask.AskOptions{MaxRows: 20, Client: "cli export", NoExplain: true}
+	opts := ask.AskOptions{MaxRows: exportCheckRows, Client: "cli export", NoExplain: true}
 	line := newProgress(s.err, "text", "Ctrl-C cancels")
 	if line != nil {
 		opts.Progress = func(pr ask.AskProgress) { line.set(askStage(name, pr), pr.Tokens == 0) }
@@ -153,7 +162,52 @@ func (c *CLI) questionSQL(ctx context.Context, s *stdio, db engine.Database, que
 	ans, err := asker.Ask(ctx, question, nil, opts)
 	line.clear()
 	if err != nil {
-		return "", name, err
+		return "", name, held, err
 	}
-	return ans.Query, name, nil
+	return ans.Query, name, held, nil
+}
+
+// exportCheckRows is how many rows the model's SQL is checked on before the
+// export runs it in full.
+const exportCheckRows = 20
+
+// heldHistory is the history during an export's question: it lists and
+// finds examples as the store does, but keeps the question's entry until
+// the export ends, so that the entry says how many rows were exported.
+type heldHistory struct {
+	engine.History
+	close func()
+	entry *engine.HistoryEntry
+}
+
+// Record keeps the entry for flush.
+func (h *heldHistory) Record(_ context.Context, e engine.HistoryEntry) error {
+	h.entry = &e
+	return nil
+}
+
+// exported puts the export's outcome in the held entry: the rows written,
+// or the export's error.
+func (h *heldHistory) exported(rep *export.Report, err error) {
+	if h == nil || h.entry == nil || h.entry.Status != "ok" {
+		return
+	}
+	if err != nil {
+		h.entry.Status = engine.ErrorCode(err)
+		return
+	}
+	h.entry.RowCount = int(rep.Rows)
+}
+
+// flush records the held entry and closes the store.
+func (h *heldHistory) flush(ctx context.Context) {
+	if h == nil {
+		return
+	}
+	if h.entry != nil {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		_ = h.History.Record(rctx, *h.entry)
+		cancel()
+	}
+	h.close()
 }

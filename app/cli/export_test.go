@@ -29,6 +29,12 @@ func TestExportCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Exported 24 rows to") || !strings.Contains(out, "Chart") || !strings.Contains(errs, "SQL by qwen2.5-coder:7b") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
+	// The history records the rows exported (24), not the 20 the model's
+	// SQL was checked on.
+	hc, hout, herrs := runWith(t, c, "", "history", "--format", "json")
+	if hc != 0 || !strings.Contains(hout, `"question": "sales per country"`) || !strings.Contains(hout, `"row_count": 24`) {
+		t.Errorf("history after the export: exit %d\n%s\n%s", hc, hout, herrs)
+	}
 	f, err := excelize.OpenFile(xlsx)
 	if err != nil {
 		t.Fatal(err)

@@ -67,6 +67,7 @@ type Services struct {
 	Export   *Export
 	Settings *Settings
 	Evaluate *Evaluate
+	History  *History
 	app      *app
 }
 
@@ -100,7 +101,7 @@ func New(deps Deps, events Events, dialogs Dialogs) *Services {
 			a.deps.DataDir = d
 		}
 	}
-	return &Services{Datasets: &Datasets{a}, Ask: &Ask{a}, Results: &Results{a}, Export: &Export{a}, Settings: &Settings{a}, Evaluate: &Evaluate{a}, app: a}
+	return &Services{Datasets: &Datasets{a}, Ask: &Ask{a}, Results: &Results{a}, Export: &Export{a}, Settings: &Settings{a}, Evaluate: &Evaluate{a}, History: &History{a}, app: a}
 }
 
 // SetEvents sets where events go.
@@ -137,7 +138,7 @@ func (s *Services) Close() {
 
 // Bindings lists the services for Wails' Bind option.
 func (s *Services) Bindings() []any {
-	return []any{s.Datasets, s.Ask, s.Results, s.Export, s.Settings, s.Evaluate}
+	return []any{s.Datasets, s.Ask, s.Results, s.Export, s.Settings, s.Evaluate, s.History}
 }
 
 // stem names the open database for the files made from it: the file's

@@ -2,8 +2,8 @@ package desktop
 
 import (
 	"context"
+	"os"
 	"strings"
-	"time"
 
 	"querent/engine"
 	"querent/engine/ask"
@@ -14,8 +14,11 @@ type Ask struct{ a *app }
 
 // OllamaStatus is what the page shows next to the model picker.
 type OllamaStatus struct {
-	Running    bool               `json:"running"`
+	Running bool `json:"running"`
+	// Host is the address in use (http://127.0.0.1:11434), and HostSource
+	// where it comes from: "settings", "OLLAMA_HOST" or "default".
 	Host       string             `json:"host"`
+	HostSource string             `json:"host_source"`
 	Models     []engine.ModelInfo `json:"models"`      // chat models installed
 	Model      string             `json:"model"`       // the one questions will use ("" if none)
 	EmbedModel string             `json:"embed_model"` // used for schema pruning, if any
@@ -28,7 +31,13 @@ type OllamaStatus struct {
 // Status asks Ollama which models are installed and which would be used.
 func (q *Ask) Status() (*OllamaStatus, error) {
 	set := q.a.settings()
-	st := &OllamaStatus{Host: set.OllamaHost, Models: []engine.ModelInfo{}}
+	st := &OllamaStatus{Host: set.OllamaHost, HostSource: "settings", Models: []engine.ModelInfo{}}
+	if set.OllamaHost == "" {
+		st.Host, st.HostSource = strings.Trim(strings.TrimSpace(os.Getenv("OLLAMA_HOST")), "\"'"), "OLLAMA_HOST"
+		if st.Host == "" {
+			st.HostSource = "default"
+		}
+	}
 	if q.a.deps.Model == nil {
 		st.Problem, st.Fix, st.Code = "this build cannot talk to Ollama", "", engine.CodeInternal
 		return st, nil
@@ -38,6 +47,9 @@ func (q *Ask) Status() (*OllamaStatus, error) {
 		e := engine.AsError(err)
 		st.Problem, st.Fix, st.Code = e.Message, e.Hint, e.Code
 		return st, nil
+	}
+	if h, ok := m.(interface{ Host() string }); ok {
+		st.Host = h.Host() // as the client reads it: http://host:port
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), ask.StatusTimeout)
 	defer cancel()
@@ -69,21 +81,32 @@ func (q *Ask) Status() (*OllamaStatus, error) {
 // with its attempts and, when it failed, its errors; the error return is
 // only for a question that could not be asked at all.
 func (q *Ask) Question(question string) (*engine.Answer, error) {
+	return q.question(question, false)
+}
+
+// AsQuestion asks text with the model even when it compiles as SQL (the
+// page's "Ask as a question" on an answer that ran the text as SQL).
+func (q *Ask) AsQuestion(question string) (*engine.Answer, error) {
+	return q.question(question, true)
+}
+
+func (q *Ask) question(question string, asked bool) (*engine.Answer, error) {
 	db, err := q.a.current()
 	if err != nil {
 		return nil, err
 	}
+	q.a.cancel("count") // a count of the previous result would hold this one up
 	ctx, done := q.a.begin("ask")
 	defer done()
 	set := q.a.settings()
-	if ask.IsSQL(ctx, db, question) {
+	if !asked && ask.IsSQL(ctx, db, question) {
 		// SQL typed in the question box runs as SQL, without a model; a
 		// sentence that starts with "Select" is a question (ask.IsSQL).
-		return runAnswer(ctx, db, question, set.MaxRows, set.timeout(), q.a), nil
+		return pageAnswer(runAnswer(ctx, db, question, set.MaxRows, set.timeout(), q.a)), nil
 	}
 	asker, ans := q.asker(ctx, db, set, question)
 	if ans != nil {
-		return ans, nil
+		return pageAnswer(ans), nil
 	}
 	q.a.mu.Lock()
 	session := q.a.session
@@ -93,9 +116,12 @@ func (q *Ask) Question(question string) (*engine.Answer, error) {
 		Progress:  func(p ask.AskProgress) { q.a.emit(EventAskProgress, p) },
 		OnRows: func(a *engine.Answer) {
 			rows := *a // the loop goes on writing into a (the explanation)
-			q.a.emit(EventAskRows, &rows)
+			rows.Errors = append([]engine.ErrorDoc(nil), a.Errors...)
+			rows.Warnings = append([]string(nil), a.Warnings...)
+			rows.Attempts = append([]engine.Attempt(nil), a.Attempts...)
+			q.a.emit(EventAskRows, pageAnswer(&rows))
 		}})
-	return ans, nil
+	return pageAnswer(ans), nil
 }
 
 // asker returns the Asker for the open database and the chosen model, or
@@ -142,29 +168,6 @@ func (q *Ask) NewConversation() error {
 		q.a.session = &engine.Session{Database: q.a.db.Name()}
 	}
 	return nil
-}
-
-// History lists past questions, newest first: of the open database, or of
-// every database when all is true.
-func (q *Ask) History(all bool, limit int) ([]engine.HistoryEntry, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	h := q.a.historyStore(ctx)
-	if h == nil {
-		return []engine.HistoryEntry{}, nil
-	}
-	db := ""
-	if !all {
-		q.a.mu.Lock()
-		if q.a.db != nil {
-			db = q.a.db.Name()
-		}
-		q.a.mu.Unlock()
-	}
-	if limit <= 0 {
-		limit = 100
-	}
-	return h.List(ctx, db, limit)
 }
 
 // PullModel downloads a model (progress events "model:pull"; CancelPull

@@ -80,7 +80,7 @@ func (d *Datasets) open(path string) (*DatasetInfo, error) {
 		db.Close()
 		return nil, err
 	}
-	info := &DatasetInfo{Name: db.Name(), ReadOnly: true, Demo: path == "", Warnings: append([]string{}, db.Warnings()...)}
+	info := &DatasetInfo{Name: db.Name(), ReadOnly: true, Demo: path == "", Warnings: pageList(append([]string{}, db.Warnings()...))}
 	if path != "" {
 		info.Path = db.Name()
 		info.Name = filepath.Base(db.Name())

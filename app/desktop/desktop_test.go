@@ -60,7 +60,7 @@ func TestServicesOpenAndRun(t *testing.T) {
 		t.Fatalf("schema: %v", err)
 	}
 	prev, err := svc.Results.Preview("Artist")
-	if err != nil || prev.RowCount != 200 || len(prev.Errors) != 0 {
+	if err != nil || prev.RowCount != 275 || prev.Truncated || len(prev.Errors) != 0 {
 		t.Fatalf("preview: %v %+v", err, prev.Errors)
 	}
 	ans, err := svc.Results.Run("DELETE FROM Track")
@@ -88,8 +88,8 @@ func TestServicesOpenAndRun(t *testing.T) {
 	if _, err := svc.Datasets.ChooseFile(); err != desktop.ErrNoDialogs {
 		t.Errorf("dialogs: %v", err)
 	}
-	hist, err := svc.Ask.History(true, 10)
-	if err != nil || len(hist) != 1 || hist[0].Status != engine.CodeRefused {
+	hist, err := svc.History.List(desktop.HistoryQuery{All: true, Limit: 10})
+	if err != nil || len(hist) != 1 || hist[0].Status != engine.CodeRefused || hist[0].ID == 0 {
 		t.Errorf("history %v %+v", err, hist)
 	}
 }
@@ -164,7 +164,7 @@ func TestServicesAskImportExport(t *testing.T) {
 	if _, err := svc.Export.Run(export.Request{SQL: "SELECT 1", Out: out}); engine.ErrorCode(err) != engine.CodeExport {
 		t.Errorf("existing file without force: %v", err)
 	}
-	name, _ := svc.Export.DefaultName("csv")
+	name, _ := svc.Export.DefaultName("csv", "")
 	if !strings.HasSuffix(name, ".csv") || !strings.Contains(filepath.Base(name), "people") {
 		t.Errorf("default name %q", name)
 	}

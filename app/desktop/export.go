@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/text"
 )
 
 // Export writes answers to XLSX and CSV files.
@@ -61,6 +62,7 @@ func (e *Export) Run(req export.Request) (*ExportResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	rep.Warnings = pageList(rep.Warnings)
 	if rep.ElapsedS == 0 {
 		rep.ElapsedS = engine.Seconds(time.Since(start))
 	}
@@ -73,12 +75,19 @@ func (e *Export) Cancel() error {
 	return nil
 }
 
-// DefaultName proposes a file name for an export of the open database.
-func (e *Export) DefaultName(format string) (string, error) {
-	name := e.a.stem("querent-export")
+// DefaultName proposes a file name for an export: from the question it
+// answers when there is one ("Top 10 customers by spending" →
+// top-10-customers-by-spending.xlsx), else the open database's name and the
+// time (chinook-2026-12-01-1407.xlsx). title is the question, or a heading
+// such as the previewed table's name; "" for direct SQL.
+func (e *Export) DefaultName(format, title string) (string, error) {
 	if format != "csv" {
 		format = "xlsx"
 	}
+	name := text.Slug(title, 60)
+	if name == "" {
+		name = e.a.stem("querent-export") + "-" + time.Now().Format("2006-01-02-1504")
+	}
 	home, _ := os.UserHomeDir()
-	return filepath.Join(home, name+"-"+time.Now().Format("2006-01-02-1504")+"."+format), nil
+	return filepath.Join(home, name+"."+format), nil
 }

@@ -132,6 +132,10 @@ func (o AskOptions) withDefaults() AskOptions {
 func (a *Asker) Ask(ctx context.Context, question string, session *engine.Session, opts AskOptions) (*engine.Answer, error) {
 	opts = opts.withDefaults()
 	start := time.Now()
+	follows := ""
+	if session != nil && len(session.Turns) > 0 {
+		follows = session.Turns[len(session.Turns)-1].Question
+	}
 	q := question
 	ans := engine.NewAnswer("")
 	ans.Question = &q
@@ -157,7 +161,7 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		if len(stats.Rounds) > 0 {
 			ans.ModelStats = stats
 		}
-		a.record(ctx, question, ans, err, time.Since(start), opts)
+		a.record(ctx, question, follows, ans, err, time.Since(start), opts)
 		progress(AskProgress{Stage: "done"})
 		return ans, err
 	}
@@ -898,15 +902,16 @@ func displayName(name string) string {
 	return name
 }
 
-// record writes the question to the history (if any); a failure to record
-// never fails the answer, but becomes a warning.
-func (a *Asker) record(ctx context.Context, question string, ans *engine.Answer, err error, d time.Duration, opts AskOptions) {
+// record writes the question to the history (if any), with the question it
+// followed up (follows); a failure to record never fails the answer, but
+// becomes a warning.
+func (a *Asker) record(ctx context.Context, question, follows string, ans *engine.Answer, err error, d time.Duration, opts AskOptions) {
 	if a.History == nil {
 		return
 	}
 	e := engine.HistoryEntry{Time: time.Now(), Database: a.DB.Name(), Question: question, SQL: ans.Query, Status: "ok",
 		RowCount: ans.RowCount, DurationS: engine.Seconds(d), Model: a.ModelName, Client: opts.Client, Attempts: ans.Attempts,
-		TimeToRowsS: ans.TimeToRowsS}
+		TimeToRowsS: ans.TimeToRowsS, FollowsUp: follows}
 	if len(ans.Attempts) > 0 || ans.ModelStats != nil {
 		stats := &engine.ModelStats{}
 		if ans.ModelStats != nil {

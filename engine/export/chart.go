@@ -39,6 +39,9 @@ func (x *xlsxWriter) drawChart(ctx context.Context, db engine.Database, info *en
 		}
 	}
 	xi, ys := x.chartColumns(kind, sug, st)
+	if cx, cy, ok := x.chosenColumns(kind); ok {
+		xi, ys = cx, cy
+	}
 	if kind == engine.ChartHistogram {
 		if xi < 0 {
 			x.warn.add("a histogram needs a numeric column, and the result has none: no chart drawn")
@@ -125,6 +128,43 @@ func (x *xlsxWriter) chartColumns(kind string, sug engine.ChartSuggestion, st en
 	return xi, first(nums, 3)
 }
 
+// chosenColumns are the columns Options.ChartX and ChartY name (the chart
+// on the page), when they name columns of the result that fit the kind.
+func (x *xlsxWriter) chosenColumns(kind string) (int, []int, bool) {
+	if x.opts.ChartX == "" && len(x.opts.ChartY) == 0 {
+		return 0, nil, false
+	}
+	index := func(name string) int {
+		for j, c := range x.cols {
+			if c.Name == name {
+				return j
+			}
+		}
+		return -1
+	}
+	var ys []int
+	for _, n := range x.opts.ChartY {
+		j := index(n)
+		if j < 0 {
+			x.warn.add("the chart's column %s is not in the result: the chart is chosen as auto would", n)
+			return 0, nil, false
+		}
+		ys = append(ys, j)
+	}
+	if kind == engine.ChartHistogram {
+		if len(ys) == 0 {
+			return 0, nil, false
+		}
+		return ys[0], nil, true
+	}
+	xi := index(x.opts.ChartX)
+	if xi < 0 || len(ys) == 0 {
+		x.warn.add("the chart's columns (%s by %s) are not in the result: the chart is chosen as auto would", joinAnd(x.opts.ChartY), x.opts.ChartX)
+		return 0, nil, false
+	}
+	return xi, ys, true
+}
+
 // idName reports a column named like an identifier (id, TrackId,
 // customer_id), which measures nothing.
 func idName(name string) bool {
@@ -158,7 +198,7 @@ func cellRef(sheet string, j, row int) string {
 // plot draws a bar, line, pie or scatter chart of the Data sheet's first
 // rows.
 func (x *xlsxWriter) plot(kind string, xi int, ys []int, sug engine.ChartSuggestion) error {
-	n := len(x.chart)
+	n := int(min(x.rows, maxSheetRows-1, maxPlotRows))
 	data := x.sheets[0]
 	types := map[string]excelize.ChartType{
 		engine.ChartBar: excelize.Col, engine.ChartLine: excelize.Line,

@@ -45,6 +45,8 @@ func TestCharts(t *testing.T) {
 		contains []string // in the chart XML
 		warning  string   // in a warning
 		note     string   // in the Chart sheet's first cell
+		x        string   // Options.ChartX
+		y        []string // Options.ChartY
 	}{
 		{name: "auto bar", chart: "auto",
 			query:    "SELECT BillingCountry, sum(Total) AS total FROM Invoice GROUP BY 1 ORDER BY 2 DESC LIMIT 10",
@@ -62,11 +64,28 @@ func TestCharts(t *testing.T) {
 		{name: "auto table", chart: "auto",
 			query:   "SELECT * FROM Invoice",
 			warning: "no chart suits this result: nine columns are too many for one chart"},
-		{name: "scatter capped at 1,000 points", chart: "scatter",
+		{name: "scatter of every row", chart: "scatter",
 			query:    "SELECT Milliseconds, Bytes FROM Track",
 			element:  "<scatterChart>",
-			contains: []string{"'Data'!$A$2:$A$1001", "'Data'!$B$2:$B$1001", "Bytes against Milliseconds (first 1,000 of 3,503 rows)"},
-			warning:  "the scatter chart plots the first 1,000 of 3,503 rows"},
+			contains: []string{"'Data'!$A$2:$A$3504", "'Data'!$B$2:$B$3504", "Bytes against Milliseconds"}},
+		{name: "line capped at Excel's 32,000 points", chart: "line",
+			query:    "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 40000) SELECT date('2000-01-01', '+' || x || ' days') AS day, x % 97 AS v FROM r",
+			element:  "<lineChart>",
+			contains: []string{"'Data'!$A$2:$A$32001", "v by day (first 32,000 of 40,000 rows)"},
+			warning:  "the line chart plots the first 32,000 of 40,000 rows"},
+		{name: "the page's chart: kind and columns as on screen", chart: "line", x: "InvoiceDate", y: []string{"Total"},
+			query:    "SELECT InvoiceId, InvoiceDate, BillingCountry, Total FROM Invoice ORDER BY InvoiceDate",
+			element:  "<lineChart>",
+			contains: []string{"'Data'!$B$2:$B$413", "'Data'!$D$2:$D$413", "Total by InvoiceDate"},
+			note:     "Line chart of Total by InvoiceDate, from Data rows 2–413."},
+		{name: "the page's histogram column", chart: "histogram", y: []string{"Total"},
+			query:    "SELECT InvoiceId, Total FROM Invoice",
+			element:  "<barChart>",
+			contains: []string{"Distribution of Total"}},
+		{name: "the page's columns are not in the result", chart: "bar", x: "nope", y: []string{"Total"},
+			query:   "SELECT BillingCountry, sum(Total) AS Total FROM Invoice GROUP BY 1",
+			element: "<barChart>",
+			warning: "the chart's columns (Total by nope) are not in the result"},
 		{name: "bar asked for", chart: "bar",
 			query:    "SELECT Name, Milliseconds, Bytes FROM Track LIMIT 20",
 			element:  "<barChart>",
@@ -86,7 +105,7 @@ func TestCharts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "c.xlsx")
-			rep, err := export.Export(context.Background(), db, tt.query, out, export.Options{Chart: tt.chart})
+			rep, err := export.Export(context.Background(), db, tt.query, out, export.Options{Chart: tt.chart, ChartX: tt.x, ChartY: tt.y})
 			if err != nil {
 				t.Fatal(err)
 			}

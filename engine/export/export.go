@@ -46,6 +46,11 @@ type Options struct {
 	// Chart is none (the default, also ""), auto, bar, line, pie, scatter or
 	// histogram; XLSX only (a chart with CSV is a usage error).
 	Chart string
+	// ChartX and ChartY name the columns the chart plots (the page's chart
+	// as it is on screen); "" and nil choose them as auto would. For a
+	// histogram ChartY's first column is the one binned.
+	ChartX string
+	ChartY []string
 	// Force replaces an existing file; without it an existing out is an
 	// export error naming --force. It never replaces a SQLite file or the
 	// open database.
@@ -134,7 +139,10 @@ type Request struct {
 	Raw       bool   `json:"raw"`
 	Force     bool   `json:"force"`
 	Chart     string `json:"chart"`
-	MaxRows   int64  `json:"max_rows"`
+	// ChartX and ChartY are the chart's columns (Options.ChartX, ChartY).
+	ChartX  string   `json:"chart_x,omitempty"`
+	ChartY  []string `json:"chart_y,omitempty"`
+	MaxRows int64    `json:"max_rows"`
 	// Timeout bounds the query (default engine.DefaultExportTimeout).
 	Timeout time.Duration `json:"-"`
 	// Question and Model, when the SQL answers a question, go into the
@@ -152,7 +160,7 @@ func Run(ctx context.Context, db engine.Database, req Request) (*Report, error) 
 	if !ok || req.Delimiter == "auto" {
 		return nil, engine.Errorf(engine.CodeUsage, "the delimiter %q is not one of , ; tab |", req.Delimiter).WithHint("choose , ; tab or |")
 	}
-	opts := Options{Format: req.Format, Delimiter: d, BOM: req.BOM, Raw: req.Raw, Chart: req.Chart, Force: req.Force,
+	opts := Options{Format: req.Format, Delimiter: d, BOM: req.BOM, Raw: req.Raw, Chart: req.Chart, ChartX: req.ChartX, ChartY: req.ChartY, Force: req.Force,
 		MaxRows: req.MaxRows, Timeout: req.Timeout, Progress: req.Progress,
 		Provenance: Provenance{Question: req.Question, Model: req.Model, Version: req.Version}}
 	return Export(ctx, db, req.SQL, req.Out, opts)

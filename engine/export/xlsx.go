@@ -35,9 +35,12 @@ const (
 	// column widths, in characters.
 	minColWidth = 6
 	maxColWidth = 60
-	// chartPoints is how many rows a bar, line, pie or scatter chart plots;
-	// chartBufferBytes bounds the memory those rows may take.
+	// chartPoints is how many of the first rows choose a chart (its kind and
+	// columns, for auto); chartBufferBytes bounds the memory those rows may
+	// take. maxPlotRows is how many rows a bar, line, pie or scatter chart
+	// plots: every row up to Excel's old limit of 32,000 points a series.
 	chartPoints      = 1000
+	maxPlotRows      = 32_000
 	chartBufferBytes = 32 << 20
 )
 
@@ -59,6 +62,8 @@ type xlsxWriter struct {
 	rows      int64
 	widths    []float64
 	dateCol   []bool
+	numFmt    []numFormat // each column's number format (numfmt.go)
+	numStyle  [len(numFormatCodes)]int
 	bold      int
 	wrap      int
 	dateStyle [len(numFmts)]int
@@ -224,6 +229,19 @@ func (x *xlsxWriter) start() error {
 		}
 		x.dateCol[j] = seen && all
 	}
+	// Number formats: from each numeric column's name and first values.
+	x.numFmt = make([]numFormat, n)
+	for j, c := range x.cols {
+		if !x.dateCol[j] {
+			x.numFmt[j] = chooseNumFormat(c.Name, x.head, j)
+		}
+	}
+	for f := numInteger; f < numFormat(len(numFormatCodes)); f++ {
+		code := numFormatCodes[f]
+		if x.numStyle[f], err = x.f.NewStyle(&excelize.Style{CustomNumFmt: &code}); err != nil {
+			return writeError(err)
+		}
+	}
 	x.widths = make([]float64, n)
 	for j, c := range x.cols {
 		w := displayWidth(c.Name, maxColWidth) + 3 // bold, and the filter's button
@@ -251,10 +269,16 @@ func (x *xlsxWriter) valueWidth(j int, v engine.Value) int {
 	case nil:
 		return 0
 	case int64:
+		if f := x.numFmt[j]; f != numGeneral {
+			return formatWidth(f, float64(v))
+		}
 		return len(strconv.FormatInt(v, 10))
 	case float64:
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			return 9
+		}
+		if f := x.numFmt[j]; f != numGeneral {
+			return formatWidth(f, v)
 		}
 		return min(len(strconv.FormatFloat(round15(v), 'g', 11, 64)), 16)
 	case string:
@@ -369,6 +393,9 @@ func (x *xlsxWriter) cellValue(j int, v engine.Value) any {
 			x.bigInts.add(x.rows, j, x.sheets[len(x.sheets)-1], x.sheetRow)
 			return strconv.FormatInt(v, 10)
 		}
+		if f := x.numFmt[j]; f != numGeneral {
+			return excelize.Cell{StyleID: x.numStyle[f], Value: v}
+		}
 		return v
 	case float64:
 		switch {
@@ -378,6 +405,9 @@ func (x *xlsxWriter) cellValue(j int, v engine.Value) any {
 			return "-Infinity"
 		case math.IsNaN(v):
 			return nil
+		}
+		if f := x.numFmt[j]; f != numGeneral {
+			return excelize.Cell{StyleID: x.numStyle[f], Value: round15(v)}
 		}
 		return round15(v)
 	case string:

@@ -74,6 +74,9 @@ func expectXLSX(t *testing.T, col engine.Column, v engine.Value) wantCell {
 		if x > 1<<53 || x < -(1<<53) {
 			return wantCell{t: "inlineStr", v: strconv.FormatInt(x, 10)}
 		}
+		if col.Name == "n" { // a count: thousands separators (id is an identifier: none)
+			return wantCell{v: strconv.FormatInt(x, 10), numFmt: "#,##0"}
+		}
 		return wantCell{v: strconv.FormatInt(x, 10)}
 	case float64:
 		switch {
@@ -488,7 +491,7 @@ func TestXLSXManySheets(t *testing.T) {
 	}
 	xmls := sheetXML(t, out)
 	first := string(xmls["Data"])
-	if !strings.Contains(first, `<row r="1048576"><c r="A1048576"><v>1048575</v>`) || strings.Contains(first, `<row r="1048577"`) {
+	if !regexp.MustCompile(`<row r="1048576"><c r="A1048576"( s="\d+")?><v>1048575</v>`).MatchString(first) || strings.Contains(first, `<row r="1048577"`) {
 		t.Error("Data does not end with result row 1,048,575 on sheet row 1,048,576")
 	}
 	if !strings.Contains(first, `<autoFilter ref="$A$1:$A$1048576"`) {

@@ -275,3 +275,77 @@ const (
 	// maxSQLBytes is the longest statement accepted.
 	maxSQLBytes = 100 << 10
 )
+
+// schemaWrite reports a denial of a write to SQLite's own schema table: the
+// first thing SQLite checks for CREATE and DROP, so that the authorizer's
+// words ("DELETE from sqlite_master") name what SQLite does inside, not what
+// the user wrote.
+func schemaWrite(denied string) bool {
+	for _, t := range []string{"sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"} {
+		if strings.Contains(denied, " "+t+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// describeStatement names a CREATE or DROP statement as the user wrote it
+// ("DROP TABLE Track", "CREATE UNIQUE INDEX i"), or returns "" for another
+// kind of statement. toks are the statement's tokens in sql.
+func describeStatement(sql string, toks []sqltext.Token) string {
+	var words []string
+	var name string
+	for _, t := range toks {
+		if t.Kind == sqltext.Space || t.Kind == sqltext.Comment {
+			continue
+		}
+		if name != "" {
+			// schema.name
+			if t.Kind == sqltext.Op && sql[t.Start:t.End] == "." && !strings.HasSuffix(name, ".") {
+				name += "."
+				continue
+			}
+			if strings.HasSuffix(name, ".") && (t.Kind == sqltext.Word || t.Kind == sqltext.Quoted) {
+				name += sqltext.IdentText(sql, t)
+				continue
+			}
+			break
+		}
+		if t.Kind == sqltext.Quoted {
+			name = sqltext.IdentText(sql, t)
+			continue
+		}
+		if t.Kind != sqltext.Word {
+			break
+		}
+		w := strings.ToUpper(sql[t.Start:t.End])
+		switch {
+		case len(words) == 0:
+			if w != "CREATE" && w != "DROP" {
+				return ""
+			}
+			words = append(words, w)
+		case w == "IF" || w == "NOT" || w == "EXISTS":
+			// IF [NOT] EXISTS says nothing about what the statement does.
+		case w == "TEMPORARY":
+			words = append(words, "TEMP")
+		case w == "TEMP" || w == "UNIQUE" || w == "VIRTUAL":
+			words = append(words, w)
+		case (w == "TABLE" || w == "INDEX" || w == "VIEW" || w == "TRIGGER") && !objectKind(words[len(words)-1]):
+			words = append(words, w)
+		default:
+			if len(words) < 2 {
+				return ""
+			}
+			name = sql[t.Start:t.End]
+		}
+	}
+	if len(words) < 2 {
+		return ""
+	}
+	return strings.TrimSpace(strings.Join(words, " ") + " " + name)
+}
+
+func objectKind(w string) bool {
+	return w == "TABLE" || w == "INDEX" || w == "VIEW" || w == "TRIGGER"
+}

@@ -75,6 +75,9 @@ CREATE INDEX IF NOT EXISTS history_sha ON history(database_sha256, id)`); err !=
 var historyColumns = [][2]string{
 	{"time_to_rows_s", "REAL"},
 	{"model_stats_json", "TEXT NOT NULL DEFAULT ''"},
+	{"follows", "TEXT NOT NULL DEFAULT ''"},
+	{"wrong", "INTEGER NOT NULL DEFAULT 0"},
+	{"name", "TEXT NOT NULL DEFAULT ''"},
 }
 
 // migrateHistory adds the columns an older history file lacks.
@@ -126,10 +129,10 @@ func (h *HistoryStore) Record(ctx context.Context, e engine.HistoryEntry) error 
 		stats = string(b)
 	}
 	_, err := h.db.ExecContext(ctx, `INSERT INTO history (time, database, database_sha256, question, sql, status, row_count, duration_s, model, client, attempts_json,
-  time_to_rows_s, model_stats_json)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  time_to_rows_s, model_stats_json, follows, wrong, name)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		e.Time.UTC().Format(time.RFC3339Nano), e.Database, e.DatabaseSHA256, e.Question, e.SQL, e.Status, e.RowCount, e.DurationS, e.Model, e.Client, string(att),
-		e.TimeToRowsS, stats)
+		e.TimeToRowsS, stats, e.FollowsUp, e.Wrong, e.Name)
 	if err != nil {
 		return historyErr(h.path, err)
 	}
@@ -138,7 +141,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 
 func (h *HistoryStore) query(ctx context.Context, where string, args ...any) ([]engine.HistoryEntry, error) {
 	rows, err := h.db.QueryContext(ctx, `SELECT time, database, database_sha256, question, sql, status, row_count, duration_s, model, client, attempts_json,
-  time_to_rows_s, model_stats_json
+  time_to_rows_s, model_stats_json, id, follows, wrong, name
 FROM history `+where, args...)
 	if err != nil {
 		return nil, historyErr(h.path, err)
@@ -150,7 +153,7 @@ FROM history `+where, args...)
 		var t, att, stats string
 		var ttr sql.NullFloat64
 		if err := rows.Scan(&t, &e.Database, &e.DatabaseSHA256, &e.Question, &e.SQL, &e.Status, &e.RowCount, &e.DurationS, &e.Model, &e.Client, &att,
-			&ttr, &stats); err != nil {
+			&ttr, &stats, &e.ID, &e.FollowsUp, &e.Wrong, &e.Name); err != nil {
 			return nil, historyErr(h.path, err)
 		}
 		if ttr.Valid {
@@ -185,11 +188,67 @@ func (h *HistoryStore) List(ctx context.Context, database string, limit int) ([]
 }
 
 // Successes returns successful question/SQL pairs of a database (by path
-// or sha256), newest first, one per distinct question.
+// or sha256), newest first, one per distinct question. An answer the user
+// marked wrong is never one of them: neither the entry marked nor another
+// with the same question and SQL.
 func (h *HistoryStore) Successes(ctx context.Context, database, sha string, limit int) ([]engine.HistoryEntry, error) {
 	if limit <= 0 {
 		limit = 50
 	}
-	return h.query(ctx, fmt.Sprintf(`WHERE id IN (SELECT max(id) FROM history WHERE status = 'ok' AND question <> '' AND sql <> ''
-  AND (database = ? OR (database_sha256 <> '' AND database_sha256 = ?)) GROUP BY lower(question)) ORDER BY id DESC LIMIT %d`, limit), database, sha)
+	return h.query(ctx, fmt.Sprintf(`WHERE id IN (SELECT max(id) FROM history h WHERE status = 'ok' AND question <> '' AND sql <> '' AND wrong = 0
+  AND (database = ? OR (database_sha256 <> '' AND database_sha256 = ?))
+  AND NOT EXISTS (SELECT 1 FROM history w WHERE w.wrong = 1 AND lower(w.question) = lower(h.question) AND w.sql = h.sql)
+  GROUP BY lower(question)) ORDER BY id DESC LIMIT %d`, limit), database, sha)
+}
+
+// Search returns the entries q selects, newest first.
+func (h *HistoryStore) Search(ctx context.Context, q engine.HistoryQuery) ([]engine.HistoryEntry, error) {
+	if q.Limit <= 0 {
+		q.Limit = 100
+	}
+	var conds []string
+	var args []any
+	if q.Database != "" {
+		conds = append(conds, "database = ?")
+		args = append(args, q.Database)
+	}
+	if q.Saved {
+		conds = append(conds, "name <> ''")
+	}
+	for _, w := range strings.Fields(q.Text) {
+		conds = append(conds, `(instr(lower(question), ?) > 0 OR instr(lower(sql), ?) > 0 OR instr(lower(name), ?) > 0)`)
+		lw := strings.ToLower(w)
+		args = append(args, lw, lw, lw)
+	}
+	where := ""
+	if len(conds) > 0 {
+		where = "WHERE " + strings.Join(conds, " AND ") + " "
+	}
+	args = append(args, q.Limit)
+	return h.query(ctx, where+"ORDER BY id DESC LIMIT ?", args...)
+}
+
+// Delete removes one entry; an id that is not there is no error.
+func (h *HistoryStore) Delete(ctx context.Context, id int64) error {
+	if _, err := h.db.ExecContext(ctx, "DELETE FROM history WHERE id = ?", id); err != nil {
+		return historyErr(h.path, err)
+	}
+	return nil
+}
+
+// SetWrong marks an entry's answer wrong (or right again). A wrong answer
+// is never an example for the model (Successes).
+func (h *HistoryStore) SetWrong(ctx context.Context, id int64, wrong bool) error {
+	if _, err := h.db.ExecContext(ctx, "UPDATE history SET wrong = ? WHERE id = ?", wrong, id); err != nil {
+		return historyErr(h.path, err)
+	}
+	return nil
+}
+
+// SetName saves an entry under a name ("" takes it off the saved queries).
+func (h *HistoryStore) SetName(ctx context.Context, id int64, name string) error {
+	if _, err := h.db.ExecContext(ctx, "UPDATE history SET name = ? WHERE id = ?", strings.TrimSpace(name), id); err != nil {
+		return historyErr(h.path, err)
+	}
+	return nil
 }

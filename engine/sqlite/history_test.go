@@ -65,3 +65,71 @@ func TestHistoryStore(t *testing.T) {
 		t.Errorf("reopened: %d entries", len(n))
 	}
 }
+
+// TestHistoryMarksAndSearch: an answer marked wrong is never an example
+// again (nor another entry with the same question and SQL); entries can be
+// searched, saved under a name and deleted; follow-ups keep the question
+// they followed.
+func TestHistoryMarksAndSearch(t *testing.T) {
+	ctx := context.Background()
+	h, err := OpenHistory(ctx, filepath.Join(t.TempDir(), "history.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	rec := func(q, sql, follows string) {
+		if err := h.Record(ctx, engine.HistoryEntry{Database: "/a.db", Question: q, SQL: sql, Status: "ok", FollowsUp: follows}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec("Top customers by spending", "SELECT CustomerId FROM Invoice GROUP BY 1 ORDER BY sum(Total) DESC LIMIT 5", "")
+	rec("and only in Europe?", "SELECT 1", "Top customers by spending")
+	rec("Top customers by spending", "SELECT CustomerId FROM Invoice GROUP BY 1 ORDER BY sum(Total) DESC LIMIT 5", "")
+	rec("Tracks per genre", "SELECT GenreId, count(*) FROM Track GROUP BY 1", "")
+	all, _ := h.Search(ctx, engine.HistoryQuery{Database: "/a.db"})
+	if len(all) != 4 || all[0].ID == 0 || all[2].FollowsUp != "Top customers by spending" {
+		t.Fatalf("Search all: %+v", all)
+	}
+	// Mark the newest "Top customers" wrong: neither it nor the older
+	// entry with the same SQL is an example any more.
+	top := all[1]
+	if err := h.SetWrong(ctx, top.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	ex, _ := h.Successes(ctx, "/a.db", "", 10)
+	for _, e := range ex {
+		if e.Question == "Top customers by spending" {
+			t.Errorf("a wrong answer is still an example: %+v", e)
+		}
+	}
+	if len(ex) != 2 {
+		t.Errorf("examples %+v, want the two others", ex)
+	}
+	got, _ := h.Search(ctx, engine.HistoryQuery{Text: "CUSTOMERS top"})
+	if len(got) != 2 || !got[0].Wrong || got[1].Wrong {
+		t.Errorf("Search text: %+v", got)
+	}
+	if err := h.SetWrong(ctx, top.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	if ex, _ = h.Successes(ctx, "/a.db", "", 10); len(ex) != 3 {
+		t.Errorf("unmarked: %d examples, want 3", len(ex))
+	}
+	// Saved under a name; found by it; deleted.
+	if err := h.SetName(ctx, all[0].ID, " Genres "); err != nil {
+		t.Fatal(err)
+	}
+	saved, _ := h.Search(ctx, engine.HistoryQuery{Saved: true})
+	if len(saved) != 1 || saved[0].Name != "Genres" {
+		t.Errorf("saved %+v", saved)
+	}
+	if byName, _ := h.Search(ctx, engine.HistoryQuery{Text: "genres"}); len(byName) != 1 {
+		t.Errorf("by name %+v", byName)
+	}
+	if err := h.Delete(ctx, all[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := h.Search(ctx, engine.HistoryQuery{}); len(left) != 3 {
+		t.Errorf("after delete: %d entries", len(left))
+	}
+}

@@ -112,7 +112,8 @@ func isInternalTable(name string) bool {
 
 // closest returns up to n candidates that look like target: the same name in
 // another case or spelling (InvoiceDate for invoice_date), a name that
-// contains it or that it contains, or one a few typos away.
+// contains it or that it contains, or one a few typos away — never a name
+// that merely shares letters with it.
 func closest(target string, candidates []string, n int) []string {
 	type scored struct {
 		name  string
@@ -141,8 +142,11 @@ func closest(target string, candidates []string, n int) []string {
 			score = 1 + abs(len(cn)-len(t))/4
 		case len(t) >= 4 && strings.Contains(cn, t), len(cn) >= 4 && strings.Contains(t, cn):
 			score = 2 + abs(len(cn)-len(t))/4
-		default:
-			limit := 1 + len(t)/4
+		case len(t) >= 3:
+			// A typo or two, as the name's length allows: one edit up to
+			// seven letters ("nope" is not "copy", two edits away), two
+			// up to eleven, three beyond.
+			limit := max(1, len(t)/4)
 			if dist := text.Distance(t, cn, limit+1); dist <= limit {
 				score = 2 + dist
 			}

@@ -30,12 +30,15 @@ const wrapperName = "_querent_q"
 // driver). The newlines keep a trailing -- comment from swallowing the
 // closing parenthesis. The unary + drops the declared type, so that the
 // driver hands back text exactly as stored instead of parsing DATE columns.
-// limit < 0 means no LIMIT.
-func wrap(sql string, ncols int, limit int64) string {
+// limit < 0 means no LIMIT; offset > 0 skips that many rows first.
+func wrap(sql string, ncols int, limit int64, offset ...int64) string {
 	names, outs := wrapColumns(ncols)
 	lim := ""
 	if limit >= 0 {
 		lim = fmt.Sprintf(" LIMIT %d", limit)
+		if len(offset) > 0 && offset[0] > 0 {
+			lim += fmt.Sprintf(" OFFSET %d", offset[0])
+		}
 	}
 	return fmt.Sprintf("WITH %s(%s) AS MATERIALIZED (SELECT * FROM (\n%s\n)%s)\nSELECT %s FROM %s",
 		wrapperName, names, sql, lim, outs, wrapperName)
@@ -73,7 +76,7 @@ func (d *DB) Run(ctx context.Context, query string, opts engine.RunOptions) (*en
 func (d *DB) runLocked(ctx context.Context, query string, v *engine.Validation, opts engine.RunOptions) (*engine.Result, error) {
 	res := &engine.Result{
 		Query:       query,
-		ExecutedSQL: wrap(v.SQL, len(v.Columns), int64(opts.MaxRows)+1),
+		ExecutedSQL: wrap(v.SQL, len(v.Columns), int64(opts.MaxRows)+1, int64(max(opts.Offset, 0))),
 		Columns:     append([]engine.Column(nil), v.Columns...),
 		TablesUsed:  v.Tables,
 		Warnings:    v.Warnings,

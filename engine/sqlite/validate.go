@@ -117,7 +117,7 @@ func (d *DB) validateLocked(ctx context.Context, query string) (*engine.Validati
 		if offset >= 0 {
 			offset += s.Start
 		}
-		e := d.compileError(ctx, query, text, s.Start, offset, denied, err)
+		e := d.compileError(ctx, query, text, s.Start, offset, nameStatement(denied, query, s.Toks), err)
 		if len(edits) > 0 && e.Query == query && e.Position >= s.Start {
 			// The error was found in the rewritten text: point at the same
 			// place in the query as written.
@@ -126,7 +126,7 @@ func (d *DB) validateLocked(ctx context.Context, query string) (*engine.Validati
 		return nil, e
 	}
 	if denied != "" {
-		return nil, refused(query, s.Start, denied)
+		return nil, refused(query, s.Start, nameStatement(denied, query, s.Toks))
 	}
 	word := s.FirstWord(query)
 	if len(cols) == 0 || !sawSelect {
@@ -146,6 +146,19 @@ func (d *DB) validateLocked(ctx context.Context, query string) (*engine.Validati
 	v.Tables = byFirstMention(text, v.Tables)
 	v.Functions = calledFunctions(text, funcs)
 	return v, nil
+}
+
+// nameStatement words a denial of a CREATE or DROP by the statement as
+// written ("DROP TABLE Track would change the database") rather than by the
+// write to SQLite's schema table it starts with.
+func nameStatement(denied, query string, toks []sqltext.Token) string {
+	if denied == "" || !schemaWrite(denied) {
+		return denied
+	}
+	if what := describeStatement(query, toks); what != "" {
+		return what + " would change the database"
+	}
+	return denied
 }
 
 func refused(query string, pos int, reason string) *engine.Error {

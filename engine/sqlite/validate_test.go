@@ -37,6 +37,14 @@ func TestValidateErrors(t *testing.T) {
 		{"SELECT Name\nFROM Artist\nWHER Name = 'x'", engine.CodeSyntax, "at line 3, column 6", "", 29},
 		{"SELECT 'abc FROM Artist", engine.CodeSyntax, "unrecognized token", "close every quote", -2},
 		{"DELETE FROM Album", engine.CodeRefused, "DELETE from Album would write to the database", "SELECT", 0},
+		// Statements that write SQLite's own schema table are named as written.
+		{"DROP TABLE Track", engine.CodeRefused, "DROP TABLE Track would change the database", "SELECT", 0},
+		{"drop table if exists main.Track;", engine.CodeRefused, "DROP TABLE main.Track would change the database", "SELECT", 0},
+		{"CREATE TABLE x(a)", engine.CodeRefused, "CREATE TABLE x would change the database", "SELECT", 0},
+		{"CREATE UNIQUE INDEX IF NOT EXISTS i ON Track(Name)", engine.CodeRefused, "CREATE UNIQUE INDEX i would change the database", "SELECT", 0},
+		{"/* c */ CREATE VIEW v AS SELECT 1", engine.CodeRefused, "CREATE VIEW v would change the database", "SELECT", 8},
+		{"CREATE TEMP TABLE t AS SELECT 1", engine.CodeRefused, "CREATE TEMP TABLE t would change the database", "SELECT", 0},
+		{"DROP INDEX IFK_TrackAlbumId", engine.CodeRefused, "DROP INDEX IFK_TrackAlbumId would change the database", "SELECT", 0},
 		{"  SELECT 1; SELECT 2", engine.CodeRefused, "holds 2 (the second starts at line 1, column 13: SELECT 2)", "one at a time", 12},
 		{"EXPLAIN SELECT 1", engine.CodeRefused, "EXPLAIN", "optimization_hints", 0},
 		{"", engine.CodeSyntax, "no SQL statement", "SELECT", -1},
@@ -179,6 +187,33 @@ func TestSplitStatements(t *testing.T) {
 	}
 }
 
+// TestCloseNamesOnly: an unknown name gets "did you mean" only for names
+// that are close to it; "nope" is two edits from "copy" and "Name", which
+// are not what the user meant.
+func TestCloseNamesOnly(t *testing.T) {
+	for _, tt := range []struct {
+		target string
+		cands  []string
+		want   []string
+	}{
+		{"nope", []string{"copy", "Name", "notes", "date"}, nil},
+		{"covid_x9", []string{"copy", "covid_19"}, []string{"covid_19"}},
+		{"nme", []string{"Name", "copy"}, []string{"Name"}},
+		{"Contry", []string{"Country", "County"}, []string{"Country"}},
+		{"Albmu", []string{"Album", "Artist"}, []string{"Album"}},
+	} {
+		got := closest(tt.target, tt.cands, 3)
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("closest(%q, %q) = %q, want %q", tt.target, tt.cands, got, tt.want)
+		}
+	}
+	db := openT(t, copyChinook(t), Options{})
+	_, err := db.Validate(context.Background(), "SELECT nope FROM Artist")
+	if e := engine.AsError(err); e == nil || strings.Contains(e.Hint, "did you mean") {
+		t.Errorf("SELECT nope FROM Artist: hint %q suggests a name that is not close", e.Hint)
+	}
+}
+
 func TestClosest(t *testing.T) {
 	cands := []string{"InvoiceDate", "InvoiceId", "BillingCity", "Total", "CustomerId"}
 	tests := []struct {
@@ -190,6 +225,9 @@ func TestClosest(t *testing.T) {
 		{"totl", "Total"},
 		{"customer", "CustomerId"},
 		{"zzz", ""},
+		// Short names are close only one edit away.
+		{"nope", ""},
+		{"totals", "Total"},
 	}
 	for _, tt := range tests {
 		got := closest(tt.target, cands, 1)

@@ -290,3 +290,50 @@ func Width(s string) int {
 	}
 	return w
 }
+
+// Slug makes a file name's stem of s: its words folded (lowercase, no
+// accents), joined by hyphens, at most max bytes and cut between words —
+// "Top 10 customers by spending?" → "top-10-customers-by-spending". An
+// apostrophe joins ("customer's" → "customers"). It returns "" when s has no
+// letter or digit.
+func Slug(s string, max int) string {
+	var words []string
+	var cur strings.Builder
+	flush := func() {
+		if cur.Len() > 0 {
+			words = append(words, cur.String())
+			cur.Reset()
+		}
+	}
+	for _, r := range s {
+		switch {
+		case r == '\'' || r == '’':
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			FoldRune(&cur, r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	out := ""
+	for _, w := range words {
+		next := w
+		if out != "" {
+			next = out + "-" + w
+		}
+		if len(next) > max {
+			if out == "" {
+				// One long word: cut it at a character boundary.
+				for i := range w {
+					if i > max {
+						break
+					}
+					out = w[:i]
+				}
+			}
+			break
+		}
+		out = next
+	}
+	return out
+}

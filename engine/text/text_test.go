@@ -46,3 +46,17 @@ func TestWidth(t *testing.T) {
 		}
 	}
 }
+
+func TestSlug(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"Top 10 customers by spending", "top-10-customers-by-spending"},
+		{"Which artist's albums sold best in São Paulo?", "which-artists-albums-sold-best-in-sao-paulo"},
+		{"  ¿Qué?  ", "que"},
+		{"???", ""},
+		{"Total sales per country, highest first, for every year since the shop opened in 2009", "total-sales-per-country-highest-first-for-every-year-since"},
+	} {
+		if got := Slug(tt.in, 60); got != tt.want {
+			t.Errorf("Slug(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

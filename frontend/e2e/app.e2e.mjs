@@ -5,17 +5,23 @@
 //   node e2e/app.e2e.mjs URL OUTDIR [DOWN_URL]    (EVAL_URL=… in the environment adds "Evaluate models")
 //
 // URL is the address `querent serve` printed (token included), on the demo
-// database, with Ollama pointing at a scripted fake that answers, in order:
-// 1) "Which artist has the most albums?" with the albums-per-artist SQL;
-// 2) "Delete the old invoices" with a DELETE, four times (refused).
-// DOWN_URL (optional; also $DOWN_URL) is a second `querent serve` whose
-// Ollama host is a closed port. $EVAL_URL (optional) is a third, with
+// database, with Ollama pointing at a scripted fake that answers by the
+// question (app/web/e2e_test.go: e2eAnswers): the albums and tracks per
+// artist, "Delete the old invoices" with a DELETE (refused), the top 10
+// customers by spending, an unanswerable question about salaries, and a slow
+// one to cancel. DOWN_URL (optional; also $DOWN_URL) is a second
+// `querent serve` whose Ollama host is a closed port. $BIG_URL (optional) is
+// one on a generated database (a 100,000-row table "events", 576 days in
+// "daily"): the script pages through the whole table, tries the grid
+// (widths, resizing, fitting, hover, the cell panel, the filter row, the
+// column menu) and charts the 576 days. $EVAL_URL (optional) is one with
 // nothing open, whose fake Ollama has the models qwen2.5-coder:7b (answers
 // the built-in Chinook gold set right) and llama3.1:8b (answers it wrong):
 // the script opens the demo there, evaluates both models on the built-in
 // set and checks the comparison (evaluate.png, evaluate-dark.png at
 // 1100 px). OUTDIR receives a screenshot of each screen and the exported
-// workbook. Measurements are printed as JSON lines
+// workbooks (export.xlsx, top-10-customers-by-spending.xlsx, whose number
+// formats the Go test checks). Measurements are printed as JSON lines
 // ({"metric", "value", "budget", "ok"}); any failed check exits 1 with a
 // message saying what was expected.
 import { chromium } from 'playwright-core';
@@ -26,6 +32,7 @@ import { join } from 'node:path';
 const [url, outDir, downArg] = process.argv.slice(2);
 const downUrl = downArg || process.env.DOWN_URL || '';
 const evalUrl = process.env.EVAL_URL || '';
+const bigUrl = process.env.BIG_URL || '';
 if (!url || !outDir) {
   console.error('usage: node e2e/app.e2e.mjs URL OUTDIR [DOWN_URL]');
   process.exit(2);
@@ -33,7 +40,12 @@ if (!url || !outDir) {
 mkdirSync(outDir, { recursive: true });
 
 const Q1 = 'Which artist has the most albums?';
+const Q1F = 'Which artist has the most tracks?';
 const Q2 = 'Delete the old invoices';
+const Q3 = 'Top 10 customers by spending';
+const Q3S = 'Select the top 10 customers by spending';
+const Q4 = 'How much do we pay in salaries?';
+const QSLOW = 'A slow question';
 const BIG_SQL =
   "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r WHERE x < 10000) SELECT x, x*x AS sq, 'row ' || x AS label FROM r";
 const BUDGET_INTERACTIVE_MS = 1500;
@@ -120,18 +132,42 @@ try {
     await page.locator(selector).first().scrollIntoViewIfNeeded();
     await shot(name);
   };
-  const gridRows = () => page.locator(`${tid('result-grid')}`).getAttribute('data-rows').then(Number);
-  const answerId = () => page.locator(tid('answer')).getAttribute('data-answer-id').catch(() => null);
-  const waitNewAnswer = async (prev) => {
+  // The thread: the newest card is the last; older ones are folded (their
+  // grids and editors are not in the page).
+  const lastCard = () => page.locator(tid('answer')).last();
+  const gridRows = () => lastCard().locator(tid('result-grid')).getAttribute('data-rows').then(Number);
+  const answerId = () =>
+    page.evaluate(() => [...document.querySelectorAll('[data-testid="answer"]')].at(-1)?.getAttribute('data-answer-id') ?? null);
+  // waitNewAnswer waits for the last card to hold a new result (its id.rev
+  // changes, and it is no longer waiting for its first one).
+  const waitNewAnswer = async (prev, timeout = 30000) => {
     await page.waitForFunction(
       (p) => {
-        const a = document.querySelector('[data-testid="answer"]');
-        return a && a.getAttribute('data-answer-id') !== p;
+        const a = [...document.querySelectorAll('[data-testid="answer"]')].at(-1);
+        const id = a?.getAttribute('data-answer-id');
+        return !!id && id !== p && !id.endsWith('.0');
       },
       prev,
-      { timeout: 30000 },
+      { timeout },
     );
   };
+  const ask = async (q) => {
+    const prev = await answerId();
+    await page.fill(tid('question-input'), q);
+    await page.press(tid('question-input'), 'Enter');
+    await waitNewAnswer(prev);
+  };
+  // inView: the element's top is inside the answers' area, below the question box.
+  const headingPlace = (sel) =>
+    page.evaluate((s) => {
+      const el = [...document.querySelectorAll(s)].at(-1);
+      const main = document.querySelector('[data-testid="main"]');
+      const bar = document.querySelector('.askbar');
+      if (!el || !main) return null;
+      const m = main.getBoundingClientRect();
+      const top = el.getBoundingClientRect().top;
+      return { top: top - m.top, bar: bar ? bar.getBoundingClientRect().height : 0, height: m.height };
+    }, sel);
   const setEditorSQL = async (sql) => {
     await page.locator(`${tid('sql-editor')}[data-ready="true"]`).waitFor();
     const content = page.locator(`${tid('sql-editor')} .cm-content`);
@@ -230,7 +266,7 @@ try {
   await page.click(tid('schema-table-Album'));
   await waitNewAnswer(prev);
   await page.locator(tid('grid-row')).first().waitFor();
-  const heading = await page.locator(tid('answer-heading')).innerText();
+  const heading = await lastCard().locator(tid('answer-heading')).innerText();
   check(/Album/.test(heading), `the preview should say which table it shows: ${heading}`);
   check((await gridRows()) > 0, 'the preview of Album has no rows');
   await shot('schema');
@@ -273,6 +309,29 @@ try {
   check((await page.locator(`${tid('chart-x')} option`).count()) === 2, 'the X axis picker should list the 2 columns');
   await shotAt('chart-bar', tid('chart-canvas'));
 
+  // The thread: a follow-up chip asks below; the earlier answer folds, the
+  // new one names what it builds on and shows its heading (defect 9).
+  step = 'thread';
+  prev = await answerId();
+  await lastCard().locator(tid('followup-chip')).first().click();
+  await waitNewAnswer(prev);
+  await lastCard().locator(tid('grid-row')).first().waitFor();
+  const cards = await page.locator(tid('answer')).count();
+  check(cards === 3, `the thread should hold the preview, question 1 and the follow-up (3 cards), not ${cards}`);
+  check((await lastCard().locator(tid('answer-heading')).innerText()) === Q1F, 'the follow-up card does not show its question');
+  const builds = await lastCard().locator(tid('builds-on')).innerText();
+  check(builds.includes(Q1), `the follow-up should say it builds on "${Q1}": ${builds}`);
+  const folded = await page.locator(tid('answer')).nth(1).locator(tid('card-fold')).getAttribute('aria-expanded');
+  check(folded === 'false', 'the earlier answer should fold when a new one comes');
+  const place = await headingPlace(`${tid('answer')} ${tid('answer-heading')}`);
+  check(place && place.top >= place.bar - 2 && place.top <= place.bar + 120, `the new answer's heading is not in view below the question box: ${JSON.stringify(place)}`);
+  metric('followup_heading_offset_px', place.top - place.bar, 120, 'px');
+  await shot('thread');
+  // The earlier answer unfolds from the link.
+  await lastCard().locator(tid('builds-on')).click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="answer"]')[1]?.querySelector('[data-testid="card-fold"]')?.getAttribute('aria-expanded') === 'true');
+  await page.locator(tid('answer')).nth(1).locator(tid('card-fold')).click();
+
   // 5. Edit the SQL (LIMIT 10 → LIMIT 3) and run it with Ctrl/Cmd+Enter.
   step = 'edit SQL';
   const sql1 = await editorText();
@@ -300,6 +359,16 @@ try {
   await runEditor();
   await page.locator(tid('truncated-banner')).waitFor();
   check((await gridRows()) === 100, `with a row cap of 100 the grid should hold 100 rows, not ${await gridRows()}`);
+  // The whole result is counted in the background; the next rows load on request.
+  step = 'total count';
+  const countStart = Date.now();
+  await lastCard().locator(tid('total-count')).waitFor({ timeout: 20000 });
+  metric('total_count_ms', Date.now() - countStart, undefined, 'ms');
+  const totalText = await lastCard().locator(tid('total-count')).innerText();
+  check(totalText === '3,503', `the total should be 3,503 rows, not ${totalText}`);
+  check(/100 of 3,503 rows/.test(await lastCard().locator(tid('answer-meta')).innerText()), 'the meta line does not say 100 of 3,503 rows');
+  await lastCard().locator(tid('load-more')).click();
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="result-grid"]')].at(-1)?.getAttribute('data-rows') === '1100');
   await shotAt('truncated', tid('truncated-banner'));
 
   step = 'row cap 1000';
@@ -314,7 +383,7 @@ try {
 
   // 7. Export to XLSX (a browser download).
   step = 'export';
-  await page.click(tid('export-button'));
+  await lastCard().locator(tid('export-button')).click();
   await page.locator(tid('export-dialog')).waitFor();
   await page.check(tid('export-format-xlsx'));
   const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.click(tid('export-confirm'))]);
@@ -388,10 +457,23 @@ try {
   check(!/DELETE from Invoice would write/i.test(plain), 'the engine message shows without the Details toggle');
   check(await page.locator(tid('sql-editor')).isVisible(), 'the SQL editor should stay to fix the query');
   check((await page.locator(tid('attempts')).count()) === 1, 'the failed attempts are not listed');
+  // One refusal, the banner first (defect 11): above the SQL and its attempts.
+  const bannerTop = (await lastCard().locator(tid('error-banner')).first().boundingBox()).y;
+  const editorTop = (await lastCard().locator(tid('sql-editor')).boundingBox()).y;
+  check(bannerTop < editorTop, `the refusal should come before the SQL (banner at ${bannerTop}, editor at ${editorTop})`);
+  const tries = await lastCard().locator(`${tid('attempts')} li`).count();
+  check(tries === 1, `a refused write should be tried once, not ${tries} times`);
+  check((await page.inputValue(tid('question-input'))) === Q2, 'the question box should keep a refused question to rephrase it');
+  await page.fill(tid('question-input'), '');
   await page.click(tid('error-details-toggle'));
   await page.locator(tid('error-details')).waitFor();
   check(/refused/.test(await page.locator(tid('error-details')).innerText()), 'the details do not show the error type');
   await shot('refused');
+  // The read-only version of the refused write, one click away.
+  prev = await answerId();
+  await lastCard().locator(tid('run-read-only')).click();
+  await waitNewAnswer(prev);
+  check((await gridRows()) === 83, `the rows the DELETE would change: 83 invoices before 2010, not ${await gridRows()}`);
 
   // 10. History: past questions; an entry runs again.
   step = 'history';
@@ -400,7 +482,7 @@ try {
   const items = await page.locator(tid('history-item')).count();
   check(items >= 3, `the history should list the questions and queries (found ${items})`);
   await shot('history');
-  const q1Item = page.locator(tid('history-item')).filter({ hasText: Q1 }).first();
+  const q1Item = page.locator(tid('history-item')).filter({ has: page.locator('.q', { hasText: Q1 }) }).first();
   prev = await answerId();
   await q1Item.locator(tid('history-run')).click();
   await waitNewAnswer(prev);
@@ -423,6 +505,187 @@ try {
   await page.check(tid('settings-theme-system'));
   await page.click(tid('settings-save'));
   await page.locator(tid('settings-dialog')).waitFor({ state: 'detached' });
+
+  // Questions and SQL told apart (defect 1): a sentence starting with
+  // "Select" is asked; the card offers "Run as SQL", and back.
+  step = 'question or SQL';
+  await ask(Q3S);
+  check((await lastCard().locator(tid('error-banner')).count()) === 0, `"${Q3S}" should be asked, not run as SQL`);
+  check((await gridRows()) === 10, `"${Q3S}" should give the top 10, not ${await gridRows()} rows`);
+  const sw = lastCard().locator(tid('switch-taken'));
+  check((await sw.innerText()).trim() === 'Run as SQL', `the card should offer "Run as SQL", not "${await sw.innerText()}"`);
+  prev = await answerId();
+  await sw.click();
+  await waitNewAnswer(prev);
+  check((await lastCard().locator(tid('error-banner')).first().getAttribute('data-error-type')) === 'syntax', 'run as SQL, the sentence should be a syntax error');
+  check((await lastCard().locator(tid('switch-taken')).innerText()).trim() === 'Ask as a question', 'the card should offer "Ask as a question" back');
+  prev = await answerId();
+  await lastCard().locator(tid('switch-taken')).click();
+  await waitNewAnswer(prev);
+  check((await gridRows()) === 10, 'asked again as a question, the card should hold the top 10');
+  await shot('question-or-sql');
+
+  // A spreadsheet formatted like a person would: the top 10 customers, the
+  // chart on screen exported with it, the file named after the question.
+  step = 'xlsx formats';
+  await ask(Q3);
+  await lastCard().locator(tid('grid-row')).first().waitFor();
+  await lastCard().locator(tid('chart-tab')).click();
+  await lastCard().locator(tid('chart-canvas')).waitFor();
+  await lastCard().locator(tid('chart-type-bar')).click();
+  await lastCard().locator(tid('chart-x')).selectOption({ label: 'customer' });
+  for (const y of ['invoices', 'share_of_sales', 'pct_of_sales']) {
+    const box = lastCard().locator(tid(`chart-y-${y}`));
+    if ((await box.count()) && (await box.isChecked())) await box.uncheck();
+  }
+  const ybox = lastCard().locator(tid('chart-y-total_spent'));
+  if (!(await ybox.isChecked())) await ybox.check();
+  await waitInk('top 10 bar');
+  await shotAt('chart-top10', tid('chart-canvas'));
+  await lastCard().locator(tid('export-button')).click();
+  await page.locator(tid('export-dialog')).waitFor();
+  check(await page.locator(tid('export-chart')).isChecked(), 'the export should offer the chart on screen, ticked');
+  const chartLabel = await page.locator(`label:has(${tid('export-chart')})`).innerText();
+  check(/Bar chart of total_spent by customer/.test(chartLabel), `the export should name the chart on screen: ${chartLabel}`);
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.click(tid('export-confirm'))]);
+  const proposed = dl.suggestedFilename();
+  check(proposed === 'top-10-customers-by-spending.xlsx', `the file should be named after the question, not ${proposed}`);
+  await dl.saveAs(join(outDir, proposed));
+  await page.locator(tid('export-done')).waitFor();
+  await shot('export-top10');
+  await page.click(tid('export-close'));
+  await page.locator(tid('export-dialog')).waitFor({ state: 'detached' });
+
+  // A reasoned "cannot answer" is shown as the answer it is (defect 11).
+  step = 'cannot answer';
+  await ask(Q4);
+  await lastCard().locator(tid('reasoned-answer')).waitFor();
+  const reason = await lastCard().locator(tid('reasoned-answer')).innerText();
+  check(/no salaries/.test(reason), `the reason should be shown: ${reason}`);
+  check((await lastCard().locator(tid('sql-editor')).count()) === 0, 'a reasoned answer should not show an empty SQL editor');
+  check(!/\(no SQL\)/.test(await lastCard().innerText()), 'a reasoned answer should not list a "(no SQL)" attempt');
+  await page.fill(tid('question-input'), '');
+  await shot('cannot-answer');
+
+  // Esc cancels a running question; its text stays in the box (defect 12).
+  step = 'cancel with Esc';
+  const before = await page.locator(tid('answer')).count();
+  await page.fill(tid('question-input'), QSLOW);
+  await page.press(tid('question-input'), 'Enter');
+  await lastCard().locator(tid('progress')).waitFor();
+  await page.keyboard.press('Escape');
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="answer"]').length === n && !document.querySelector('[data-testid="progress"]'), before, {
+    timeout: 10000,
+  });
+  check((await page.inputValue(tid('question-input'))) === QSLOW, 'cancelling should leave the question in the box');
+  await page.fill(tid('question-input'), '');
+
+  // The history: search, mark as wrong, save under a name, delete.
+  step = 'history search';
+  await page.click(tid('history-button'));
+  await page.locator(tid('history-item')).first().waitFor();
+  const allItems = await page.locator(tid('history-item')).count();
+  await page.fill(tid('history-search'), 'customers spending');
+  await page.waitForFunction((n) => {
+    const items = [...document.querySelectorAll('[data-testid="history-item"]')];
+    return items.length > 0 && items.length < n && items.every((i) => /customers by spending/i.test(i.textContent));
+  }, allItems);
+  const topItem = page.locator(tid('history-item')).filter({ has: page.locator('.q', { hasText: Q3 }) }).first();
+  await topItem.locator(tid('history-mark-wrong')).click();
+  await page.locator(`${tid('history-item')}[data-wrong="true"]`).first().waitFor();
+  check(
+    (await page.locator(`${tid('history-item')}[data-wrong="true"]`).first().locator(tid('history-wrong-badge')).count()) === 1,
+    'a wrong answer should say so',
+  );
+  await page.locator(`${tid('history-item')}[data-wrong="true"]`).first().locator(tid('history-save')).click();
+  await page.fill(tid('history-name-input'), 'Best customers');
+  await page.click(tid('history-name-save'));
+  await page.fill(tid('history-search'), '');
+  await page.check(tid('history-saved'));
+  await page.waitForFunction(() => {
+    const items = [...document.querySelectorAll('[data-testid="history-item"]')];
+    return items.length === 1 && /Best customers/.test(items[0].textContent);
+  });
+  await shot('history-saved');
+  await page.uncheck(tid('history-saved'));
+  await page.fill(tid('history-search'), Q4);
+  await page.locator(tid('history-item')).first().waitFor();
+  const n4 = await page.locator(tid('history-item')).count();
+  await page.locator(tid('history-item')).first().locator(tid('history-delete')).click();
+  await page.click(tid('history-delete-confirm'));
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="history-item"]').length === n - 1, n4);
+  await page.fill(tid('history-search'), 'tracks');
+  const follows = page.locator(tid('history-follows')).first();
+  await follows.waitFor();
+  check((await follows.innerText()).includes(Q1), 'a follow-up in the history should say what it followed');
+  await page.click(tid('dialog-close'));
+  await page.locator(tid('history-drawer')).waitFor({ state: 'detached' });
+
+  // A user's path keeps its case in errors (defect 2).
+  step = 'path case';
+  await page.click(tid('open-button'));
+  await page.locator(`${tid('open-dialog')} ${tid('open-path')}`).fill('imports/messy.sqlite');
+  await page.click(`${tid('open-dialog')} ${tid('open-path-button')}`);
+  const openErr = page.locator(`${tid('open-dialog')} ${tid('error-banner')}`);
+  await openErr.waitFor();
+  const openText = await openErr.innerText();
+  check(openText.includes('imports/messy.sqlite') && !openText.includes('Imports/'), `the path's case changed: ${openText}`);
+  await page.click(`${tid('open-dialog')} ${tid('dialog-close')}`);
+  await page.locator(tid('open-dialog')).waitFor({ state: 'detached' });
+  await page.evaluate(() => document.querySelector('[data-testid="error-banner"] [aria-label="Dismiss"]')?.click());
+
+  // 900 × 700: nothing clipped, the sidebar folds, the keyboard reaches the
+  // question box at once (defect 12).
+  step = '900x700';
+  await page.setViewportSize({ width: 900, height: 700 });
+  await page.waitForTimeout(200);
+  const pill = await page.locator(tid('ollama-status')).boundingBox();
+  const hist = await page.locator(tid('history-button')).boundingBox();
+  const pillText = await page.locator(tid('ollama-status')).evaluate((el) => {
+    const t = el.lastElementChild;
+    return { cut: t.scrollWidth > t.clientWidth + 1, text: t.textContent };
+  });
+  check(pill.x + pill.width <= 900 && pill.x + pill.width <= hist.x + 1, `the model pill is clipped at 900 px: ${JSON.stringify(pill)}`);
+  check(!pillText.cut, `the model pill's text is cut at 900 px: ${pillText.text}`);
+  await shot('narrow-900x700');
+  const mainW = (await page.locator(tid('main')).boundingBox()).width;
+  await page.click(tid('sidebar-collapse'));
+  await page.locator(tid('sidebar-expand')).waitFor();
+  const foldedW = (await page.locator(tid('main')).boundingBox()).width;
+  check(foldedW > mainW + 150, `folding the sidebar should widen the answers (${mainW} → ${foldedW} px)`);
+  await shot('narrow-folded');
+  await page.click(tid('sidebar-expand'));
+  await page.locator(tid('sidebar-collapse')).waitFor();
+  await page.keyboard.press('Control+b');
+  await page.locator(tid('sidebar-expand')).waitFor();
+  await page.keyboard.press('Control+b');
+  await page.locator(tid('sidebar-collapse')).waitFor();
+  // Tab from the top of the page: the question box within a few stops.
+  await page.evaluate(() => {
+    document.body.tabIndex = -1;
+    document.body.focus();
+  });
+  let stops = 0;
+  for (; stops < 30; stops++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'question-input')) break;
+  }
+  metric('tab_stops_to_question_box', stops + 1, 12, 'stops');
+  // A skip link first, then the top bar: no stop in the sidebar's tree before it.
+  check(stops + 1 <= 12, `Tab passes ${stops + 1} stops before the question box`);
+  // The first stop is the skip link, straight to the question box.
+  await page.evaluate(() => document.body.focus());
+  await page.keyboard.press('Tab');
+  check(await page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'skip-to-question'), 'the first Tab stop should be the skip link');
+  await page.keyboard.press('Enter');
+  check(await page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'question-input'), 'the skip link should focus the question box');
+  await page.locator(tid('result-grid')).first().click().catch(() => {});
+  await page.keyboard.press('/');
+  check(await page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'question-input'), '"/" should focus the question box');
+  await page.locator(tid('schema-search')).focus();
+  await page.keyboard.press('Control+k');
+  check(await page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'question-input'), 'Ctrl+K should focus the question box');
+  await page.setViewportSize({ width: 1360, height: 880 });
 
   // 11. Without its token the page says what to do.
   step = 'no token';
@@ -459,6 +722,199 @@ try {
     await down.close();
   } else {
     log('no DOWN_URL: skipped the Ollama-down check');
+  }
+
+  // A generated database: page through a 100,000-row table, try the grid,
+  // chart 576 days.
+  if (bigUrl) {
+    step = 'big: open';
+    const big = await context.newPage();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(bigUrl).origin }).catch(() => {});
+    big.on('pageerror', (e) => pageErrors.push(String(e)));
+    await big.goto(bigUrl);
+    await big.waitForFunction(() => {
+      const q = document.querySelector('[data-testid="question-input"]');
+      return q && !q.disabled;
+    });
+    const bigCard = () => big.locator(tid('answer')).last();
+    const bigGrid = () => bigCard().locator(tid('result-grid'));
+    await big.locator(tid('schema-table-events')).waitFor();
+    await big.click(tid('schema-table-events'));
+    await bigCard().locator(tid('grid-row')).first().waitFor();
+    step = 'big: total';
+    const bigTotal = await bigCard().locator(tid('total-count')).innerText();
+    check(bigTotal === '100,000', `the preview should know the table's 100,000 rows, not ${bigTotal}`);
+    check((await bigGrid().getAttribute('data-rows')) === '1000', 'a preview starts with 1,000 rows');
+
+    // Widths from the rendered text (defect 3): no date or country is cut.
+    step = 'big: widths';
+    const cut = await bigGrid().evaluate((g) => {
+      const heads = [...g.querySelectorAll('[role="columnheader"][data-col]')].map((h) => h.getAttribute('data-col'));
+      const out = [];
+      for (const row of g.querySelectorAll('[data-testid="grid-row"]')) {
+        const cells = [...row.querySelectorAll('[role="gridcell"]')];
+        for (const name of ['day', 'country', 'amount', 'id']) {
+          const c = cells[heads.indexOf(name)];
+          if (c && c.scrollWidth > c.clientWidth + 1) out.push(`${name}: ${c.textContent}`);
+        }
+      }
+      return out;
+    });
+    check(cut.length === 0, `cells are cut in columns fitted to their text: ${cut.slice(0, 4).join('; ')}`);
+
+    // Hover shows a cut value whole; the cell panel shows JSON laid out and blobs in hex.
+    step = 'big: hover';
+    const row = (n) => bigGrid().locator(`${tid('grid-row')}[aria-rowindex="${n + 1}"] [role="gridcell"]`);
+    const noteCell = row(3).nth(4);
+    await noteCell.hover();
+    const tip = big.locator(tid('cell-tooltip'));
+    await tip.waitFor();
+    check(/\(end\)/.test(await tip.innerText()), `hovering a cut note should show all of it: ${(await tip.innerText()).slice(0, 80)}`);
+    await big.screenshot({ path: join(outDir, 'grid-hover.png') });
+    step = 'big: cell panel';
+    const jsonCell = row(10).nth(4);
+    await jsonCell.dblclick();
+    const panel = big.locator(tid('cell-panel'));
+    await panel.waitFor();
+    check((await panel.getAttribute('data-kind')) === 'json', `row 10's note is JSON, the panel says ${await panel.getAttribute('data-kind')}`);
+    check(/\n {2}"tags": \[/.test(await big.locator(tid('cell-panel-value')).innerText()), 'the JSON is not laid out');
+    await big.screenshot({ path: join(outDir, 'cell-panel.png') });
+    await bigGrid().evaluate((g) => (g.scrollTop = 40 * 30));
+    const blobCell = row(50).nth(5);
+    await blobCell.dblclick();
+    await big.waitForFunction(() => document.querySelector('[data-testid="cell-panel"]')?.getAttribute('data-kind') === 'blob');
+    check(/00 ff 10 20/.test(await big.locator(tid('cell-panel-value')).innerText()), 'the blob is not shown in hex');
+    await big.click(tid('cell-panel-close'));
+    await bigGrid().evaluate((g) => (g.scrollTop = 0));
+
+    // Resize by dragging a column's edge; fit by double-clicking it.
+    step = 'big: resize';
+    const width = (name) => bigGrid().locator(`[role="columnheader"][data-col="${name}"]`).evaluate((h) => h.getBoundingClientRect().width);
+    const w0 = await width('amount');
+    const handle = bigGrid().locator(`[role="columnheader"][data-col="amount"] ${tid('col-resize')}`);
+    const hb = await handle.boundingBox();
+    await big.mouse.move(hb.x + hb.width / 2, hb.y + hb.height / 2);
+    await big.mouse.down();
+    await big.mouse.move(hb.x + hb.width / 2 + 40, hb.y + hb.height / 2, { steps: 4 });
+    await big.mouse.move(hb.x + hb.width / 2 + 80, hb.y + hb.height / 2, { steps: 4 });
+    await big.mouse.up();
+    const w1 = await width('amount');
+    check(Math.abs(w1 - w0 - 80) <= 3, `dragging the edge 80 px should widen the column by 80 px (${w0} → ${w1})`);
+    const n0 = await width('note');
+    await bigGrid().locator(`[role="columnheader"][data-col="note"] ${tid('col-resize')}`).dblclick();
+    const n1 = await width('note');
+    const noteFits = await bigGrid().evaluate((g) => {
+      const heads = [...g.querySelectorAll('[role="columnheader"][data-col]')].map((h) => h.getAttribute('data-col'));
+      return [...g.querySelectorAll('[data-testid="grid-row"]')].every((r) => {
+        const c = r.querySelectorAll('[role="gridcell"]')[heads.indexOf('note')];
+        return c.scrollWidth <= c.clientWidth + 1;
+      });
+    });
+    check(n1 > n0 && noteFits, `double-clicking the edge should fit every note (${n0} → ${n1} px, every note whole: ${noteFits})`);
+    metric('grid_autofit_note_px', n1, undefined, 'px');
+
+    // Page through the whole table by scrolling: 100 pages of 1,000.
+    step = 'big: paging 100,000 rows';
+    const t0 = Date.now();
+    for (let i = 0; i < 400; i++) {
+      const rows = Number(await bigGrid().getAttribute('data-rows'));
+      if (rows >= 100000) break;
+      await bigGrid().evaluate((g) => (g.scrollTop = g.scrollHeight));
+      await big.waitForFunction((n) => Number([...document.querySelectorAll('[data-testid="result-grid"]')].at(-1)?.getAttribute('data-rows')) > n, rows, { timeout: 15000 }).catch(() => {});
+    }
+    const paged = Number(await bigGrid().getAttribute('data-rows'));
+    metric('page_through_100k_rows_ms', Date.now() - t0, undefined, 'ms');
+    check(paged === 100000, `scrolling should page through all 100,000 rows, not ${paged}`);
+    await bigGrid().evaluate((g) => (g.scrollTop = g.scrollHeight));
+    await big.waitForFunction(() => [...document.querySelectorAll('[data-testid="grid-row"]')].some((r) => r.getAttribute('aria-rowindex') === '100001'));
+    check((await bigCard().locator(tid('truncated-banner')).count()) === 0, 'with every row loaded, the banner should go');
+    const perf100k = await bigGrid().evaluate(
+      (grid) =>
+        new Promise((resolve) => {
+          const deltas = [];
+          let last = performance.now();
+          const t = last;
+          const total = grid.scrollHeight - grid.clientHeight;
+          const frame = (now) => {
+            deltas.push(now - last);
+            last = now;
+            const f = Math.min(1, (now - t) / 2000);
+            grid.scrollTop = Math.round(total * (1 - f));
+            if (f < 1) requestAnimationFrame(frame);
+            else resolve(deltas.slice(1));
+          };
+          requestAnimationFrame(frame);
+        }),
+    );
+    const s100 = [...perf100k].sort((a, b) => a - b);
+    const p95big = s100[Math.floor(0.95 * (s100.length - 1))];
+    check(metric('scroll_100k_frame_p95_ms', p95big, BUDGET_FRAME_P95_MS, 'ms'), `scrolling 100,000 rows: p95 frame ${p95big.toFixed(1)} ms`);
+    await bigCard().locator(tid('stats-tab')).click();
+    const cover = await bigCard().locator(tid('stats-coverage')).innerText();
+    check(/cover the first 1,000 rows of 100,000 in events/.test(cover), `the statistics should say what they cover: ${cover}`);
+    await bigCard().locator(tid('table-tab')).click();
+
+    // The filter row and the column menu.
+    step = 'big: filter';
+    await bigCard().locator(tid('filter-button')).click();
+    const countryFilter = bigGrid().locator(`${tid('grid-filter')}`).nth(2);
+    await countryFilter.fill('united kingdom');
+    await big.waitForFunction(() => [...document.querySelectorAll('[data-testid="result-grid"]')].at(-1)?.getAttribute('data-shown') === '20000');
+    check(/20,000 of 100,000 loaded rows match/.test(await bigCard().locator(tid('filter-count')).innerText()), 'the filter should say how many rows match');
+    await bigGrid().locator(tid('grid-filter')).nth(3).fill('>999');
+    await big.waitForFunction(() => {
+      const g = [...document.querySelectorAll('[data-testid="result-grid"]')].at(-1);
+      const n = Number(g?.getAttribute('data-shown'));
+      return n > 0 && n < 20000;
+    });
+    await bigGrid().locator(`[role="columnheader"][data-col="amount"] ${tid('column-menu-button')}`).click();
+    await big.locator(tid('column-menu')).waitFor();
+    await big.click(tid('menu-sort-desc'));
+    const amounts = await bigGrid().evaluate((g) => {
+      const heads = [...g.querySelectorAll('[role="columnheader"][data-col]')].map((h) => h.getAttribute('data-col'));
+      return [...g.querySelectorAll('[data-testid="grid-row"]')].slice(0, 5).map((r) => Number(r.querySelectorAll('[role="gridcell"]')[heads.indexOf('amount')].textContent.replace(/,/g, '')));
+    });
+    check(amounts.every((a, i) => a >= 999 && (i === 0 || a <= amounts[i - 1])), `sorted descending and filtered over 999: ${amounts.join(', ')}`);
+    await big.screenshot({ path: join(outDir, 'grid-filter.png') });
+    log('screenshot grid-filter.png');
+    await bigGrid().locator(`[role="columnheader"][data-col="country"] ${tid('column-menu-button')}`).click();
+    await big.click(tid('menu-copy-column'));
+    await big.locator(tid('toast')).filter({ hasText: 'Copied the column country' }).first().waitFor();
+
+    // 576 days, every one drawn on a time axis, straight lines (defect 7).
+    step = 'big: 576 days';
+    const prevBig = await big.evaluate(() => [...document.querySelectorAll('[data-testid="answer"]')].at(-1)?.getAttribute('data-answer-id'));
+    await big.fill(tid('question-input'), 'SELECT id, day, cases FROM daily ORDER BY day');
+    await big.press(tid('question-input'), 'Enter');
+    await big.waitForFunction((p) => {
+      const id = [...document.querySelectorAll('[data-testid="answer"]')].at(-1)?.getAttribute('data-answer-id');
+      return id && id !== p && !id.endsWith('.0');
+    }, prevBig);
+    await bigCard().locator(tid('chart-tab')).click();
+    const canvas = bigCard().locator(tid('chart-canvas'));
+    await canvas.waitFor();
+    await big.waitForTimeout(300);
+    const attrs = await canvas.evaluate((c) => ({ kind: c.dataset.kind, points: c.dataset.points, rows: c.dataset.rows, x: c.dataset.xAxis, tension: c.dataset.tension }));
+    check(attrs.kind === 'line' && attrs.points === '576' && attrs.rows === '576' && attrs.x === 'time' && attrs.tension === '0', `576 days should be a line of 576 points on a time axis: ${JSON.stringify(attrs)}`);
+    check(!(await bigCard().locator(tid('chart-y-id')).isChecked().catch(() => false)), 'the id column should not be drawn as a measure');
+    check(/every row drawn \(576 points\)/i.test(await bigCard().locator(tid('chart-note')).innerText()), 'the chart should say every row is drawn');
+    let inkBig = 0;
+    for (let i = 0; i < 40 && inkBig < 2000; i++) {
+      await big.waitForTimeout(100);
+      inkBig = await canvas.evaluate((c) => {
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let k = 3; k < d.length; k += 4) if (d[k] > 0) n++;
+        return n;
+      });
+    }
+    check(inkBig >= 2000, `the 576-day chart drew nothing (${inkBig} pixels)`);
+    await canvas.scrollIntoViewIfNeeded();
+    await big.screenshot({ path: join(outDir, 'chart-576-days.png') });
+    log('screenshot chart-576-days.png');
+    await big.close();
+  } else {
+    log('no BIG_URL: skipped the generated database');
   }
 
   // 13. Evaluate models: the built-in Chinook set, two models, one right

@@ -144,7 +144,7 @@ func TestGenerate(t *testing.T) {
 		"  position?: number;",
 		"  tables_shown: string[] | null;",
 		"    Current(): DatasetInfo | null;",
-		"    History(all: boolean, limit: number): HistoryEntry[] | null;",
+		"    List(q: HistoryQuery): HistoryItem[] | null;",
 		"  'dataset:changed': DatasetInfo;",
 		"  'file:dropped': string[];",
 	} {

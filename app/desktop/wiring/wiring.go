@@ -109,6 +109,9 @@ func NewModel(host string, timeout time.Duration) (engine.Model, error) {
 	return ollama.New(ollama.Config{Host: host, RequestTimeout: timeout})
 }
 
+// The app's History service edits the store.
+var _ desktop.HistoryEditor = (*sqlite.HistoryStore)(nil)
+
 // OpenHistory opens the history file in Querent's data folder.
 func OpenHistory(ctx context.Context) (engine.History, func(), error) {
 	dir, err := files.DataDir()

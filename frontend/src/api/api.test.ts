@@ -28,24 +28,24 @@ function fakeTransport(results: Record<string, unknown> = {}) {
 describe('the typed api', () => {
   let f: ReturnType<typeof fakeTransport>;
   beforeEach(async () => {
-    f = fakeTransport({ 'Datasets.Recent': null, 'Ask.History': [{ sql: 'SELECT 1' }], 'Ask.Status': { running: true } });
+    f = fakeTransport({ 'Datasets.Recent': null, 'History.List': [{ sql: 'SELECT 1' }], 'Ask.Status': { running: true } });
     await api.init(f.t);
   });
 
   it('passes each method its arguments in order', async () => {
-    await api.Ask.History(true, 50);
+    await api.History.List({ all: true, limit: 50 });
     await api.Export.Run({ sql: 'SELECT 1', out: '', format: 'csv', bom: true });
     await api.Datasets.ChooseNewDatabase('sales.sqlite');
     await api.Settings.Save({ ollama_host: '', model: '', max_rows: 100, timeout_s: 30, theme: 'dark', skip_explanation: false });
-    expect(f.calls.map((c) => c.target)).toEqual(['Ask.History', 'Export.Run', 'Datasets.ChooseNewDatabase', 'Settings.Save']);
-    expect(f.calls[0].args).toEqual([true, 50]);
+    expect(f.calls.map((c) => c.target)).toEqual(['History.List', 'Export.Run', 'Datasets.ChooseNewDatabase', 'Settings.Save']);
+    expect(f.calls[0].args).toEqual([{ all: true, limit: 50 }]);
     expect(f.calls[1].args).toEqual([{ sql: 'SELECT 1', out: '', format: 'csv', bom: true }]);
     expect(f.calls[2].args).toEqual(['sales.sqlite']);
   });
 
   it('turns a null list into an empty one', async () => {
     expect(await api.Datasets.Recent()).toEqual([]);
-    expect(await api.Ask.History(false, 1)).toEqual([{ sql: 'SELECT 1' }]);
+    expect(await api.History.List({ limit: 1 })).toEqual([{ sql: 'SELECT 1' }]);
   });
 
   it('hands events over normalised', () => {

@@ -11,7 +11,9 @@ import type {
   EventMap,
   EventName,
   ExportRequest,
+  HistoryQuery,
   ImportRequest,
+  PageRequest,
   ModelReport,
   Services,
   SettingsData,
@@ -82,9 +84,10 @@ export const Datasets = {
 export const Ask = {
   Status: () => some(call('Ask', 'Status')),
   Question: (question: string) => some(call('Ask', 'Question', question)),
+  /** Asks text with the model even when it compiles as SQL ("Ask as a question"). */
+  AsQuestion: (question: string) => some(call('Ask', 'AsQuestion', question)),
   Cancel: () => call('Ask', 'Cancel'),
   NewConversation: () => call('Ask', 'NewConversation'),
-  History: (all: boolean, limit: number) => list(call('Ask', 'History', all, limit)),
   PullModel: (name: string) => call('Ask', 'PullModel', name),
   CancelPull: () => call('Ask', 'CancelPull'),
 };
@@ -93,13 +96,29 @@ export const Results = {
   Run: (sql: string) => some(call('Results', 'Run', sql)),
   Preview: (table: string) => some(call('Results', 'Preview', table)),
   Cancel: () => call('Results', 'Cancel'),
+  /** Rows offset+1 … offset+limit of a query's result (not recorded in the history). */
+  Page: (req: PageRequest) => some(call('Results', 'Page', req)),
+  /** The number of rows of a query's whole result; CancelCount (or another query) stops it. */
+  Count: (sql: string) => some(call('Results', 'Count', sql)),
+  CancelCount: () => call('Results', 'CancelCount'),
+};
+
+export const History = {
+  /** Entries newest first: of the open database unless q.all; searched, or only the saved ones. */
+  List: (q: HistoryQuery) => list(call('History', 'List', q)),
+  Delete: (id: number) => call('History', 'Delete', id),
+  /** A wrong answer is never used again as an example for the model. */
+  MarkWrong: (id: number, wrong: boolean) => call('History', 'MarkWrong', id, wrong),
+  /** Saves the entry's query under a name ("" unsaves it). */
+  Save: (id: number, name: string) => call('History', 'Save', id, name),
 };
 
 export const Export = {
   ChooseFile: (defaultName: string) => call('Export', 'ChooseFile', defaultName),
   Run: (req: ExportRequest) => some(call('Export', 'Run', req)),
   Cancel: () => call('Export', 'Cancel'),
-  DefaultName: (format: 'xlsx' | 'csv') => call('Export', 'DefaultName', format),
+  /** A file name from the question (or heading) the answer has; "" for the database's name and the time. */
+  DefaultName: (format: 'xlsx' | 'csv', title: string) => call('Export', 'DefaultName', format, title),
 };
 
 export const Settings = {

@@ -214,6 +214,12 @@ export interface ColumnStats {
  */
 export type ColumnStatsList = Record<string, ColumnStats | null>;
 
+/** desktop.CountResult is the number of rows a query's whole result has. */
+export interface CountResult {
+  rows: number;
+  elapsed_s: number;
+}
+
 /** desktop.DatasetInfo describes the open database. */
 export interface DatasetInfo {
   /** as shown: the file name, or the demo's name */
@@ -377,6 +383,9 @@ export interface ExportRequest {
   raw?: boolean;
   force?: boolean;
   chart?: string;
+  /** ChartX and ChartY are the chart's columns (Options.ChartX, ChartY). */
+  chart_x?: string;
+  chart_y?: string[];
   max_rows?: number;
   /**
    * Question and Model, when the SQL answers a question, go into the
@@ -441,11 +450,8 @@ export interface GoldSetInfo {
   fits: boolean;
 }
 
-/**
- * engine.HistoryEntry is one question (or direct query) and what became of it: the
- * audit trail of the app, the command line and the MCP server.
- */
-export interface HistoryEntry {
+/** desktop.HistoryItem is one entry of the history with what the app adds to it. */
+export interface HistoryItem {
   time: string;
   database: string;
   database_sha256: string;
@@ -464,6 +470,33 @@ export interface HistoryEntry {
    */
   time_to_rows_s: number | null;
   model_stats: ModelStats | null;
+  /** ID identifies the entry for Delete, MarkWrong and Save. */
+  id: number;
+  /**
+   * Wrong: the user marked this answer wrong; it is never an example for
+   * the model again.
+   */
+  wrong: boolean;
+  /** Name is the name the query was saved under ("": not saved). */
+  name: string;
+  /** FollowsUp is the question this one followed in its conversation. */
+  follows_up: string;
+}
+
+/**
+ * desktop.HistoryQuery is what the page's History asks for.
+ *
+ * Only the page sends it: a field left out is Go's zero value.
+ */
+export interface HistoryQuery {
+  /** All lists every database's entries, not only the open one's. */
+  all?: boolean;
+  /** Text keeps the entries whose question, SQL or name hold every word. */
+  text?: string;
+  /** Saved keeps only the saved queries (those with a name). */
+  saved?: boolean;
+  /** Limit is the most entries (default 200). */
+  limit?: number;
 }
 
 /**
@@ -676,7 +709,12 @@ export interface ModelStats {
 /** desktop.OllamaStatus is what the page shows next to the model picker. */
 export interface OllamaStatus {
   running: boolean;
+  /**
+   * Host is the address in use (http://127.0.0.1:11434), and HostSource
+   * where it comes from: "settings", "OLLAMA_HOST" or "default".
+   */
   host: string;
+  host_source: string;
   /** chat models installed */
   models: ModelInfo[] | null;
   /** the one questions will use ("" if none) */
@@ -687,6 +725,22 @@ export interface OllamaStatus {
   problem: string;
   fix: string;
   code: string;
+}
+
+/**
+ * desktop.PageRequest asks for some rows of a query's result past those shown.
+ *
+ * Only the page sends it: a field left out is Go's zero value.
+ */
+export interface PageRequest {
+  sql?: string;
+  /** Offset is how many of the result's first rows to skip (those shown). */
+  offset?: number;
+  /**
+   * Limit is how many rows to return (default 1,000, at most the row
+   * ceiling).
+   */
+  limit?: number;
 }
 
 /** engine.PullProgress reports a model download. */
@@ -846,15 +900,15 @@ export interface Services {
   };
   /** Ask answers questions with the model, and tells how Ollama is doing. */
   Ask: {
+    /**
+     * AsQuestion asks text with the model even when it compiles as SQL (the
+     * page's "Ask as a question" on an answer that ran the text as SQL).
+     */
+    AsQuestion(question: string): Answer | null;
     /** Cancel stops the question being answered. */
     Cancel(): void;
     /** CancelPull stops a download. */
     CancelPull(): void;
-    /**
-     * History lists past questions, newest first: of the open database, or of
-     * every database when all is true.
-     */
-    History(all: boolean, limit: number): HistoryEntry[] | null;
     /** NewConversation forgets the previous questions (follow-ups start anew). */
     NewConversation(): void;
     /**
@@ -879,7 +933,25 @@ export interface Services {
   Results: {
     /** Cancel stops a running query. */
     Cancel(): void;
-    /** Preview shows the first 200 rows of a table or view. */
+    /** CancelCount stops a running Count. */
+    CancelCount(): void;
+    /**
+     * Count counts the rows of a query's whole result, for a truncated answer
+     * ("1,000 of 3,503 rows"). It runs in the background of the page, under the
+     * settings' timeout; CancelCount (or running another query) stops it.
+     */
+    Count(sql: string): CountResult | null;
+    /**
+     * Page returns rows Offset+1 … Offset+Limit of a query's result: "load the
+     * next 1,000" of a truncated answer, the next page of a table's preview.
+     * The answer's rows are those rows (Truncated: more follow); its
+     * statistics are theirs. It is not recorded in the history.
+     */
+    Page(req: PageRequest): Answer | null;
+    /**
+     * Preview shows the first rows of a table or view (PreviewRows; the answer
+     * is truncated when there are more, and Page reads the next ones).
+     */
     Preview(table: string): Answer | null;
     /**
      * Run runs one read-only SQL query on the open database. Like questions, the
@@ -894,8 +966,14 @@ export interface Services {
     Cancel(): void;
     /** ChooseFile shows the desktop's save dialog for an export. */
     ChooseFile(defaultName: string): string;
-    /** DefaultName proposes a file name for an export of the open database. */
-    DefaultName(format: string): string;
+    /**
+     * DefaultName proposes a file name for an export: from the question it
+     * answers when there is one ("Top 10 customers by spending" →
+     * top-10-customers-by-spending.xlsx), else the open database's name and the
+     * time (chinook-2026-12-01-1407.xlsx). title is the question, or a heading
+     * such as the previewed table's name; "" for direct SQL.
+     */
+    DefaultName(format: string, title: string): string;
     /**
      * Run exports the whole result of SQL to a file (progress events
      * "export:progress"; Cancel stops it and leaves nothing behind).
@@ -948,6 +1026,29 @@ export interface Services {
      * back). The full report is written to the data folder.
      */
     Run(req: EvalRequest): EvalResult | null;
+  };
+  /**
+   * History is the history of questions and queries as the app shows it:
+   * searched, saved under a name, marked wrong, deleted.
+   */
+  History: {
+    /** Delete removes an entry. */
+    Delete(id: number): void;
+    /**
+     * List returns the entries q selects, newest first: of the open database
+     * unless q.All.
+     */
+    List(q: HistoryQuery): HistoryItem[] | null;
+    /**
+     * MarkWrong marks an answer wrong (wrong false: right again). A wrong
+     * answer is never used again as an example for the model.
+     */
+    MarkWrong(id: number, wrong: boolean): void;
+    /**
+     * Save saves an entry's query under a name ("" takes it off the saved
+     * queries).
+     */
+    Save(id: number, name: string): void;
   };
 }
 

@@ -1,10 +1,14 @@
 // What the chart draws: the default kind and columns from the answer's
-// suggestion, and the data series for each kind. Pure functions (the
-// component hands the result to chart.js), so they are unit-tested.
+// suggestion, and the data series for each kind. Every row is plotted; past
+// a few thousand points a line or scatter is downsampled evenly (each bucket
+// keeps its lowest and highest point, so no peak is lost) and a bar chart
+// takes every k-th row — and the note says so. Dates go on a time axis, so
+// that a missing day shows as a gap. Pure functions (the component hands the
+// result to chart.js), so they are unit-tested.
 import type { ChartKind, Column, Value } from '../api/types';
 import { histogram } from './histogram';
 import { numericColumns } from './rows';
-import { formatNumber, formatStat } from './format';
+import { formatCount, formatNumber, formatStat } from './format';
 
 export const CHART_KINDS: ChartKind[] = ['bar', 'line', 'pie', 'scatter', 'histogram'];
 
@@ -16,8 +20,10 @@ export const KIND_LABELS: Record<ChartKind, string> = {
   histogram: 'Histogram',
 };
 
-/** At most this many points are drawn for bar, line and pie charts. */
-export const MAX_CATEGORIES = 500;
+/** A line or scatter draws every row up to this many points, then downsamples. */
+export const MAX_POINTS = 5000;
+/** A bar chart draws every row up to this many bars, then every k-th row. */
+export const MAX_BARS = 500;
 /** A pie shows this many slices; the rest become "Other". */
 export const MAX_SLICES = 12;
 
@@ -27,46 +33,112 @@ export interface ChartChoice {
   ys: number[];
 }
 
+export interface Point {
+  x: number;
+  y: number;
+}
+
 export interface ChartSeries {
   label: string;
-  data: number[] | { x: number; y: number }[];
+  data: number[] | Point[];
 }
 
 export interface ChartData {
   kind: ChartKind;
+  /** xAxis: category labels, numbers (scatter), or time (x in ms since 1970, UTC wall time). */
+  xAxis: 'category' | 'linear' | 'time';
   labels: string[];
   series: ChartSeries[];
   xTitle: string;
   yTitle: string;
-  /** note says what was left out (rows beyond the cap, NULLs). */
+  /** points is how many points (or bars) are drawn, rows how many rows there are. */
+  points: number;
+  rows: number;
+  /** note says what was left out or downsampled (NULLs, every k-th row). */
   note: string;
 }
 
-const DATE_RE = /^\d{4}-\d{2}(-\d{2})?([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?/;
+const DATE_RE = /^(\d{4})-(\d{2})(?:-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?)?$/;
 
-function isDateColumn(rows: Value[][], j: number): boolean {
+/** dateMs reads an ISO date or date-time as stored (no zone: its wall time,
+ * counted as UTC so that no zone is invented), or NaN. */
+export function dateMs(v: Value): number {
+  if (typeof v !== 'string') return NaN;
+  const m = DATE_RE.exec(v.trim());
+  if (!m) return NaN;
+  const [, y, mo, d, h, mi, s, frac] = m;
+  const month = Number(mo);
+  if (month < 1 || month > 12) return NaN;
+  return Date.UTC(Number(y), month - 1, d ? Number(d) : 1, h ? Number(h) : 0, mi ? Number(mi) : 0, s ? Number(s) : 0, frac ? Math.round(Number(frac) * 1000) : 0);
+}
+
+/** isDateColumn: every non-NULL value of column j reads as a date (and one at least). */
+export function isDateColumn(rows: Value[][], j: number): boolean {
   let seen = 0;
-  for (let i = 0; i < rows.length && seen < 20; i++) {
+  const step = Math.max(1, Math.floor(rows.length / 500));
+  for (let i = 0; i < rows.length; i += step) {
     const v = rows[i][j];
     if (v === null) continue;
-    if (typeof v !== 'string' || !DATE_RE.test(v)) return false;
+    if (Number.isNaN(dateMs(v))) return false;
     seen++;
   }
   return seen > 0;
 }
 
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** idLike reports a numeric column that identifies rows rather than
+ * measures anything (the engine's rule, engine/chart.go): named id,
+ * TrackId, customer_id, zip_code, phone…, or named like order_no, rank or
+ * InvoiceNumber with every value different. */
+export function idLike(name: string, rows: Value[][], j: number): boolean {
+  const l = name.toLowerCase();
+  if (['id', 'rowid', 'oid', '_rowid_'].includes(l) || /[_\- ]id$/.test(l)) return true;
+  if (name.length > 2 && /(Id|ID)$/.test(name) && /[a-z0-9]/.test(name[name.length - 3])) return true;
+  const ws = words(name);
+  const last = ws.at(-1) ?? '';
+  if (['code', 'zip', 'zipcode', 'postcode', 'phone', 'sku', 'isbn', 'ean', 'uuid', 'guid'].includes(last)) return true;
+  if (l.endsWith('id') || ['no', 'nr', 'num', 'number', 'rank', 'rownum', 'seq', 'index'].includes(last)) {
+    const seen = new Set<Value>();
+    for (const r of rows) {
+      const v = r[j];
+      if (v === null) continue;
+      if (typeof v !== 'number' || !Number.isInteger(v) || seen.has(v)) return false;
+      seen.add(v);
+    }
+    return seen.size > 0;
+  }
+  return false;
+}
+
 /** defaultChoice starts from the engine's suggestion: the X axis is the
- * first date or text column (else the first column), the Y axes the
- * numeric columns other than X (at most 3). A "table" suggestion still
- * gets a bar chart when there is something to draw. */
+ * first date column, else the first text column, else an id (bars per
+ * id), else the first column; the Y axes the numbers that measure
+ * something (never an id), at most 3. A "table" suggestion still gets a
+ * bar chart when there is something to draw. */
 export function defaultChoice(columns: Column[], rows: Value[][], suggestion: string): ChartChoice | null {
   const numeric = numericColumns(rows, columns.length);
-  const nums = numeric.map((n, i) => (n ? i : -1)).filter((i) => i >= 0);
-  if (nums.length === 0) return null;
+  const all = numeric.map((n, i) => (n ? i : -1)).filter((i) => i >= 0);
+  if (all.length === 0) return null;
+  const ids = all.filter((j) => idLike(columns[j].name, rows, j));
+  let nums = all.filter((j) => !ids.includes(j));
+  if (nums.length === 0) nums = all; // only ids: draw them rather than nothing
   let kind: ChartKind = (CHART_KINDS as string[]).includes(suggestion) ? (suggestion as ChartKind) : 'bar';
   let x = -1;
-  for (let j = 0; j < columns.length; j++) if (isDateColumn(rows, j)) { x = j; break; }
-  if (x < 0) x = numeric.findIndex((n) => !n);
+  const dates = columns.map((_, j) => !numeric[j] && isDateColumn(rows, j));
+  const texts = columns.map((_, j) => !numeric[j] && !dates[j]);
+  // A line runs over time; bars and slices compare categories (a date only
+  // when there is no text to name them).
+  const first = (m: boolean[]) => m.findIndex(Boolean);
+  if (kind === 'bar' || kind === 'pie') x = first(texts) >= 0 ? first(texts) : first(dates);
+  else x = first(dates) >= 0 ? first(dates) : first(texts);
+  if (x < 0 && ids.length && nums !== all) x = ids[0];
   if (kind === 'scatter' || (x < 0 && nums.length >= 2 && kind !== 'histogram')) {
     x = nums[0];
     if (nums.length < 2) kind = 'histogram';
@@ -89,12 +161,40 @@ function label(v: Value): string {
   return String(v);
 }
 
+const ordinal = (k: number) => (k === 2 ? '2nd' : k === 3 ? '3rd' : `${k}th`);
+
+/** downsample keeps a series' shape in about max points: the points (sorted
+ * by x) fall into max/2 even buckets, and each keeps its lowest and highest
+ * point, in order. */
+export function downsample(points: Point[], max: number): Point[] {
+  if (points.length <= max) return points;
+  const buckets = Math.max(1, Math.floor(max / 2));
+  const size = points.length / buckets;
+  const out: Point[] = [];
+  for (let b = 0; b < buckets; b++) {
+    const from = Math.floor(b * size);
+    const to = Math.min(points.length, Math.floor((b + 1) * size));
+    if (from >= to) continue;
+    let lo = from;
+    let hi = from;
+    for (let i = from + 1; i < to; i++) {
+      if (points[i].y < points[lo].y) lo = i;
+      if (points[i].y > points[hi].y) hi = i;
+    }
+    if (lo === hi) out.push(points[lo]);
+    else if (lo < hi) out.push(points[lo], points[hi]);
+    else out.push(points[hi], points[lo]);
+  }
+  return out;
+}
+
 /** chartData builds the series a chart of this kind draws. */
 export function chartData(columns: Column[], rows: Value[][], choice: ChartChoice): ChartData {
   const { kind, x, ys } = choice;
   const xName = columns[x]?.name ?? '';
   const yNames = ys.map((j) => columns[j]?.name ?? '');
   const notes: string[] = [];
+  const n = rows.length;
   if (kind === 'histogram') {
     const j = ys[0] ?? x;
     const bins = histogram(rows.map((r) => r[j]));
@@ -102,55 +202,172 @@ export function chartData(columns: Column[], rows: Value[][], choice: ChartChoic
     if (skipped) notes.push(`${formatNumber(skipped)} empty or non-numeric values left out`);
     return {
       kind,
+      xAxis: 'category',
       labels: bins.map((b) => (b.lo === b.hi ? formatStat(b.lo) : `${formatStat(b.lo)} – ${formatStat(b.hi)}`)),
       series: [{ label: `${columns[j]?.name ?? ''} (count)`, data: bins.map((b) => b.count) }],
       xTitle: columns[j]?.name ?? '',
       yTitle: 'Rows',
-      note: notes.join('; '),
+      points: bins.length,
+      rows: n,
+      note: [`all ${formatCount(n - skipped)} values binned`, ...notes].join('; '),
     };
-  }
-  if (kind === 'scatter') {
-    const series = ys.map((j, k) => ({
-      label: yNames[k],
-      data: rows
-        .filter((r) => typeof r[x] === 'number' && typeof r[j] === 'number')
-        .map((r) => ({ x: r[x] as number, y: r[j] as number })),
-    }));
-    return { kind, labels: [], series, xTitle: xName, yTitle: yNames.join(', '), note: '' };
-  }
-  let data = rows;
-  if (data.length > MAX_CATEGORIES) {
-    notes.push(`showing the first ${formatNumber(MAX_CATEGORIES)} of ${formatNumber(rows.length)} rows`);
-    data = rows.slice(0, MAX_CATEGORIES);
   }
   if (kind === 'pie') {
     const j = ys[0];
-    const pairs = data
+    const pairs = rows
       .map((r) => ({ l: label(r[x]), v: r[j] }))
       .filter((p): p is { l: string; v: number } => typeof p.v === 'number' && p.v > 0);
-    const dropped = data.length - pairs.length;
+    const dropped = n - pairs.length;
     if (dropped) notes.push(`${formatNumber(dropped)} empty, zero or negative values left out`);
     let slices = pairs;
     if (pairs.length > MAX_SLICES) {
       const sorted = [...pairs].sort((a, b) => b.v - a.v);
-      const rest = sorted.slice(MAX_SLICES - 1).reduce((s, p) => s + p.v, 0);
-      slices = [...sorted.slice(0, MAX_SLICES - 1), { l: 'Other', v: rest }];
+      const rest = sorted.slice(MAX_SLICES - 1);
+      slices = [...sorted.slice(0, MAX_SLICES - 1), { l: 'Other', v: rest.reduce((s, p) => s + p.v, 0) }];
+      notes.push(`the ${formatCount(rest.length)} smallest slices are summed as Other`);
     }
     return {
       kind,
+      xAxis: 'category',
       labels: slices.map((p) => p.l),
       series: [{ label: yNames[0], data: slices.map((p) => p.v) }],
       xTitle: xName,
       yTitle: yNames[0],
+      points: slices.length,
+      rows: n,
       note: notes.join('; '),
     };
   }
+  const time = kind !== 'bar' && kind !== 'scatter' ? isDateColumn(rows, x) : false;
+  if (kind === 'scatter' || time) {
+    // Points with a numeric (or time) X: every row, downsampled past MAX_POINTS.
+    const xOf = (v: Value) => (time ? dateMs(v) : typeof v === 'number' ? v : NaN);
+    let drawn = 0;
+    let left = 0;
+    const series = ys.map((j, k) => {
+      let pts: Point[] = [];
+      for (const r of rows) {
+        const px = xOf(r[x]);
+        const py = r[j];
+        if (!Number.isNaN(px) && typeof py === 'number') pts.push({ x: px, y: py });
+        else left++;
+      }
+      if (time) pts.sort((a, b) => a.x - b.x);
+      if (kind === 'scatter' && pts.length > MAX_POINTS) {
+        // A scatter has no order to keep: every k-th point.
+        const step = Math.ceil(pts.length / MAX_POINTS);
+        pts = pts.filter((_, i) => i % step === 0);
+      } else {
+        pts = downsample(pts, MAX_POINTS);
+      }
+      drawn = Math.max(drawn, pts.length);
+      return { label: yNames[k], data: pts };
+    });
+    const usable = n - Math.floor(left / Math.max(1, ys.length));
+    if (drawn < usable) {
+      notes.push(
+        kind === 'scatter'
+          ? `${formatCount(drawn)} of ${formatCount(usable)} points drawn, evenly spread`
+          : `downsampled evenly: ${formatCount(usable)} rows drawn as ${formatCount(drawn)} points (each of ${formatCount(Math.floor(MAX_POINTS / 2))} equal buckets keeps its lowest and highest value)`,
+      );
+    } else notes.push(`every row drawn (${formatCount(drawn)} points)`);
+    if (left) notes.push(`${formatCount(left)} empty values left out`);
+    return { kind, xAxis: time ? 'time' : 'linear', labels: [], series, xTitle: xName, yTitle: yNames.join(', '), points: drawn, rows: n, note: notes.join('; ') };
+  }
+  // Categories on X: every row, or every k-th past the bound.
+  const max = kind === 'bar' ? MAX_BARS : MAX_POINTS;
+  let data = rows;
+  if (n > max) {
+    const step = Math.ceil(n / max);
+    data = rows.filter((_, i) => i % step === 0);
+    notes.push(`downsampled evenly: every ${ordinal(step)} of ${formatCount(n)} rows drawn (${formatCount(data.length)} ${kind === 'bar' ? 'bars' : 'points'})`);
+  } else if (kind === 'line') notes.push(`every row drawn (${formatCount(n)} points)`);
   return {
     kind,
+    xAxis: 'category',
     labels: data.map((r) => label(r[x])),
     series: ys.map((j, k) => ({ label: yNames[k], data: data.map((r) => (typeof r[j] === 'number' ? (r[j] as number) : NaN)) })),
     xTitle: xName,
     yTitle: yNames.join(', '),
+    points: data.length,
+    rows: n,
     note: notes.join('; '),
+  };
+}
+
+const DAY = 86400000;
+
+/** timeTick writes a time axis' tick for the span shown: years, months or
+ * days, with the time when the span is under a few days. */
+export function timeTick(ms: number, spanMs: number): string {
+  const d = new Date(ms);
+  const y = d.getUTCFullYear();
+  const mo = String(d.getUTCMonth() + 1).padStart(2, '0');
+  const day = String(d.getUTCDate()).padStart(2, '0');
+  if (spanMs > 3 * 365 * DAY) return String(y);
+  if (spanMs > 90 * DAY) return `${y}-${mo}`;
+  if (spanMs > 3 * DAY) return `${y}-${mo}-${day}`;
+  return `${mo}-${day} ${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+}
+
+export interface TimeTicks {
+  /** values are the ticks, at calendar boundaries (UTC wall time). */
+  values: number[];
+  /** label writes a tick for its unit: a year, a month, a day, an hour. */
+  label: (ms: number) => string;
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+const ymd = (d: Date) => `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;
+
+/** calendarTicks puts at most about a dozen ticks on a time axis from lo to
+ * hi, at the first of a year, of a month (every 1, 2, 3 or 6 months), of a
+ * day (every 1, 2, 7, 14 or 28 days) or at an hour. */
+export function calendarTicks(lo: number, hi: number, most = 12): TimeTicks {
+  const span = Math.max(hi - lo, 1);
+  const d0 = new Date(lo);
+  const out: number[] = [];
+  if (span > 3 * 365 * DAY) {
+    const years = span / (365.25 * DAY);
+    const step = [1, 2, 5, 10, 20, 50, 100].find((k) => years / k <= most) ?? 100;
+    for (let y = Math.ceil(d0.getUTCFullYear() / step) * step; Date.UTC(y, 0, 1) <= hi; y += step) {
+      const t = Date.UTC(y, 0, 1);
+      if (t >= lo) out.push(t);
+    }
+    return { values: out, label: (ms) => String(new Date(ms).getUTCFullYear()) };
+  }
+  if (span > 60 * DAY) {
+    const months = span / (30.44 * DAY);
+    const step = [1, 2, 3, 6, 12].find((k) => months / k <= most) ?? 12;
+    let y = d0.getUTCFullYear();
+    let m = Math.ceil(d0.getUTCMonth() / step) * step;
+    for (let k = 0; k < 2000; k++) {
+      while (m >= 12) {
+        m -= 12;
+        y++;
+      }
+      const t = Date.UTC(y, m, 1);
+      if (t > hi) break;
+      if (t >= lo) out.push(t);
+      m += step;
+    }
+    return { values: out, label: (ms) => ymd(new Date(ms)).slice(0, 7) };
+  }
+  if (span > 2 * DAY) {
+    const step = [1, 2, 7, 14, 28].find((k) => span / DAY / k <= most) ?? 28;
+    let t = Date.UTC(d0.getUTCFullYear(), d0.getUTCMonth(), d0.getUTCDate());
+    if (t < lo) t += DAY;
+    for (; t <= hi; t += step * DAY) out.push(t);
+    return { values: out, label: (ms) => ymd(new Date(ms)) };
+  }
+  const h = DAY / 24;
+  const step = [1, 2, 3, 6, 12].find((k) => span / h / k <= most) ?? 12;
+  for (let t = Math.ceil(lo / (step * h)) * step * h; t <= hi; t += step * h) out.push(t);
+  return {
+    values: out,
+    label: (ms) => {
+      const d = new Date(ms);
+      return `${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:00`;
+    },
   };
 }

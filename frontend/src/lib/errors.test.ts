@@ -83,3 +83,13 @@ describe('errors in plain words', () => {
     expect(hasDetails({ message: 'x', hint: '', query: '' })).toBe(true);
   });
 });
+
+describe("the user's names keep their case (defect 2)", () => {
+  it('never capitalises a path or a file name', () => {
+    expect(friendly(doc('database', 'imports/messy.sqlite: no such file', 'check the path')).body).toBe('imports/messy.sqlite: no such file.');
+    expect(friendly(doc('import', 'binary.csv is not a text file: it looks like binary data')).body).toBe(
+      'binary.csv is not a text file: it looks like binary data.',
+    );
+    expect(friendly(doc('database', 'the file is empty')).body).toBe('The file is empty.');
+  });
+});

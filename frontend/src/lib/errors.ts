@@ -3,6 +3,7 @@
 // behind the banner's "Details" toggle, except where they are the point
 // (the model's clarifying question, the closest column names).
 import type { ErrorDoc } from '../api/types';
+import { sentence } from './format';
 
 export type Tone = 'error' | 'warning' | 'info';
 
@@ -25,13 +26,6 @@ export interface Friendly {
 export interface Context {
   /** timeoutS is the query timeout from the settings. */
   timeoutS?: number;
-}
-
-function sentence(s: string): string {
-  const t = s.trim();
-  if (!t) return '';
-  const c = t[0].toUpperCase() + t.slice(1);
-  return /[.!?:]$/.test(c) ? c : c + '.';
 }
 
 /** friendly maps an error document to what the page shows. */

@@ -119,3 +119,70 @@ export function plural(n: number, one: string, many = one + 's'): string {
 export function isNumericType(t: string): boolean {
   return /INT|REAL|FLOA|DOUB|NUM|DEC|integer|real/i.test(t);
 }
+
+/** sentence starts s with a capital and ends it with a full stop — unless
+ * its first word is a name whose case belongs to the user: a file or path
+ * ("imports/messy.sqlite", "binary.csv"), an identifier (sqlite_master), or
+ * one of keep (a result's column names). */
+export function sentence(s: string, keep: string[] = []): string {
+  const t = s.trim();
+  if (!t) return '';
+  const first = t.split(/\s/)[0].replace(/[:,;.!?]+$/, '');
+  const own = /[/\\._0-9@]/.test(first) || keep.includes(first) || /^['"`“(]/.test(first);
+  const c = own ? t : t[0].toUpperCase() + t.slice(1);
+  return /[.!?:]$/.test(c) ? c : c + '.';
+}
+
+/** CellView is how a column's cells read in the grid: numbers with the
+ * column's own number of decimals (1.5 and 2.25 as 1.50 and 2.25), blobs as
+ * their size. */
+export interface ColumnView {
+  /** decimals: -1 keeps each number as it is; 0 or more pads to that many. */
+  decimals: number;
+  blob: boolean;
+}
+
+function decimalsOf(n: number): number {
+  for (let d = 0; d <= 6; d++) {
+    const m = n * 10 ** d;
+    if (Math.abs(m - Math.round(m)) <= 1e-9 * Math.max(1, Math.abs(m))) return d;
+  }
+  return 99;
+}
+
+/** columnDecimals is how many decimals a numeric column's values show: the
+ * most any of them has (up to 4), or -1 when one has more (each number then
+ * shows as it is). */
+export function columnDecimals(rows: Value[][], j: number, sample = 2000): number {
+  let most = 0;
+  const step = Math.max(1, Math.floor(rows.length / sample));
+  for (let i = 0; i < rows.length; i += step) {
+    const v = rows[i][j];
+    if (typeof v !== 'number' || Number.isInteger(v)) continue;
+    const d = decimalsOf(v);
+    if (d > 4) return -1;
+    most = Math.max(most, d);
+  }
+  return most;
+}
+
+const fixedFmts = new Map<number, Intl.NumberFormat>();
+
+/** viewText is a cell as the grid shows it, in its column's view. */
+export function viewText(v: Value | undefined, cv: ColumnView | undefined): string {
+  if (v === null || v === undefined) return '';
+  if (cv?.blob && typeof v === 'string') {
+    const pad = v.endsWith('==') ? 2 : v.endsWith('=') ? 1 : 0;
+    const n = Math.max(0, Math.floor((v.length * 3) / 4) - pad);
+    return `${formatCount(n)} byte${n === 1 ? '' : 's'}`;
+  }
+  if (typeof v === 'number' && cv && cv.decimals > 0 && isFinite(v) && Math.abs(v) < 1e15 && decimalsOf(v) <= cv.decimals) {
+    let f = fixedFmts.get(cv.decimals);
+    if (!f) {
+      f = new Intl.NumberFormat('en-US', { minimumFractionDigits: cv.decimals, maximumFractionDigits: cv.decimals });
+      fixedFmts.set(cv.decimals, f);
+    }
+    return f.format(v);
+  }
+  return cellText(v);
+}

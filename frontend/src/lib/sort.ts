@@ -39,3 +39,19 @@ export function nextSort(cur: { col: number; dir: SortDir } | null, col: number)
   if (cur.dir === 'asc') return { col, dir: 'desc' };
   return null;
 }
+
+/** sortSubset sorts the row indexes idx (a filtered view) by column col,
+ * with sortIndex's rules. */
+export function sortSubset(rows: Value[][], idx: number[], col: number, dir: SortDir): number[] {
+  const out = idx.slice();
+  const sign = dir === 'asc' ? 1 : -1;
+  out.sort((i, j) => {
+    const a = rows[i][col];
+    const b = rows[j][col];
+    const an = a === null || a === undefined;
+    const bn = b === null || b === undefined;
+    if (an || bn) return an && bn ? i - j : an ? 1 : -1;
+    return sign * compareValues(a, b) || i - j;
+  });
+  return out;
+}

@@ -1,11 +1,13 @@
 // The page's state and the actions on it, in one place: what is open, what
-// is running, what is shown. Components read it and call its methods; only
-// src/state (this module, eval.svelte.ts and files.ts for the import and
-// export dialogs and the history) starts work in Go, through src/api.
+// is running, what is shown — the thread of answer cards, newest last.
+// Components read it and call its methods; only src/state (this module,
+// eval.svelte.ts and files.ts for the import and export dialogs and the
+// history) starts work in Go, through src/api.
 import * as api from '../api';
 import type { Answer, AskProgress, DatasetInfo, ErrorDoc, OllamaStatus, PullProgress, RecentFile, Schema, SettingsData, Value } from '../api';
 import type { Transport } from '../api/transport';
 import { answerRows } from '../lib/rows';
+import type { ChartChoice } from '../lib/chart';
 import { applyTheme } from '../lib/theme';
 import { EvalState } from './eval.svelte';
 
@@ -13,19 +15,63 @@ export type { EvalRun, DraftState } from './eval.svelte';
 
 export type Source = 'ask' | 'sql' | 'preview';
 
-/** Shown is the answer on screen, with its rows as arrays. */
-export interface Shown {
-  id: number;
-  doc: Answer;
-  rows: Value[][];
-  source: Source;
-  /** heading: the question, "Preview of Album", or "Your SQL". */
-  heading: string;
-  /** question asked, for "Ask again" and the export's provenance. */
-  question: string;
-  /** fromEditor: the SQL came from the editor (keep its layout). */
-  fromEditor: boolean;
+/** How the text of the question box was taken: as a question for the
+ * model, or run as SQL (the card offers the other). */
+export type Taken = 'question' | 'sql';
+
+/** Total is the count of a truncated result's rows, made in the background. */
+export interface Total {
+  state: 'idle' | 'counting' | 'done' | 'failed' | 'cancelled';
+  rows?: number;
+  error?: string;
 }
+
+/** A card is one answer of the thread: the question (or SQL, or table), the
+ * answer, the rows loaded so far, what the grid and the chart show. Its
+ * fields are reactive one by one, so a streamed explanation or a page of
+ * rows redraws only what changed. */
+export class Card {
+  readonly id: number;
+  /** rev changes with every new result in the card (a run of edited SQL, a re-run). */
+  rev = $state(0);
+  doc = $state.raw<Answer | null>(null);
+  rows = $state.raw<Value[][]>([]);
+  source = $state<Source>('ask');
+  /** heading: the question, "Preview of Album", or "Your SQL". */
+  heading = $state('');
+  /** question asked (or the text typed in the question box), for "Ask again" and the export's provenance. */
+  question = $state('');
+  taken = $state<Taken>('question');
+  /** fromEditor: the SQL came from the editor (keep its layout). */
+  fromEditor = $state(false);
+  /** sql is the query whose rows these are (paging, counting, exporting). */
+  sql = $state('');
+  /** table is the previewed table, tableRows its row count from the schema (-1: unknown). */
+  table = $state('');
+  tableRows = $state(-1);
+  /** parent is the card this follow-up builds on (null: none). */
+  parent = $state<number | null>(null);
+  collapsed = $state(false);
+  /** more: rows follow those loaded; loading: the next page is on its way. */
+  more = $state(false);
+  loading = $state(false);
+  total = $state<Total>({ state: 'idle' });
+  /** chart is the chart on screen (kind and columns), which an export draws. */
+  chart = $state.raw<ChartChoice | null>(null);
+  /** pending: the question is still being answered (no rows yet). */
+  pending = $state(false);
+  /** typed: the text came from the question box (the card offers to take it the other way). */
+  typed = $state(false);
+  /** fromHistory: run again from the history. */
+  fromHistory = $state(false);
+
+  constructor(id: number) {
+    this.id = id;
+  }
+}
+
+/** Shown is the newest card with an answer (the tests' and the ask box's view). */
+export type Shown = Card;
 
 export type BusyKind = 'open' | 'ask' | 'run' | 'preview';
 
@@ -34,6 +80,8 @@ export interface Busy {
   label: string;
   /** question is the question being asked (kind ask). */
   question?: string;
+  /** card is the card the work is for. */
+  card?: number;
   progress: AskProgress | null;
   started: number;
 }
@@ -57,6 +105,26 @@ export function errorDoc(e: unknown): ErrorDoc {
 const SQL_EXTENSIONS = /\.(sqlite3?|db3?|s3db|sl3)$/i;
 const IMPORT_EXTENSIONS = /\.(csv|tsv|txt|xlsx|xlsm)$/i;
 
+/** The thread keeps this many cards; older ones go (their history stays). */
+export const MAX_CARDS = 40;
+/** PAGE is how many rows "load the next" brings. */
+export const PAGE = 1000;
+
+const SIDEBAR_KEY = 'querent.sidebar';
+
+function storedSidebar(): boolean {
+  try {
+    return typeof localStorage !== 'undefined' && localStorage.getItem(SIDEBAR_KEY) === 'collapsed';
+  } catch {
+    return false;
+  }
+}
+
+/** failedWith tells an answer that did not answer: it has errors. */
+function failed(doc: Answer | null): boolean {
+  return !!doc && (doc.errors?.length ?? 0) > 0;
+}
+
 class AppState {
   booted = $state(false);
   unauthorized = $state(false);
@@ -69,7 +137,8 @@ class AppState {
   version = $state('');
   ollama = $state<OllamaStatus | null>(null);
   ollamaChecking = $state(false);
-  shown = $state.raw<Shown | null>(null);
+  /** thread is the conversation's answers, oldest first. */
+  thread = $state.raw<Card[]>([]);
   busy = $state<Busy | null>(null);
   /** banner is a failure of a call itself (not of a query: those are in the answer). */
   banner = $state<ErrorDoc | null>(null);
@@ -87,12 +156,29 @@ class AppState {
   toasts = $state<Toast[]>([]);
   title = $state('Querent');
   view = $state<View>('ask');
+  sidebarCollapsed = $state(storedSidebar());
+  /** scrollTo is the card to bring into view, heading first (a new card, a jump to the card a follow-up builds on). */
+  scrollTo = $state<{ card: number; seq: number } | null>(null);
   /** evaluation is "Evaluate models": gold set, models, run, result, draft. */
   readonly evaluation: EvalState = new EvalState(this);
 
   private seq = 0;
-  private shownSeq = 0;
+  private cardSeq = 0;
   private toastSeq = 0;
+  private scrollSeq = 0;
+  /** conversation is the last card of the current conversation (a typed follow-up builds on it). */
+  private conversation: number | null = null;
+  private focusQuestionBox: (() => void) | null = null;
+
+  /** shown is the newest card that has an answer. */
+  get shown(): Card | null {
+    for (let i = this.thread.length - 1; i >= 0; i--) if (this.thread[i].doc) return this.thread[i];
+    return null;
+  }
+
+  card(id: number): Card | undefined {
+    return this.thread.find((c) => c.id === id);
+  }
 
   /** openEvaluate shows "Evaluate models" in place of the questions. */
   openEvaluate(): void {
@@ -106,8 +192,35 @@ class AppState {
     this.view = 'ask';
   }
 
+  /** openPanel opens a dialog; the model's panel asks Ollama again first, so
+   * that it never shows a state that has changed since. */
+  openPanel(p: Panel): void {
+    this.panel = p;
+    if (p === 'ollama' || p === 'settings') this.checkOllama();
+  }
+
   get canAsk(): boolean {
     return !!this.dataset && !(this.busy && this.busy.kind === 'open');
+  }
+
+  /** registerQuestionBox lets the keyboard shortcuts focus the question box. */
+  registerQuestionBox(focus: (() => void) | null): void {
+    this.focusQuestionBox = focus;
+  }
+
+  /** focusQuestion puts the cursor in the question box (/ or Ctrl+K). */
+  focusQuestion(): void {
+    this.view = 'ask';
+    this.focusQuestionBox?.();
+  }
+
+  toggleSidebar(): void {
+    this.sidebarCollapsed = !this.sidebarCollapsed;
+    try {
+      localStorage.setItem(SIDEBAR_KEY, this.sidebarCollapsed ? 'collapsed' : 'open');
+    } catch {
+      // no storage: the choice lasts the session
+    }
   }
 
   /** boot picks the transport, subscribes to events and loads the start state. */
@@ -125,15 +238,21 @@ class AppState {
     api.on('window:title', (title) => this.setTitle(title));
     api.on('dataset:changed', (info) => this.datasetChanged(info));
     api.on('ask:progress', (p) => {
-      if (this.busy && (this.busy.kind === 'ask' || this.busy.kind === 'run')) this.busy.progress = p;
+      const b = this.busy;
+      if (b && (b.kind === 'ask' || b.kind === 'run')) b.progress = p;
       // The explanation streams in once the rows are shown.
-      if (p.stage === 'explaining' && p.text && this.busy?.kind === 'ask' && this.shown?.source === 'ask' && this.shown.question === this.busy.question) {
-        this.shown.doc.explanation = p.text;
+      if (p.stage === 'explaining' && p.text && b?.kind === 'ask' && b.card !== undefined) {
+        const c = this.card(b.card);
+        if (c?.doc) c.doc = { ...c.doc, explanation: p.text };
       }
     });
     api.on('ask:rows', (doc) => {
       // The rows, as soon as the SQL ran; the explanation follows.
-      if (doc && this.busy?.kind === 'ask' && this.busy.question) this.show(doc, 'ask', this.busy.question, this.busy.question);
+      const b = this.busy;
+      if (doc && b?.kind === 'ask' && b.card !== undefined) {
+        const c = this.card(b.card);
+        if (c) this.fill(c, doc, 'ask');
+      }
     });
     api.on('model:pull', (p) => {
       this.pull.progress = p;
@@ -202,7 +321,8 @@ class AppState {
     this.dataset = info;
     this.setTitle(info.title);
     if (changed || !this.schema) {
-      this.shown = null;
+      this.thread = [];
+      this.conversation = null;
       this.turns = 0;
       this.loadSchema();
       if (changed) this.evaluation.datasetChanged();
@@ -236,7 +356,7 @@ class AppState {
     this.banner = null;
     try {
       const info = path ? await api.Datasets.Open(path) : await api.Datasets.OpenDemo();
-      this.dataset = null; // force a fresh schema and an empty answer area
+      this.dataset = null; // force a fresh schema and an empty thread
       this.datasetChanged(info);
       this.panel = null;
       this.loadRecent();
@@ -288,67 +408,296 @@ class AppState {
     }
   }
 
-  private show(doc: Answer, source: Source, heading: string, question: string, fromEditor = false): void {
-    this.shown = { id: ++this.shownSeq, doc, rows: answerRows(doc), source, heading, question, fromEditor };
-    const turns = doc.session_context?.turns;
-    if (source === 'ask' && Array.isArray(turns)) this.turns = turns.length;
+  // ---- The thread ----
+
+  /** addCard puts a new card at the bottom of the thread (older ones fold
+   * away) and brings its heading into view. */
+  private addCard(init: Partial<Pick<Card, 'source' | 'heading' | 'question' | 'taken' | 'parent' | 'table' | 'tableRows' | 'pending' | 'typed' | 'fromHistory'>>): Card {
+    const c = new Card(++this.cardSeq);
+    Object.assign(c, init);
+    for (const old of this.thread) old.collapsed = true;
+    const kept = this.thread.length >= MAX_CARDS ? this.thread.slice(this.thread.length - MAX_CARDS + 1) : this.thread;
+    this.thread = [...kept, c];
+    this.reveal(c.id);
+    return c;
   }
 
-  /** ask asks a question with the model. */
-  async ask(question: string): Promise<void> {
+  /** reveal scrolls a card's heading into view. */
+  reveal(id: number): void {
+    const c = this.card(id);
+    if (c) c.collapsed = false;
+    this.scrollTo = { card: id, seq: ++this.scrollSeq };
+  }
+
+  /** removeCard takes a card off the thread. */
+  removeCard(id: number): void {
+    const c = this.card(id);
+    if (c?.total.state === 'counting') this.cancelCount(id);
+    this.thread = this.thread.filter((x) => x.id !== id);
+  }
+
+  /** clearThread empties the thread (the history keeps every answer). */
+  clearThread(): void {
+    for (const c of this.thread) if (c.total.state === 'counting') this.cancelCount(c.id);
+    this.thread = [];
+  }
+
+  /** fill puts an answer in a card: its rows, what it ran, whether more follow. */
+  private fill(c: Card, doc: Answer, source: Source, o: { heading?: string; fromEditor?: boolean } = {}): void {
+    const first = !c.doc;
+    c.doc = doc;
+    c.rows = answerRows(doc);
+    c.source = source;
+    if (o.heading !== undefined) c.heading = o.heading;
+    if (o.fromEditor !== undefined) c.fromEditor = o.fromEditor;
+    c.sql = doc.query || c.sql;
+    c.more = !failed(doc) && doc.truncated;
+    c.loading = false;
+    c.pending = false;
+    c.rev++;
+    if (c.total.state === 'counting') this.cancelCount(c.id);
+    c.total = { state: 'idle' };
+    if (!failed(doc) && doc.truncated) {
+      if (c.source === 'preview' && c.tableRows >= 0) c.total = { state: 'done', rows: c.tableRows };
+      else this.count(c.id);
+    } else if (!failed(doc)) {
+      c.total = { state: 'done', rows: c.rows.length };
+    }
+    if (first) this.reveal(c.id);
+  }
+
+  /** ask asks a question with the model: a new card at the bottom. parent is
+   * the card a follow-up chip was clicked on; a typed question in a
+   * conversation builds on its last answer. asQuestion: ask even text that
+   * compiles as SQL. */
+  async ask(question: string, o: { parent?: number | null; asQuestion?: boolean; card?: number } = {}): Promise<void> {
     const q = question.trim();
     if (!q || !this.dataset) return;
     const my = ++this.seq;
     this.view = 'ask';
-    this.busy = { kind: 'ask', label: 'Asking', question: q, progress: { stage: 'preparing', attempt: 0, attempts: 4, tokens: 0 }, started: Date.now() };
+    const parent = o.parent !== undefined ? o.parent : this.turns > 0 ? this.conversation : null;
+    const typed = this.question.trim() === q;
+    const c =
+      (o.card !== undefined && this.card(o.card)) ||
+      this.addCard({ source: 'ask', heading: q, question: q, taken: 'question', parent, pending: true, typed });
+    if (o.card !== undefined) {
+      c.heading = c.question = q;
+      c.taken = 'question';
+      c.pending = true;
+    }
+    this.busy = { kind: 'ask', label: 'Asking', question: q, card: c.id, progress: { stage: 'preparing', attempt: 0, attempts: 4, tokens: 0 }, started: Date.now() };
     this.banner = null;
-    this.question = '';
+    if (typed) this.question = '';
     try {
-      const ans = await api.Ask.Question(q);
+      const ans = o.asQuestion ? await api.Ask.AsQuestion(q) : await api.Ask.Question(q);
       if (my !== this.seq) return;
-      this.show(ans, 'ask', q, q);
+      // Text that compiles as SQL ran as SQL (ask.IsSQL): the card says so,
+      // and offers to ask it as a question instead.
+      const asSQL = ans.question === null && !o.asQuestion;
+      const cancelledEarly = ans.errors?.some((e) => e.type === 'cancelled') && !ans.columns?.length;
+      if (cancelledEarly) {
+        // Stopped before any rows: nothing to keep but the question.
+        this.removeCard(c.id);
+        if (!this.question) this.question = q;
+        return;
+      }
+      c.taken = asSQL ? 'sql' : 'question';
+      this.fill(c, ans, asSQL ? 'sql' : 'ask', { heading: asSQL ? q : c.heading });
+      const turns = ans.session_context?.turns;
+      if (!asSQL && Array.isArray(turns)) {
+        this.turns = turns.length;
+        if (!failed(ans)) this.conversation = c.id;
+      }
+      if (failed(ans) && !this.question) this.question = q; // rephrase without retyping
       if (ans.errors?.some((e) => e.type === 'llm_unavailable' || e.type === 'model_missing')) this.checkOllama();
     } catch (e) {
       if (my === this.seq) {
         this.fail(e);
-        this.question = q;
+        if (!c.doc) this.removeCard(c.id);
+        if (!this.question) this.question = q;
       }
     } finally {
       if (my === this.seq || this.busy?.kind === 'ask') this.busy = null;
     }
   }
 
-  /** run runs SQL directly (the editor's Run, the history). */
-  async run(sql: string, o: { heading?: string; question?: string; fromEditor?: boolean } = {}): Promise<void> {
+  /** run runs SQL directly: in a card (the editor's Run, Re-run, "Run as
+   * SQL"), or in a new one (the history, SQL typed in the question box). */
+  async run(
+    sql: string,
+    o: { heading?: string; question?: string; fromEditor?: boolean; card?: number; typed?: boolean; fromHistory?: boolean } = {},
+  ): Promise<void> {
     if (!sql.trim() || !this.dataset) return;
     const my = ++this.seq;
     this.view = 'ask';
-    this.busy = { kind: 'run', label: 'Running the query', progress: null, started: Date.now() };
+    let c = o.card !== undefined ? this.card(o.card) : undefined;
+    if (!c)
+      c = this.addCard({
+        source: 'sql',
+        heading: o.heading ?? 'Your SQL',
+        question: o.question ?? '',
+        taken: 'sql',
+        pending: true,
+        typed: !!o.typed,
+        fromHistory: !!o.fromHistory,
+      });
+    this.busy = { kind: 'run', label: 'Running the query', card: c.id, progress: null, started: Date.now() };
     this.banner = null;
+    if (o.typed && this.question.trim() === sql.trim()) this.question = '';
     try {
       const ans = await api.Results.Run(sql);
       if (my !== this.seq) return;
-      this.show(ans, 'sql', o.heading ?? 'Your SQL', o.question ?? '', o.fromEditor ?? false);
+      this.fill(c, ans, 'sql', { heading: o.heading, fromEditor: o.fromEditor ?? false });
+      if (o.typed && failed(ans) && !this.question) this.question = sql;
     } catch (e) {
-      if (my === this.seq) this.fail(e);
+      if (my === this.seq) {
+        this.fail(e);
+        if (!c.doc) this.removeCard(c.id);
+        if (o.typed && !this.question) this.question = sql;
+      }
     } finally {
       if (my === this.seq) this.busy = null;
     }
   }
 
-  /** preview shows a table's first rows. */
-  async preview(table: string): Promise<void> {
+  /** submit sends the question box's text: Go tells a question from SQL
+   * (a sentence starting with "Select" is a question). */
+  submit(): void {
+    const q = this.question.trim();
+    if (!q || !this.canAsk || this.busy) return;
+    this.ask(q);
+  }
+
+  /** switchTaken answers a card's text the other way: "Run as SQL" for text
+   * taken as a question, "Ask as a question" for text run as SQL. */
+  switchTaken(id: number): void {
+    const c = this.card(id);
+    if (!c || this.busy) return;
+    const text = c.question || c.heading;
+    if (c.taken === 'question') {
+      c.taken = 'sql';
+      this.run(text, { card: c.id, heading: text, question: text });
+    } else {
+      this.ask(text, { asQuestion: true, card: c.id, parent: c.parent });
+    }
+  }
+
+  /** rerun runs a card again: its question with the model, or its SQL. */
+  rerun(id: number): void {
+    const c = this.card(id);
+    if (!c || this.busy) return;
+    if (c.source === 'ask' && c.question) this.ask(c.question, { card: c.id, parent: c.parent });
+    else if (c.source === 'preview' && c.table) this.preview(c.table, c.id);
+    else if (c.sql) this.run(c.sql, { card: c.id, fromEditor: c.fromEditor });
+  }
+
+  /** preview shows a table's first rows; scrolling pages through the rest.
+   * Browsing tables replaces a preview at the bottom rather than piling up. */
+  async preview(table: string, cardId?: number): Promise<void> {
     const my = ++this.seq;
-    this.busy = { kind: 'preview', label: `Loading ${table}`, progress: null, started: Date.now() };
+    this.view = 'ask';
+    const t = this.schema?.tables?.find((x) => x.name === table);
+    const tableRows = t && !t.row_count_estimated && t.row_count >= 0 ? t.row_count : -1;
+    let c = cardId !== undefined ? this.card(cardId) : undefined;
+    const last = this.thread.at(-1);
+    if (!c && last && last.source === 'preview' && !this.busy) {
+      c = last;
+      c.table = table;
+      c.heading = `Preview of ${table}`;
+      c.tableRows = tableRows;
+      c.collapsed = false;
+      c.doc = null;
+      c.rows = [];
+      c.pending = true;
+      this.reveal(c.id);
+    }
+    if (!c) c = this.addCard({ source: 'preview', heading: `Preview of ${table}`, table, tableRows, taken: 'sql', pending: true });
+    this.busy = { kind: 'preview', label: `Loading ${table}`, card: c.id, progress: null, started: Date.now() };
     this.banner = null;
     try {
       const ans = await api.Results.Preview(table);
       if (my !== this.seq) return;
-      this.show(ans, 'preview', `Preview of ${table}`, '');
+      this.fill(c, ans, 'preview', { heading: `Preview of ${table}` });
     } catch (e) {
-      if (my === this.seq) this.fail(e);
+      if (my === this.seq) {
+        this.fail(e);
+        if (!c.doc) this.removeCard(c.id);
+      }
     } finally {
       if (my === this.seq) this.busy = null;
+    }
+  }
+
+  /** loadMore brings the next PAGE rows of a card's result ("load the next 1,000"; a preview's scrolling). */
+  async loadMore(id: number): Promise<void> {
+    const c = this.card(id);
+    if (!c || !c.more || c.loading || !c.sql) return;
+    c.loading = true;
+    const rev = c.rev;
+    try {
+      const page = await api.Results.Page({ sql: c.sql, offset: c.rows.length, limit: PAGE });
+      if (c.rev !== rev) return; // the card got a new result meanwhile
+      if (page.errors?.length) {
+        this.toast(`The next rows could not be read: ${page.errors[0].message}`);
+        c.more = false;
+        return;
+      }
+      c.rows = c.rows.concat(answerRows(page));
+      c.more = page.truncated;
+      if (!c.more && c.total.state !== 'done') c.total = { state: 'done', rows: c.rows.length };
+    } catch (e) {
+      this.toast(`The next rows could not be read: ${errorDoc(e).message}`);
+    } finally {
+      if (c.rev === rev) c.loading = false;
+    }
+  }
+
+  /** count counts a truncated result's rows in the background. */
+  async count(id: number): Promise<void> {
+    const c = this.card(id);
+    if (!c || !c.sql) return;
+    for (const o of this.thread) if (o.id !== id && o.total.state === 'counting') o.total = { state: 'cancelled' };
+    c.total = { state: 'counting' };
+    const rev = c.rev;
+    try {
+      const r = await api.Results.Count(c.sql);
+      if (c.rev === rev) c.total = { state: 'done', rows: r.rows };
+    } catch (e) {
+      if (c.rev !== rev) return;
+      const d = errorDoc(e);
+      c.total = d.type === 'cancelled' ? { state: 'cancelled' } : { state: 'failed', error: d.message };
+    }
+  }
+
+  /** cancelCount stops a running count. */
+  async cancelCount(id: number): Promise<void> {
+    const c = this.card(id);
+    if (c && c.total.state === 'counting') c.total = { state: 'cancelled' };
+    try {
+      await api.Results.CancelCount();
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  /** markWrong marks a card's answer wrong in the history: it is never used
+   * again as an example for the model. */
+  async markWrong(id: number): Promise<boolean> {
+    const c = this.card(id);
+    if (!c || !c.question) return false;
+    try {
+      const found = await api.History.List({ text: c.question, limit: 50 });
+      const e = found.find((h) => h.question === c.question && h.sql === (c.doc?.query ?? ''));
+      if (!e) {
+        this.toast('This answer is not in the history.');
+        return false;
+      }
+      await api.History.MarkWrong(e.id, true);
+      this.toast('Marked as wrong: the model will not take it as an example again.');
+      return true;
+    } catch (e) {
+      this.fail(e);
+      return false;
     }
   }
 
@@ -368,6 +717,7 @@ class AppState {
     try {
       await api.Ask.NewConversation();
       this.turns = 0;
+      this.conversation = null;
       this.toast('New conversation: the next question starts fresh.');
     } catch (e) {
       this.fail(e);

@@ -81,8 +81,9 @@ const tick = () => new Promise((r) => setTimeout(r, 0));
 describe('the app state', () => {
   beforeEach(() => {
     app.dataset = null;
-    app.shown = null;
+    app.thread = [];
     app.busy = null;
+    app.question = '';
     app.banner = null;
     app.unauthorized = false;
     app.turns = 0;
@@ -142,7 +143,7 @@ describe('the app state', () => {
   });
 
   it('runs SQL and previews tables without the model', async () => {
-    const f = fake({ 'Results.Run': () => answer(), 'Results.Preview': () => answer({ query: 'SELECT * FROM "Album" LIMIT 200' }) });
+    const f = fake({ 'Results.Run': () => answer(), 'Results.Preview': () => answer({ query: 'SELECT * FROM "Album"' }) });
     await app.boot(f.t);
     await app.run('SELECT 1 AS n', { fromEditor: true });
     expect(app.shown?.source).toBe('sql');
@@ -150,18 +151,25 @@ describe('the app state', () => {
     await app.preview('Album');
     expect(app.shown?.heading).toBe('Preview of Album');
     expect(f.calls.find((c) => c.target === 'Results.Preview')?.args).toEqual(['Album']);
+    // Browsing tables replaces the preview at the bottom rather than piling up.
+    await app.preview('Artist');
+    expect(app.thread.map((c) => c.heading)).toEqual(['Your SQL', 'Preview of Artist']);
   });
 
   it('cancels what runs: the question, or the query', async () => {
     let release: (a: Answer) => void = () => {};
     const f = fake({ 'Ask.Question': () => new Promise((r) => (release = r)) });
     await app.boot(f.t);
+    app.question = 'slow?';
     const p = app.ask('slow?');
+    expect(app.question).toBe('');
     await app.cancel();
     expect(f.calls.map((c) => c.target)).toContain('Ask.Cancel');
-    release(answer({ errors: [{ type: 'cancelled', message: 'cancelled', hint: '', query: '' }] }));
+    release(answer({ columns: [], results: [], errors: [{ type: 'cancelled', message: 'cancelled', hint: '', query: '' }] }));
     await p;
-    expect(app.shown?.doc.errors[0].type).toBe('cancelled');
+    // Stopped before any rows: no card, and the question is back in the box.
+    expect(app.thread).toHaveLength(0);
+    expect(app.question).toBe('slow?');
   });
 
   it('keeps only the newest answer when two overlap', async () => {
@@ -175,7 +183,7 @@ describe('the app state', () => {
     await app.run('SELECT 2');
     first(answer({ query: 'late' }));
     await p;
-    expect(app.shown?.doc.query).toBe('SELECT 2');
+    expect(app.shown?.doc?.query).toBe('SELECT 2');
   });
 
   it('shows a failed call as a banner, and a refused token as the token screen', async () => {
@@ -241,6 +249,173 @@ describe('the app state', () => {
     await app.saveSettings({ ollama_host: '', model: 'sqlcoder:7b', max_rows: 100, timeout_s: 30, theme: 'dark', skip_explanation: false });
     expect(app.settings?.max_rows).toBe(100);
     expect(f.calls.filter((c) => c.target === 'Ask.Status').length).toBe(before + 1);
+  });
+
+  it('keeps the answers in a thread: newest last, older ones folded, a follow-up building on its card', async () => {
+    const f = fake({
+      'Ask.Question': (q) => answer({ question: q as string, follow_up_questions: ['And by year?'], session_context: { turns: [{ question: 'x', sql: 'y', row_count: 1, time: '' }] } }),
+    });
+    await app.boot(f.t);
+    await app.ask('Sales by country');
+    const first = app.thread[0];
+    expect(app.scrollTo?.card).toBe(first.id);
+    await app.ask('And by year?', { parent: first.id });
+    expect(app.thread.map((c) => c.heading)).toEqual(['Sales by country', 'And by year?']);
+    expect(app.thread[0].collapsed).toBe(true);
+    expect(app.thread[1].collapsed).toBe(false);
+    expect(app.thread[1].parent).toBe(first.id);
+    // A typed question in the conversation builds on its last answer.
+    await app.ask('Only 2012');
+    expect(app.thread[2].parent).toBe(app.thread[1].id);
+    // The newest card's heading is brought into view (defect 9).
+    expect(app.scrollTo?.card).toBe(app.thread[2].id);
+    app.reveal(first.id);
+    expect(first.collapsed).toBe(false);
+    await app.newConversation();
+    await app.ask('Fresh');
+    expect(app.thread[3].parent).toBeNull();
+  });
+
+  it('counts a truncated result in the background and loads the next 1,000', async () => {
+    const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ n: from + i }));
+    let release: (v: { rows: number }) => void = () => {};
+    const f = fake({
+      'Results.Run': () => answer({ query: 'SELECT n FROM t', results: rows(0, 1000), row_count: 1000, truncated: true }),
+      'Results.Count': () => new Promise((r) => (release = r)),
+      'Results.Page': (req) => {
+        const { offset } = req as { offset: number };
+        return answer({ results: rows(offset, offset < 3000 ? 1000 : 503), truncated: offset < 3000 });
+      },
+    });
+    await app.boot(f.t);
+    await app.run('SELECT n FROM t');
+    const c = app.thread[0];
+    expect(c.more).toBe(true);
+    expect(c.total.state).toBe('counting');
+    expect(f.calls.find((x) => x.target === 'Results.Count')?.args).toEqual(['SELECT n FROM t']);
+    release({ rows: 3503 });
+    await tick();
+    expect(c.total).toEqual({ state: 'done', rows: 3503 });
+    await app.loadMore(c.id);
+    expect(c.rows).toHaveLength(2000);
+    expect(c.rows[1000]).toEqual([1000]);
+    expect(f.calls.find((x) => x.target === 'Results.Page')?.args).toEqual([{ sql: 'SELECT n FROM t', offset: 1000, limit: 1000 }]);
+    await app.loadMore(c.id);
+    await app.loadMore(c.id);
+    expect(c.rows).toHaveLength(3503);
+    expect(c.more).toBe(false);
+  });
+
+  it('stops a count on Cancel', async () => {
+    let reject: (e: unknown) => void = () => {};
+    const f = fake({
+      'Results.Run': () => answer({ results: [{ n: 1 }], truncated: true }),
+      'Results.Count': () => new Promise((_, r) => (reject = r)),
+      'Results.CancelCount': () => reject(new ApiError({ type: 'cancelled', message: 'cancelled' })),
+    });
+    await app.boot(f.t);
+    await app.run('SELECT 1 AS n');
+    const c = app.thread[0];
+    await app.cancelCount(c.id);
+    await tick();
+    expect(c.total.state).toBe('cancelled');
+    expect(f.calls.map((x) => x.target)).toContain('Results.CancelCount');
+  });
+
+  it('pages a preview through the whole table, its total known from the schema', async () => {
+    const f = fake({
+      'Datasets.Schema': () => ({ database: 'big', tables: [{ name: 'events', kind: 'table', row_count: 100000, row_count_estimated: false, columns: [] }] }),
+      'Results.Preview': () => answer({ query: 'SELECT * FROM "events"', results: [{ n: 1 }], truncated: true }),
+    });
+    await app.boot(f.t);
+    await tick();
+    await app.preview('events');
+    const c = app.thread[0];
+    expect(c.total).toEqual({ state: 'done', rows: 100000 });
+    expect(c.sql).toBe('SELECT * FROM "events"');
+    expect(f.calls.map((x) => x.target)).not.toContain('Results.Count');
+  });
+
+  it('keeps the question in the box when it fails (defect 12)', async () => {
+    const f = fake({
+      'Ask.Question': () => answer({ query: '', columns: [], results: [], errors: [{ type: 'refused', message: 'DELETE from Invoice would write', hint: '', query: '' }] }),
+    });
+    await app.boot(f.t);
+    app.question = 'Delete the old invoices';
+    await app.ask(app.question);
+    expect(app.question).toBe('Delete the old invoices');
+    expect(app.thread).toHaveLength(1);
+  });
+
+  it('lets Go tell a question from SQL, and answers the other way on request (defect 1)', async () => {
+    const q = 'Select the top 10 customers by spending';
+    const f = fake({
+      'Ask.Question': (text) =>
+        text === 'SELECT 1 AS n' ? answer({ question: null }) : answer({ question: text as string, query: 'SELECT CustomerId FROM Invoice LIMIT 10' }),
+      'Ask.AsQuestion': (text) => answer({ question: text as string, query: 'SELECT 2' }),
+      'Results.Run': () => answer({ errors: [{ type: 'syntax', message: 'near "the"', hint: '', query: q }] }),
+    });
+    await app.boot(f.t);
+    app.question = q;
+    app.submit();
+    await tick();
+    await tick();
+    expect(f.calls.filter((c) => c.target === 'Results.Run')).toHaveLength(0);
+    expect(f.calls.find((c) => c.target === 'Ask.Question')?.args).toEqual([q]);
+    const c = app.thread[0];
+    expect(c.taken).toBe('question');
+    // "Run as SQL": the same text through Results.Run, in the same card.
+    app.switchTaken(c.id);
+    await tick();
+    await tick();
+    expect(f.calls.at(-1)).toEqual({ target: 'Results.Run', args: [q] });
+    expect(app.thread).toHaveLength(1);
+    expect(c.taken).toBe('sql');
+    // SQL typed in the box ran as SQL: "Ask as a question" asks it.
+    await app.ask('SELECT 1 AS n');
+    const d = app.thread[1];
+    expect(d.taken).toBe('sql');
+    app.switchTaken(d.id);
+    await tick();
+    await tick();
+    expect(f.calls.at(-1)).toEqual({ target: 'Ask.AsQuestion', args: ['SELECT 1 AS n'] });
+    expect(d.taken).toBe('question');
+  });
+
+  it('asks Ollama again when the model panel opens (defect 6)', async () => {
+    let running = true;
+    const f = fake({ 'Ask.Status': () => ({ running, host: 'http://127.0.0.1:11434', host_source: 'default', models: [], model: running ? 'm' : '', embed_model: '', problem: '', fix: '', code: '' }) });
+    await app.boot(f.t);
+    await tick();
+    expect(app.ollama?.running).toBe(true);
+    running = false; // Ollama stopped
+    app.openPanel('ollama');
+    expect(app.ollamaChecking).toBe(true);
+    await tick();
+    expect(app.ollama?.running).toBe(false);
+    expect(app.panel).toBe('ollama');
+  });
+
+  it('marks an answer wrong through its history entry', async () => {
+    const f = fake({
+      'Ask.Question': (q) => answer({ question: q as string, query: 'SELECT 7' }),
+      'History.List': () => [
+        { id: 3, question: 'Top', sql: 'SELECT 6' },
+        { id: 4, question: 'Top', sql: 'SELECT 7' },
+      ],
+    });
+    await app.boot(f.t);
+    await app.ask('Top');
+    expect(await app.markWrong(app.thread[0].id)).toBe(true);
+    expect(f.calls.at(-1)).toEqual({ target: 'History.MarkWrong', args: [4, true] });
+  });
+
+  it('folds the sidebar and remembers it', async () => {
+    const before = app.sidebarCollapsed;
+    app.toggleSidebar();
+    expect(app.sidebarCollapsed).toBe(!before);
+    app.toggleSidebar();
+    expect(app.sidebarCollapsed).toBe(before);
   });
 
   it('shows a toast once per message', () => {

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import * as api from '../api';
 import type { Transport } from '../api/transport';
-import type { ExportProgress, ExportResult, HistoryEntry, ImportProgress, ImportReport } from '../api/types';
+import type { ExportProgress, ExportResult, HistoryItem, ImportProgress, ImportReport } from '../api/types';
 import { errorDoc } from './app.svelte';
 import { exporting, history, importing } from './files';
 
@@ -46,7 +46,8 @@ describe('the calls of the dialogs', () => {
       'Datasets.ChooseImportFiles': () => null,
       'Datasets.ChooseNewDatabase': (name) => `/data/${name}`,
       'Datasets.Import': () => new Promise((r) => (release = () => r(report))),
-      'Ask.History': () => [{ sql: 'SELECT 1' }],
+      'History.List': () => [{ sql: 'SELECT 1' }],
+      'History.MarkWrong': () => null,
     });
     await api.init(f.t);
   });
@@ -55,7 +56,7 @@ describe('the calls of the dialogs', () => {
     expect(await exporting.defaultName('csv')).toBe('/home/me/chinook.csv');
     expect(await exporting.chooseFile('/home/me/a.xlsx')).toBe('/home/me/a.xlsx.chosen');
     expect(f.calls).toEqual([
-      { target: 'Export.DefaultName', args: ['csv'] },
+      { target: 'Export.DefaultName', args: ['csv', ''] },
       { target: 'Export.ChooseFile', args: ['/home/me/a.xlsx'] },
     ]);
     expect(exporting.downloadURL('/files/1', 'a.csv')).toBe('/files/1?name=a.csv');
@@ -106,9 +107,13 @@ describe('the calls of the dialogs', () => {
   });
 
   it('lists the history', async () => {
-    const entries: HistoryEntry[] = await history(true, 200);
+    const entries: HistoryItem[] = await history.list({ all: true, text: 'top', limit: 200 });
     expect(entries).toEqual([{ sql: 'SELECT 1' }]);
-    expect(f.calls).toEqual([{ target: 'Ask.History', args: [true, 200] }]);
+    await history.markWrong(7, true);
+    expect(f.calls).toEqual([
+      { target: 'History.List', args: [{ all: true, text: 'top', limit: 200 }] },
+      { target: 'History.MarkWrong', args: [7, true] },
+    ]);
   });
 
   it('turns any rejection into an error document', () => {

@@ -3,12 +3,13 @@
 // only what they show. Like the rest of src/state, the components' one way
 // to Go (through src/api).
 import * as api from '../api';
-import type { ExportProgress, ExportRequest, ExportResult, HistoryEntry, ImportProgress, ImportReport, ImportRequest } from '../api';
+import type { ExportProgress, ExportRequest, ExportResult, HistoryItem, HistoryQuery, ImportProgress, ImportReport, ImportRequest } from '../api';
 
 /** Writing a query's whole result to an XLSX or CSV file. */
 export const exporting = {
-  /** defaultName proposes the file's path (in the home folder). */
-  defaultName: (format: 'xlsx' | 'csv'): Promise<string> => api.Export.DefaultName(format),
+  /** defaultName proposes the file's path (in the home folder), named after
+   * the question or heading (top-10-customers-by-spending.xlsx). */
+  defaultName: (format: 'xlsx' | 'csv', title = ''): Promise<string> => api.Export.DefaultName(format, title),
   /** chooseFile shows the desktop's save dialog ("" when it was closed). */
   chooseFile: (proposed: string): Promise<string> => api.Export.ChooseFile(proposed),
   /** run exports, passing each "export:progress" to onProgress until it ends. */
@@ -45,8 +46,12 @@ export const importing = {
   cancel: (): Promise<void> => api.Datasets.CancelImport(),
 };
 
-/** history lists past questions and queries, newest first: of the open
- * database, or of every database when all is true. */
-export function history(all: boolean, limit: number): Promise<HistoryEntry[]> {
-  return api.Ask.History(all, limit);
-}
+/** The history of questions and queries: listed (searched, or the saved
+ * ones), deleted, marked wrong (never again an example for the model),
+ * saved under a name. */
+export const history = {
+  list: (q: HistoryQuery): Promise<HistoryItem[]> => api.History.List(q),
+  remove: (id: number): Promise<void> => api.History.Delete(id),
+  markWrong: (id: number, wrong: boolean): Promise<void> => api.History.MarkWrong(id, wrong),
+  save: (id: number, name: string): Promise<void> => api.History.Save(id, name),
+};
