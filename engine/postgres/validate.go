@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -264,7 +263,7 @@ func (d *DB) unknownFunction(ctx context.Context, query string, uf *unknownFunct
 	if eq, ok := otherDialects[strings.ToLower(uf.name)]; ok {
 		return e.WithHint("%s", eq)
 	}
-	if s := closest(uf.name, allowedFunctionNames(), 3); len(s) > 0 {
+	if s := text.Closest(uf.name, allowedFunctionNames(), 3); len(s) > 0 {
 		return e.WithHint("did you mean %s?", orList(s))
 	}
 	return e.WithHint("use PostgreSQL's built-in functions: aggregates (count, sum, avg, string_agg, percentile_cont…), dates (date_trunc, EXTRACT, age, to_char), text (lower, substring, regexp_replace, split_part), JSON (->, ->>, jsonb_path_query) and window functions")
@@ -279,7 +278,7 @@ func unknownTable(query string, pos int, name string, idx *nameIndex) *engine.Er
 	tables := idx.tableList()
 	e := queryError(engine.CodeUnknownTable, query, pos, "no such table: %s", name)
 	var hint []string
-	if s := closest(bare, tables, 3); len(s) > 0 {
+	if s := text.Closest(bare, tables, 3); len(s) > 0 {
 		hint = append(hint, "did you mean "+orList(s)+"?")
 	}
 	if len(tables) == 0 {
@@ -324,7 +323,7 @@ func unknownColumn(query string, pos int, raw string, a *analysis, idx *nameInde
 		}
 	}
 	var hint []string
-	if s := closest(name, cands, 3); len(s) > 0 {
+	if s := text.Closest(name, cands, 3); len(s) > 0 {
 		for i := range s {
 			if len(tables) > 1 {
 				s[i] = owner[s[i]] + "." + s[i]
@@ -337,7 +336,7 @@ func unknownColumn(query string, pos int, raw string, a *analysis, idx *nameInde
 			if containsFold(tables, tn.name) {
 				continue
 			}
-			for _, c := range closest(name, tn.columns, 1) {
+			for _, c := range text.Closest(name, tn.columns, 1) {
 				elsewhere = append(elsewhere, tn.name+"."+c)
 			}
 		}
@@ -475,73 +474,6 @@ func (d *DB) nameIndexLocked(ctx context.Context) (*nameIndex, error) {
 	}
 	d.names, d.namesAt = idx, time.Now()
 	return idx, nil
-}
-
-// closest returns up to n candidates that look like target: the same name in
-// another case or spelling (InvoiceDate for invoice_date), a name that
-// contains it or that it contains, or one a few typos away. A qualified
-// candidate (schema.name) is compared on its name.
-func closest(target string, candidates []string, n int) []string {
-	type scored struct {
-		name  string
-		score int
-	}
-	norm := func(s string) string {
-		if i := strings.LastIndexByte(s, '.'); i >= 0 {
-			s = s[i+1:]
-		}
-		return strings.NewReplacer("_", "", " ", "", "-", "").Replace(strings.ToLower(s))
-	}
-	t := norm(target)
-	if t == "" {
-		return nil
-	}
-	var out []scored
-	seen := map[string]bool{}
-	for _, c := range candidates {
-		if seen[c] {
-			continue
-		}
-		seen[c] = true
-		cn := norm(c)
-		score := -1
-		switch {
-		case cn == t:
-			score = 0
-		case len(t) >= 3 && strings.HasPrefix(cn, t), len(cn) >= 3 && strings.HasPrefix(t, cn):
-			score = 1 + abs(len(cn)-len(t))/4
-		case len(t) >= 4 && strings.Contains(cn, t), len(cn) >= 4 && strings.Contains(t, cn):
-			score = 2 + abs(len(cn)-len(t))/4
-		default:
-			limit := 1 + len(t)/4
-			if dist := text.Distance(t, cn, limit+1); dist <= limit {
-				score = 2 + dist
-			}
-		}
-		if score >= 0 {
-			out = append(out, scored{c, score})
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].score < out[j].score })
-	if len(out) > 0 && out[0].score == 0 {
-		k := 1
-		for k < len(out) && out[k].score == 0 {
-			k++
-		}
-		out = out[:k]
-	}
-	var names []string
-	for i := 0; i < len(out) && i < n; i++ {
-		names = append(names, out[i].name)
-	}
-	return names
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 func containsFold(list []string, s string) bool {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/text"
 )
 
 // quotedDir holds the double-quoted-text corpus: Spider-style queries that
@@ -250,7 +251,7 @@ func TestDQSCorpus(t *testing.T) {
 						cols = append(cols, tn.columns...)
 					}
 				}
-				if len(closest(n, cols, 3)) > 0 {
+				if len(text.Closest(n, cols, 3)) > 0 {
 					hintRuleWouldKeep++
 					hintRuleNames = append(hintRuleNames, n)
 				}

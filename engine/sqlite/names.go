@@ -2,10 +2,7 @@ package sqlite
 
 import (
 	"context"
-	"sort"
 	"strings"
-
-	"querent/engine/text"
 )
 
 // nameIndex holds the names of the tables, views and columns, for the
@@ -108,72 +105,4 @@ func (d *DB) tableColumnNamesLocked(ctx context.Context, table string) ([]string
 func isInternalTable(name string) bool {
 	l := strings.ToLower(name)
 	return strings.HasPrefix(l, "sqlite_") || strings.HasPrefix(l, "_querent_")
-}
-
-// closest returns up to n candidates that look like target: the same name in
-// another case or spelling (InvoiceDate for invoice_date), a name that
-// contains it or that it contains, or one a few typos away — never a name
-// that merely shares letters with it.
-func closest(target string, candidates []string, n int) []string {
-	type scored struct {
-		name  string
-		score int
-	}
-	norm := func(s string) string {
-		return strings.NewReplacer("_", "", " ", "", "-", "").Replace(strings.ToLower(s))
-	}
-	t := norm(target)
-	if t == "" {
-		return nil
-	}
-	var out []scored
-	seen := map[string]bool{}
-	for _, c := range candidates {
-		if seen[c] {
-			continue
-		}
-		seen[c] = true
-		cn := norm(c)
-		score := -1
-		switch {
-		case cn == t:
-			score = 0
-		case len(t) >= 3 && strings.HasPrefix(cn, t), len(cn) >= 3 && strings.HasPrefix(t, cn):
-			score = 1 + abs(len(cn)-len(t))/4
-		case len(t) >= 4 && strings.Contains(cn, t), len(cn) >= 4 && strings.Contains(t, cn):
-			score = 2 + abs(len(cn)-len(t))/4
-		case len(t) >= 3:
-			// A typo or two, as the name's length allows: one edit up to
-			// seven letters ("nope" is not "copy", two edits away), two
-			// up to eleven, three beyond.
-			limit := max(1, len(t)/4)
-			if dist := text.Distance(t, cn, limit+1); dist <= limit {
-				score = 2 + dist
-			}
-		}
-		if score >= 0 {
-			out = append(out, scored{c, score})
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].score < out[j].score })
-	// The same name spelt another way leaves no doubt: suggest only it.
-	if len(out) > 0 && out[0].score == 0 {
-		k := 1
-		for k < len(out) && out[k].score == 0 {
-			k++
-		}
-		out = out[:k]
-	}
-	var names []string
-	for i := 0; i < len(out) && i < n; i++ {
-		names = append(names, out[i].name)
-	}
-	return names
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

@@ -13,6 +13,7 @@ import (
 	lib "modernc.org/sqlite/lib"
 
 	"querent/engine"
+	"querent/engine/text"
 )
 
 // Validate compiles query with SQLite's own compiler, without running it,
@@ -514,15 +515,15 @@ func isLimitMessage(msg string) bool {
 }
 
 // unknownTable builds the unknown_table error with the closest names.
-func unknownTable(query, text string, base int, name string, idx *nameIndex) *engine.Error {
+func unknownTable(query, stmt string, base int, name string, idx *nameIndex) *engine.Error {
 	bare := name
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		bare = name[i+1:]
 	}
 	tables := idx.tableList()
-	e := queryError(engine.CodeUnknownTable, query, firstPos(-1, text, base, bare), "no such table: %s", name)
+	e := queryError(engine.CodeUnknownTable, query, firstPos(-1, stmt, base, bare), "no such table: %s", name)
 	var hint []string
-	if s := closest(bare, tables, 3); len(s) > 0 {
+	if s := text.Closest(bare, tables, 3); len(s) > 0 {
 		hint = append(hint, "did you mean "+orList(s)+"?")
 	}
 	if len(tables) == 0 {
@@ -536,7 +537,7 @@ func unknownTable(query, text string, base int, name string, idx *nameIndex) *en
 // unknownColumn builds the unknown_column error: the closest columns of the
 // tables the query reads, or the table that has the column when the query
 // does not read it.
-func unknownColumn(query, text string, base, offset int, raw string, dqs bool, idx *nameIndex) *engine.Error {
+func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, idx *nameIndex) *engine.Error {
 	name := raw
 	if dqs {
 		// SQLite prints the dequoted name between quotes, without escaping
@@ -551,14 +552,14 @@ func unknownColumn(query, text string, base, offset int, raw string, dqs bool, i
 	}
 	pos := offset
 	if pos < 0 {
-		pos = firstPos(-1, text, base, name)
+		pos = firstPos(-1, stmt, base, name)
 	}
-	tables, aliases := queryTables(text, idx)
+	tables, aliases := queryTables(stmt, idx)
 	var nearColumns, otherColumns []string
 	if dqs {
 		// The names the double-quoted-text rule found close, so that the
 		// hint names what kept the error (dqtext.go).
-		tables = tablesInScope(text, name, idx)
+		tables = tablesInScope(stmt, name, idx)
 		nearColumns, otherColumns = columnsLike(name, tables, idx)
 	}
 	if qualifier != "" {
@@ -599,7 +600,7 @@ func unknownColumn(query, text string, base, offset int, raw string, dqs bool, i
 		hint = append(hint, "did you mean "+orList(nearColumns[:min(3, len(nearColumns))])+"?")
 	} else if len(otherColumns) > 0 {
 		hint = append(hint, fmt.Sprintf("%s is in a table this query does not read yet; join it.", orList(otherColumns[:min(3, len(otherColumns))])))
-	} else if s := closest(name, cands, 3); len(s) > 0 {
+	} else if s := text.Closest(name, cands, 3); len(s) > 0 {
 		for i := range s {
 			s[i] = qualify(s[i])
 		}
@@ -611,7 +612,7 @@ func unknownColumn(query, text string, base, offset int, raw string, dqs bool, i
 			if tn.internal || containsFold(tables, tn.name) {
 				continue
 			}
-			for _, c := range closest(name, tn.columns, 1) {
+			for _, c := range text.Closest(name, tn.columns, 1) {
 				elsewhere = append(elsewhere, tn.name+"."+c)
 			}
 		}
@@ -669,8 +670,8 @@ var sqliteEquivalents = map[string]string{
 	"current_timestamp": "write CURRENT_TIMESTAMP without parentheses",
 }
 
-func unknownFunction(query, text string, base, offset int, name string) *engine.Error {
-	e := queryError(engine.CodeSyntax, query, firstPos(offset, text, base, name), "no such function: %s (SQLite does not have it)", name)
+func unknownFunction(query, stmt string, base, offset int, name string) *engine.Error {
+	e := queryError(engine.CodeSyntax, query, firstPos(offset, stmt, base, name), "no such function: %s (SQLite does not have it)", name)
 	if eq, ok := sqliteEquivalents[strings.ToLower(name)]; ok {
 		return e.WithHint("%s", eq)
 	}
@@ -679,7 +680,7 @@ func unknownFunction(query, text string, base, offset int, name string) *engine.
 		names = append(names, f)
 	}
 	sort.Strings(names)
-	if s := closest(name, names, 3); len(s) > 0 {
+	if s := text.Closest(name, names, 3); len(s) > 0 {
 		return e.WithHint("did you mean %s?", orList(s))
 	}
 	return e.WithHint("use SQLite's built-in functions: core (abs, coalesce, length, lower, substr, replace, round…), aggregate (count, sum, avg, min, max, group_concat), date (date, time, datetime, julianday, strftime), JSON (json_extract…) and window functions")
