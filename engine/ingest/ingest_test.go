@@ -214,8 +214,8 @@ func TestMessyPrimaryProject(t *testing.T) {
 		t.Errorf("%d columns, want 27", got)
 	}
 	want := map[string]string{
-		"primary_votes": engine.TypeInteger, "c_primary": engine.TypeReal, "runoff_votes": engine.TypeInteger,
-		"runoff": engine.TypeReal, "primary_date": engine.TypeDate, "trump_date": engine.TypeDate,
+		"primary_votes": engine.TypeInteger, "primary_pct": engine.TypeReal, "runoff_votes": engine.TypeInteger,
+		"runoff_pct": engine.TypeReal, "primary_date": engine.TypeDate, "trump_date": engine.TypeDate,
 		"incumbent": engine.TypeBoolean, "candidate": engine.TypeText, "district": engine.TypeText,
 		"c_2020_election_stance": engine.TypeText,
 	}
@@ -225,7 +225,7 @@ func TestMessyPrimaryProject(t *testing.T) {
 		}
 	}
 	jv, _ := column(t, tb, "primary_votes")
-	jp, pc := column(t, tb, "c_primary")
+	jp, pc := column(t, tb, "primary_pct")
 	jd, _ := column(t, tb, "primary_date")
 	jr, rv := column(t, tb, "runoff_votes")
 	if pc.OriginalName != "Primary %" {
