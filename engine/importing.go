@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"strconv"
+	"strings"
 )
 
 // Column types of an imported table: the declared types of the tables
@@ -31,6 +32,42 @@ const (
 	// OnBadError stops the import with an error naming them.
 	OnBadError = "error"
 )
+
+// ParseType reads a type as the analyst writes it (text, integer, real,
+// date, datetime, boolean, any case, and a few synonyms) and returns its
+// Type* constant; ok is false for anything else.
+func ParseType(s string) (string, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "text", "string", "str":
+		return TypeText, true
+	case "integer", "int":
+		return TypeInteger, true
+	case "real", "float", "number", "numeric", "decimal", "double":
+		return TypeReal, true
+	case "date":
+		return TypeDate, true
+	case "datetime", "date-time", "timestamp":
+		return TypeDateTime, true
+	case "boolean", "bool":
+		return TypeBoolean, true
+	}
+	return "", false
+}
+
+// ParseOnBad reads a bad-value policy (text, null, error, with the command
+// line's spellings keep-text, null-bad, stop) and returns its OnBad*
+// constant ("" is text); ok is false for anything else.
+func ParseOnBad(s string) (string, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "text", "keep-text", "text-bad", "keep":
+		return OnBadText, true
+	case "null", "null-bad", "nulls":
+		return OnBadNull, true
+	case "error", "error-bad", "stop", "fail":
+		return OnBadError, true
+	}
+	return "", false
+}
 
 // MaxBadListed is how many bad values a column lists (BadAt).
 const MaxBadListed = 5
@@ -430,6 +467,9 @@ func (p *ImportPlan) Overrides(inputs []string) ([]TableOverride, []string, erro
 			origs[c.OriginalName]++
 		}
 		for _, c := range t.Columns {
+			if c.Skip && !containsString(c.Overridden, "skip") {
+				continue // left out by the empty-column rule, which applies again
+			}
 			// A column is found again by its header, or by its place when
 			// it has none (or shares it with another).
 			which := c.OriginalName
@@ -458,3 +498,29 @@ func containsString(list []string, s string) bool {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// Plan describes the table for a plan: every column (skipped ones
+// included), the first rows as stored, how the source is read. Name and
+// Action are the caller's to set when a target is known.
+func (t *ImportTable) Plan() PlanTable {
+	p := PlanTable{Source: t.Source, SourcePath: t.SourcePath, Name: t.Name, ImportLayout: t.Layout,
+		Rows: t.RowCount, Sampled: t.Sampled, SampleRows: t.SampleRows, Columns: t.PreviewColumns,
+		PreviewRows: t.Preview, Overridden: t.Overridden, Warnings: t.Warnings}
+	if t.Sheet != "" {
+		s := t.Sheet
+		p.Sheet = &s
+	}
+	if p.Columns == nil {
+		p.Columns = []PlanColumn{}
+	}
+	if p.PreviewRows == nil {
+		p.PreviewRows = [][]Value{}
+	}
+	if p.Overridden == nil {
+		p.Overridden = []string{}
+	}
+	if p.Warnings == nil {
+		p.Warnings = []string{}
+	}
+	return p
+}

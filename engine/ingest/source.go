@@ -74,7 +74,8 @@ type Choices struct {
 	// Columns are choices for its columns; each must name one of them.
 	Columns []engine.ColumnOverride
 	// Shared are choices for the columns of every table that has them:
-	// those naming no column of this one are left alone.
+	// those naming no column of this one are left alone. They are applied
+	// after Columns, so they win.
 	Shared []engine.ColumnOverride
 	// Complete says that Columns names every column (a plan replayed):
 	// the others are imported as detected, with a warning.
@@ -126,42 +127,6 @@ type planned struct {
 }
 
 var usableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
-// NormType reads a type as the analyst writes it (text, integer, real,
-// date, datetime, boolean, any case, and a few synonyms) and returns its
-// Type* constant; ok is false for anything else.
-func NormType(s string) (string, bool) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "text", "string", "str":
-		return engine.TypeText, true
-	case "integer", "int":
-		return engine.TypeInteger, true
-	case "real", "float", "number", "numeric", "decimal", "double":
-		return engine.TypeReal, true
-	case "date":
-		return engine.TypeDate, true
-	case "datetime", "date-time", "timestamp":
-		return engine.TypeDateTime, true
-	case "boolean", "bool":
-		return engine.TypeBoolean, true
-	}
-	return "", false
-}
-
-// NormOnBad reads a bad-value policy (text, null, error, with the command
-// line's spellings keep-text, null-bad, stop) and returns its OnBad*
-// constant ("" is text); ok is false for anything else.
-func NormOnBad(s string) (string, bool) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "", "text", "keep-text", "text-bad", "keep":
-		return engine.OnBadText, true
-	case "null", "null-bad", "nulls":
-		return engine.OnBadNull, true
-	case "error", "error-bad", "stop", "fail":
-		return engine.OnBadError, true
-	}
-	return "", false
-}
 
 // CheckName checks a name the analyst gives a column or table: letters,
 // digits and _, not starting with a digit, not an SQL keyword, not
@@ -281,7 +246,7 @@ func (s *Source) Apply(ch Choices) (t *engine.ImportTable, matched []bool, err e
 			p.name, p.renamed = strings.TrimSpace(o.Name), true
 		}
 		if o.Type != "" {
-			typ, ok := NormType(o.Type)
+			typ, ok := engine.ParseType(o.Type)
 			if !ok {
 				return false, engine.Errorf(engine.CodeUsage, "unknown type %q for column %s", o.Type, p.col.name).
 					WithHint("use text, integer, real, date, datetime or boolean")
@@ -289,20 +254,29 @@ func (s *Source) Apply(ch Choices) (t *engine.ImportTable, matched []bool, err e
 			p.chosen = typ
 		}
 		if o.OnBad != "" {
-			pol, ok := NormOnBad(o.OnBad)
+			pol, ok := engine.ParseOnBad(o.OnBad)
 			if !ok {
 				return false, engine.Errorf(engine.CodeUsage, "unknown bad-value policy %q for column %s", o.OnBad, p.col.name).
 					WithHint("use text (keep the column as text), null (store bad values as NULL) or error (stop)")
 			}
 			p.onBad = pol
 		}
-		if o.Skip {
+		switch {
+		case o.Skip:
 			p.skip, p.byUser = true, true
-		}
-		if o.Keep {
-			p.keep = true
+		case o.Keep || o.Type != "" || o.Name != "":
+			// A column named with a type or a name is wanted: kept even
+			// when empty, and no longer skipped by an earlier choice.
+			p.keep, p.skip, p.byUser = true, false, false
 		}
 		return true, nil
+	}
+	// The table's own choices first, then the shared ones (the command
+	// line's flags over a plan's).
+	for _, o := range ch.Columns {
+		if _, err := apply(o, true); err != nil {
+			return nil, nil, err
+		}
 	}
 	matched = make([]bool, len(ch.Shared))
 	for k, o := range ch.Shared {
@@ -311,11 +285,6 @@ func (s *Source) Apply(ch Choices) (t *engine.ImportTable, matched []bool, err e
 			return nil, nil, err
 		}
 		matched[k] = ok
-	}
-	for _, o := range ch.Columns {
-		if _, err := apply(o, true); err != nil {
-			return nil, nil, err
-		}
 	}
 	if ch.Complete {
 		var extra []string
@@ -334,7 +303,7 @@ func (s *Source) Apply(ch Choices) (t *engine.ImportTable, matched []bool, err e
 	var empties []string
 	for _, p := range ps {
 		if p.col.empty && !p.keep && !p.skip {
-			p.skip, p.skipWhy = true, "no header and no values: left out ("+engine.EmptyColumnRule+")"
+			p.skip, p.skipWhy = true, "no header and no values: "+engine.EmptyColumnRule
 			empties = append(empties, s.label(p.col))
 		}
 		if p.skip && p.skipWhy == "" {
