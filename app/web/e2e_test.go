@@ -70,6 +70,7 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the end-to-end script failed: %v", err)
 	}
+	importEndToEnd(t, out) // the import dialog: import_e2e_test.go
 	if d := os.Getenv("QUERENT_REPORT_DIR"); d != "" {
 		var budgets []string
 		for _, l := range strings.Split(string(b), "\n") {

@@ -50,6 +50,27 @@ func TestImportBenchReport(t *testing.T) {
 		}
 		line("1,000,000 rows × %d columns (%s): querent %s (%.0f rows/s, types inferred, peak memory %s); sqlite3 .import %s (%.0f rows/s, all TEXT); querent/shell time %.2f (goal <= 1.0; memory goal < 200 MB)",
 			ncols, human(st.Size()), qTime.Round(time.Millisecond), 1e6/qTime.Seconds(), human(rss), sTime.Round(time.Millisecond), 1e6/sTime.Seconds(), ratio(qTime, sTime))
+		if ncols != 12 {
+			continue
+		}
+		// The same import with choices: a type chosen with its bad values
+		// stored as NULL, a column renamed, one skipped.
+		cTime, crss := timeWithRSS(t, exe, "import", "--db", db, "--column", "amount:real:null-bad", "--column", "day:datetime",
+			"--rename", "customer=client", "--skip", "note", csv)
+		os.Remove(db)
+		line("the same with --column amount:real:null-bad --column day:datetime --rename --skip: querent %s (peak memory %s); querent/shell time %.2f (goal <= 1.0)",
+			cTime.Round(time.Millisecond), human(crss), ratio(cTime, sTime))
+		// The preview of the ~100 MB file: a sample, within 2 s (the
+		// process's start included).
+		var best time.Duration
+		for range 3 {
+			p, _ := timeWithRSS(t, exe, "import", "--preview", "--format", "json", "--column", "amount:real:null-bad", csv)
+			if best == 0 || p < best {
+				best = p
+			}
+		}
+		line("preview of the %s file (--preview --format json: a sample of its first %s, its plan and first 50 rows): %s, best of 3 (goal <= 2 s)",
+			human(st.Size()), human(8<<20), best.Round(time.Millisecond))
 	}
 	// XLSX: the whole import against a bare excelize loop over the same workbook.
 	book := filepath.Join(dir, "gen.xlsx")
