@@ -334,7 +334,9 @@ func readKey(req engine.ImportRequest) string {
 	}
 	var ovs []ov
 	for _, o := range req.Overrides {
-		ovs = append(ovs, ov{o.Source, o.Sheet, o.Encoding, o.Delimiter, o.Range, o.HeaderRow})
+		if o.Encoding != "" || o.Delimiter != "" || o.Range != "" || o.HeaderRow != 0 {
+			ovs = append(ovs, ov{o.Source, o.Sheet, o.Encoding, o.Delimiter, o.Range, o.HeaderRow})
+		}
 	}
 	b, _ := json.Marshal(struct {
 		Inputs, Sheets                     []string
