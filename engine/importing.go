@@ -312,6 +312,8 @@ type TableOverride struct {
 	Range     string `json:"range"`
 	// Columns are the choices for its columns.
 	Columns []ColumnOverride `json:"columns"`
+	// Skip leaves the whole table out (a sheet not wanted).
+	Skip bool `json:"skip"`
 	// Complete says that Columns lists every column (a plan being
 	// replayed): a column it names that the source lacks is an error, a
 	// column of the source it does not name is imported as detected, with
@@ -369,6 +371,9 @@ type PlanTable struct {
 	// Action is what writing would do in Database: create, replace or
 	// append ("" when no database was named, or the import would fail).
 	Action string `json:"action"`
+	// Skip is true when the analyst left the whole table out: it is
+	// described, not written.
+	Skip bool `json:"skip"`
 	// Layout is how the source is read (encoding, delimiter, header row,
 	// range), flattened into the table's JSON.
 	ImportLayout
@@ -442,7 +447,7 @@ func (p *ImportPlan) Overrides(inputs []string) ([]TableOverride, []string, erro
 		if key == "" {
 			key = t.Source
 		}
-		o := TableOverride{Source: inputs[index[key]], Table: t.Name, Complete: true}
+		o := TableOverride{Source: inputs[index[key]], Table: t.Name, Complete: true, Skip: t.Skip}
 		if t.Sheet != nil {
 			o.Sheet = *t.Sheet
 		}

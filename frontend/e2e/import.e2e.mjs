@@ -173,6 +173,9 @@ try {
   await shot('import-xlsx-range');
   await page.locator(tid('import-tab')).nth(1).click();
   check((await page.locator(tid('preview-table')).innerText()).includes('Column Name'), 'the second sheet');
+  await page.locator(tid('import-table-keep')).uncheck();
+  await settled();
+  check((await page.locator(tid('import-tab')).nth(1).innerText()).includes('left out'), 'the second sheet is left out');
 
   step = 'a large file: a sample, then a cancelled import';
   const big = join(work, 'big.csv');

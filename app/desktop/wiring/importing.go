@@ -61,7 +61,8 @@ func PreviewFiles(ctx context.Context, req engine.ImportRequest) (*engine.Import
 type importRead struct {
 	sources []*ingest.Source
 	tables  []*engine.ImportTable
-	stop    error // a policy error: the import must not go on
+	skipped []bool // tables the analyst left out
+	stop    error  // a policy error: the import must not go on
 	sampled bool
 }
 
@@ -163,7 +164,7 @@ func readImport(ctx context.Context, req engine.ImportRequest, preview bool) (*i
 
 // apply applies the request's choices to the sources read.
 func (r *importRead) apply(req engine.ImportRequest) error {
-	r.tables, r.stop = nil, nil
+	r.tables, r.skipped, r.stop = nil, nil, nil
 	inputOf := func(s *ingest.Source) string {
 		for _, in := range req.Inputs {
 			if in == s.Path {
@@ -177,11 +178,13 @@ func (r *importRead) apply(req engine.ImportRequest) error {
 	for _, s := range r.sources {
 		var ch ingest.Choices
 		ch.Shared = req.Columns
+		skip := false
 		for k, ov := range req.Overrides {
 			if !sourceMatches(ov.Source, inputOf(s)) || ov.Sheet != "" && ov.Sheet != s.Sheet {
 				continue
 			}
 			used[k] = true
+			skip = skip || ov.Skip
 			if ov.Table != "" {
 				ch.Table = ov.Table
 			}
@@ -193,10 +196,11 @@ func (r *importRead) apply(req engine.ImportRequest) error {
 			if t == nil {
 				return err
 			}
-			if r.stop == nil {
+			if r.stop == nil && !skip {
 				r.stop = err
 			}
 		}
+		r.skipped = append(r.skipped, skip)
 		for k, m := range matched {
 			shared[k] = shared[k] || m
 		}
@@ -219,10 +223,13 @@ func (r *importRead) apply(req engine.ImportRequest) error {
 				WithHint("check the file and sheet names")
 		}
 	}
+	if len(r.written()) == 0 && len(r.tables) > 0 {
+		return engine.Errorf(engine.CodeUsage, "every table of this import is left out").WithHint("keep at least one table")
+	}
 	// Two tables given the same name by the analyst.
 	seen := map[string]string{}
-	for _, t := range r.tables {
-		if !containsString(t.Overridden, "name") {
+	for i, t := range r.tables {
+		if r.skipped[i] || !containsString(t.Overridden, "name") {
 			continue
 		}
 		k := strings.ToLower(t.Name)
@@ -251,6 +258,17 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
+// written are the tables to write (those not left out).
+func (r *importRead) written() []*engine.ImportTable {
+	var out []*engine.ImportTable
+	for i, t := range r.tables {
+		if !r.skipped[i] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 func writeOptions(req engine.ImportRequest) sqlite.ImportOptions {
 	return sqlite.ImportOptions{Table: req.Table, Replace: req.Replace, ReplaceUserTable: req.ReplaceUserTable,
 		Append: req.Append, Progress: req.Progress}
@@ -261,7 +279,7 @@ func (r *importRead) write(ctx context.Context, req engine.ImportRequest) (*engi
 	if r.stop != nil {
 		return nil, r.stop
 	}
-	return sqlite.Import(ctx, req.Target, r.tables, writeOptions(req))
+	return sqlite.Import(ctx, req.Target, r.written(), writeOptions(req))
 }
 
 // plan describes the import, and checks the target (read only).
@@ -273,28 +291,35 @@ func (r *importRead) plan(ctx context.Context, req engine.ImportRequest) *engine
 			p.Database = abs
 		}
 	}
-	for _, t := range r.tables {
+	var kept []int // the plan's tables to write
+	for i, t := range r.tables {
 		pt := t.Plan()
 		if abs, err := filepath.Abs(pt.SourcePath); err == nil {
 			pt.SourcePath = abs
 		}
-		if req.Table != "" && len(r.tables) == 1 {
-			pt.Name = req.Table
-			pt.Overridden = append([]string{"name"}, pt.Overridden...)
-		}
+		pt.Skip = r.skipped[i]
 		p.Tables = append(p.Tables, pt)
+		if pt.Skip {
+			continue
+		}
+		kept = append(kept, i)
 		p.Warnings = append(p.Warnings, t.Warnings...)
+	}
+	if req.Table != "" && len(kept) == 1 {
+		pt := &p.Tables[kept[0]]
+		pt.Name = req.Table
+		pt.Overridden = append([]string{"name"}, pt.Overridden...)
 	}
 	if r.stop != nil {
 		p.Errors = append(p.Errors, engine.NewErrorDoc(r.stop))
 	}
-	if req.Target != "" {
-		checks, warnings, err := sqlite.Check(ctx, req.Target, r.tables, writeOptions(req))
+	if req.Target != "" && len(kept) > 0 {
+		checks, warnings, err := sqlite.Check(ctx, req.Target, r.written(), writeOptions(req))
 		if err != nil {
 			p.Errors = append(p.Errors, engine.NewErrorDoc(err))
 		} else {
-			for i, c := range checks {
-				p.Tables[i].Name, p.Tables[i].Action = c.Name, c.Action
+			for k, c := range checks {
+				p.Tables[kept[k]].Name, p.Tables[kept[k]].Action = c.Name, c.Action
 			}
 			p.Warnings = append(p.Warnings, warnings...)
 		}

@@ -203,3 +203,39 @@ func TestImportCancelledLeavesNothing(t *testing.T) {
 		t.Errorf("after the preview was forgotten: %q", got)
 	}
 }
+
+// A sheet left out is described in the plan, not written; a sheet's own
+// choices (its range) apply to it alone.
+func TestImportSheetChoices(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	book := copyMessy(t, dir, "xlsx/538_pollster-stats-full_2019.xlsx")
+	db := filepath.Join(dir, "polls.sqlite")
+	req := engine.ImportRequest{Target: db, Inputs: []string{book}, Overrides: []engine.TableOverride{
+		{Source: filepath.Base(book), Sheet: "Description of Columns", Skip: true},
+		{Source: book, Sheet: "Results", Range: "B2:D20", Table: "pollsters"},
+	}}
+	plan, err := PreviewFiles(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Tables) != 2 || plan.Tables[0].Name != "pollsters" || plan.Tables[0].Rows != 18 || plan.Tables[0].Action != "create" ||
+		!plan.Tables[1].Skip || plan.Tables[1].Action != "" {
+		t.Errorf("plan: %+v / %+v", plan.Tables[0], plan.Tables[1])
+	}
+	rep, err := ImportFiles(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Tables) != 1 || rep.Tables[0].Name != "pollsters" || rep.Tables[0].Range != "B2:D20" || len(rep.Tables[0].Columns) != 3 {
+		t.Errorf("report: %+v", rep.Tables)
+	}
+	req.Overrides = append(req.Overrides, engine.TableOverride{Source: book, Sheet: "Results", Skip: true})
+	if _, err := PreviewFiles(ctx, req); engine.ErrorCode(err) != engine.CodeUsage {
+		t.Errorf("every table left out: %v", err)
+	}
+	req.Overrides = []engine.TableOverride{{Source: "other.xlsx", Table: "x"}}
+	if _, err := PreviewFiles(ctx, req); err == nil || !strings.Contains(err.Error(), "match no table") {
+		t.Errorf("choices for another file: %v", err)
+	}
+}

@@ -912,6 +912,11 @@ export interface PlanTable {
    */
   action: string;
   /**
+   * Skip is true when the analyst left the whole table out: it is
+   * described, not written.
+   */
+  skip: boolean;
+  /**
    * Encoding is the CSV text encoding ("utf-8", "utf-8-bom", "utf-16le",
    * "utf-16be", "windows-1252"); "" for XLSX.
    */
@@ -1106,6 +1111,8 @@ export interface TableOverride {
   range?: string;
   /** Columns are the choices for its columns. */
   columns?: ColumnOverride[];
+  /** Skip leaves the whole table out (a sheet not wanted). */
+  skip?: boolean;
   /**
    * Complete says that Columns lists every column (a plan being
    * replayed): a column it names that the source lacks is an error, a
@@ -1285,7 +1292,7 @@ export interface EventMap {
   'ask:progress': AskProgress;
   /** The answer of Ask.Question as soon as its rows are there, before the explanation is written. */
   'ask:rows': Answer;
-  /** How far Datasets.Import has come. */
+  /** How far Datasets.Import has come (and Datasets.PreviewImport, while it reads the files). */
   'import:progress': ImportProgress;
   /** How far Export.Run has come, at most ten a second. */
   'export:progress': ExportProgress;

@@ -88,6 +88,8 @@ export interface ColumnChoice {
 /** The choices for one table (a CSV file, or a sheet). */
 export interface TableChoice {
   table?: string;
+  /** skip leaves the whole table out (a sheet not wanted). */
+  skip?: boolean;
   encoding?: string;
   delimiter?: string;
   /** header_row: the line or row of the header, -1 for none. */
@@ -150,7 +152,11 @@ export function overrides(choices: ImportChoices): TableOverride[] {
   for (const [key, t] of Object.entries(choices)) {
     const { source, sheet } = splitKey(key);
     const columns = Object.entries(t.columns).map(([pos, c]) => ({ column: `#${pos}`, ...c }));
-    const o: TableOverride = { source, sheet, ...clean({ table: t.table, encoding: t.encoding, delimiter: t.delimiter, header_row: t.header_row, range: t.range }) };
+    const o: TableOverride = {
+      source,
+      sheet,
+      ...clean({ table: t.table, skip: t.skip, encoding: t.encoding, delimiter: t.delimiter, header_row: t.header_row, range: t.range }),
+    };
     if (columns.length) o.columns = columns;
     if (Object.keys(o).length > 2) out.push(o);
   }
