@@ -537,7 +537,7 @@ func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*Source, error) {
 	}
 	var names []string
 	rows := records
-	head, headLines := sc.head, sc.headLines
+	head, headLines := sc.head.rows, sc.head.lines
 	if pl.header {
 		names = ColumnNames(first)
 		pl.warnDuplicates(first, names, warn)
@@ -553,11 +553,12 @@ func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*Source, error) {
 		if pl.cfg.headerLine == 0 {
 			warn("no header row: columns are named column_1…column_%d (the first line looks like data)", len(first))
 		}
-		head = append([][]string{first}, head...)
-		headLines = append([]int64{sc.firstLine}, headLines...)
-		if len(head) > engine.PreviewRows {
-			head, headLines = head[:engine.PreviewRows], headLines[:engine.PreviewRows]
+		var h previewRows
+		h.add(sc.firstLine, len(first), func(j int) string { return first[j] })
+		for i, r := range head {
+			h.add(headLines[i], len(r), func(j int) string { return r[j] })
 		}
+		head, headLines = h.rows, h.lines
 	}
 	if sc.padded > 0 {
 		warn("%s padded with NULL (first on line %d)", countNoun(sc.padded, "short row", "short rows"), sc.padLine)
@@ -634,14 +635,13 @@ type scanOutcome struct {
 	err        error
 	first      []string // the first record (the header, or data)
 	firstLines []int64
-	firstLine  int64      // the line it starts on
-	head       [][]string // the first data records after it (engine.PreviewRows)
-	headLines  []int64
-	above      int64 // records skipped above the header row asked for
-	sampled    bool  // the scan stopped at Options.SampleBytes
-	consumed   int64 // bytes of text parsed
-	records    int64 // records after the first
-	blanks     int64 // blank lines inside the data
+	firstLine  int64       // the line it starts on
+	head       previewRows // the first data records after it
+	above      int64       // records skipped above the header row asked for
+	sampled    bool        // the scan stopped at Options.SampleBytes
+	consumed   int64       // bytes of text parsed
+	records    int64       // records after the first
+	blanks     int64       // blank lines inside the data
 	blankLine  int64
 	padded     int64
 	padLine    int64
@@ -759,13 +759,8 @@ func (pl *csvPlan) scanRecords(ctx context.Context, p *csvParser, hr *hashReader
 		}
 		b.n++
 		out.records++
-		if len(out.head) < engine.PreviewRows {
-			row := make([]string, len(fields))
-			for j, fb := range fields {
-				row[j] = string(fb)
-			}
-			out.head = append(out.head, row)
-			out.headLines = append(out.headLines, p.recLine)
+		if !out.head.full() {
+			out.head.add(p.recLine, len(fields), func(j int) string { return unsafeString(fields[j]) })
 		}
 		if b.n == batchRecords || len(b.data) >= batchBytes {
 			send()

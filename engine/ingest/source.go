@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
 
@@ -80,6 +81,47 @@ type Choices struct {
 	// Complete says that Columns names every column (a plan replayed):
 	// the others are imported as detected, with a warning.
 	Complete bool
+}
+
+// previewRows keeps a source's first rows for its preview, within bounds
+// whatever the file holds: a value is kept to previewCellMax bytes (cut on
+// a character, with …), and the rows to previewBytesMax in all.
+type previewRows struct {
+	rows  [][]string
+	lines []int64
+	bytes int
+}
+
+const (
+	previewCellMax  = 2 << 10
+	previewBytesMax = 4 << 20
+)
+
+// full reports whether no more rows are kept.
+func (h *previewRows) full() bool {
+	return len(h.rows) >= engine.PreviewRows || h.bytes >= previewBytesMax
+}
+
+// add keeps a row (cells as the reader has them) unless full.
+func (h *previewRows) add(line int64, n int, cell func(j int) string) {
+	if h.full() {
+		return
+	}
+	row := make([]string, n)
+	for j := range row {
+		c := cell(j)
+		if len(c) > previewCellMax {
+			cut := previewCellMax
+			for cut > 0 && !utf8.RuneStart(c[cut]) {
+				cut--
+			}
+			c = c[:cut] + "…"
+		}
+		row[j] = strings.Clone(c)
+		h.bytes += len(c) + 16
+	}
+	h.rows = append(h.rows, row)
+	h.lines = append(h.lines, line)
 }
 
 // cellConv converts one column's cells in the second pass, and counts the

@@ -4,8 +4,10 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"querent/engine"
 )
@@ -377,5 +379,36 @@ func TestInferrerChoose(t *testing.T) {
 	}
 	if ch := infer(vals...).choose(engine.TypeDate); !ch.atLeast || ch.bad.n <= trackLimit || ch.bad.n >= 3000 {
 		t.Errorf("text as dates: %d bad, at least %v", ch.bad.n, ch.atLeast)
+	}
+}
+
+// The preview's rows stay small whatever the file holds: long values are
+// cut (with …), and the rows kept stop at a few megabytes.
+func TestPreviewRowsBounded(t *testing.T) {
+	big := strings.Repeat("é", 600_000) // 1.2 MB a value
+	var b strings.Builder
+	b.WriteString("id,text\n")
+	for i := range 40 {
+		b.WriteString(strconv.Itoa(i) + "," + big + "\n")
+	}
+	s := source(t, writeFile(t, "long.csv", []byte(b.String())), Options{})
+	tb := mustApply(t, s, Choices{})
+	if len(tb.Preview) == 0 || len(tb.Preview) > 40 {
+		t.Fatalf("%d preview rows", len(tb.Preview))
+	}
+	total := 0
+	for _, r := range tb.Preview {
+		v := r[1].(string)
+		if len(v) > previewCellMax+len("…") || !strings.HasSuffix(v, "…") || !utf8.ValidString(v) {
+			t.Fatalf("a preview value of %d bytes (valid UTF-8 %v)", len(v), utf8.ValidString(v))
+		}
+		total += len(v)
+	}
+	if total > previewBytesMax+previewCellMax {
+		t.Errorf("the preview keeps %d bytes", total)
+	}
+	// The rows themselves are whole.
+	if tb.RowCount != 40 {
+		t.Errorf("%d rows", tb.RowCount)
 	}
 }

@@ -544,17 +544,16 @@ type sheetReader struct {
 	warnings []string
 	spill    *spillFile
 
-	rng        cellRange // the cells to read (Options.Range)
-	headerRow  int       // 0 detect, -1 none, N the header's row
-	sampleRows int64     // a preview reads at most this many data rows (0 all)
-	sampled    bool      // it stopped there
-	lastNum    int       // the last row read
-	firstNum   int       // the first row of the table (header or data)
-	headerNum  int       // the header's row (0: none)
-	skipped    int       // non-blank rows above the table, skipped
-	head       [][]string
-	headLines  []int64
-	maxWidth   int // the widest row read
+	rng        cellRange   // the cells to read (Options.Range)
+	headerRow  int         // 0 detect, -1 none, N the header's row
+	sampleRows int64       // a preview reads at most this many data rows (0 all)
+	sampled    bool        // it stopped there
+	lastNum    int         // the last row read
+	firstNum   int         // the first row of the table (header or data)
+	headerNum  int         // the header's row (0: none)
+	skipped    int         // non-blank rows above the table, skipped
+	head       previewRows // the first data rows, for the preview
+	maxWidth   int         // the widest row read
 
 	cols      []*xlsxColumn
 	kinds     []columnKind // from the sample, per column
@@ -1169,9 +1168,8 @@ func (s *sheetReader) addRow(num int, cells []string) error {
 		}
 		col.inf.Add(line, v)
 	}
-	if len(s.head) < engine.PreviewRows {
-		s.head = append(s.head, append([]string(nil), cells...))
-		s.headLines = append(s.headLines, line)
+	if !s.head.full() {
+		s.head.add(line, len(cells), func(j int) string { return cells[j] })
 	}
 	if err := s.spill.writeRow(num, cells); err != nil {
 		return s.spillError(err)
@@ -1224,7 +1222,7 @@ func (s *sheetReader) finish() *sheetResult {
 	names := ColumnNames(texts)
 	var unnamed []string
 	src := &Source{Rows: s.rows, SampleRows: s.rows, Sampled: s.sampled, lineWord: "row",
-		head: s.head, headLines: s.headLines}
+		head: s.head.rows, headLines: s.head.lines}
 	for c, col := range s.cols {
 		empty := strings.TrimSpace(col.header) == "" && col.nonEmpty == 0
 		if strings.TrimSpace(col.header) == "" && !empty && c < s.wideFrom && s.headered {

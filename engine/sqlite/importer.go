@@ -64,7 +64,7 @@ var safeTableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // _querent_imports.
 func Import(ctx context.Context, target string, tables []*engine.ImportTable, opts ImportOptions) (*engine.ImportReport, error) {
 	start := time.Now()
-	opts, abs, err := checkRequest(target, tables, opts)
+	opts, abs, err := checkRequest(target, tables, opts, false)
 	if err != nil {
 		return nil, err
 	}
@@ -100,9 +100,10 @@ func Import(ctx context.Context, target string, tables []*engine.ImportTable, op
 }
 
 // checkRequest checks what needs no file: the options, the names, that
-// no source is the target. It returns the options made consistent and
-// the target's absolute path.
-func checkRequest(target string, tables []*engine.ImportTable, opts ImportOptions) (ImportOptions, string, error) {
+// no source is the target, that no table is a sample (unless samples, for
+// Check). It returns the options made consistent and the target's
+// absolute path.
+func checkRequest(target string, tables []*engine.ImportTable, opts ImportOptions, samples bool) (ImportOptions, string, error) {
 	if len(tables) == 0 {
 		return opts, "", engine.Errorf(engine.CodeImport, "there is nothing to import: no table was read").WithHint("check that the files hold data")
 	}
@@ -126,7 +127,7 @@ func checkRequest(target string, tables []*engine.ImportTable, opts ImportOption
 		}
 	}
 	for _, t := range tables {
-		if t.Sampled {
+		if t.Sampled && !samples {
 			return opts, "", engine.Errorf(engine.CodeInternal, "%s was read as a sample (a preview); it cannot be imported", t.Source)
 		}
 	}
@@ -175,14 +176,7 @@ type TargetCheck struct {
 // The warnings are those writing would give (a table replaced that
 // Querent did not import, types that differ from an appended table's).
 func Check(ctx context.Context, target string, tables []*engine.ImportTable, opts ImportOptions) ([]TargetCheck, []string, error) {
-	sampled := make([]bool, len(tables))
-	for i, t := range tables {
-		sampled[i], t.Sampled = t.Sampled, false
-	}
-	opts, abs, err := checkRequest(target, tables, opts)
-	for i, t := range tables {
-		t.Sampled = sampled[i]
-	}
+	opts, abs, err := checkRequest(target, tables, opts, true)
 	if err != nil {
 		return nil, nil, err
 	}
