@@ -86,3 +86,21 @@ func TestCheck(t *testing.T) {
 	}
 	u.check(t, "checks")
 }
+
+// An older Querent kept a CSV's empty unnamed columns; appending the file
+// now (they are left out) says how to keep them.
+func TestAppendHintsAtEmptyColumns(t *testing.T) {
+	ctx := context.Background()
+	target := querentMade(t, t.TempDir(), "old.sqlite")
+	cols := append(append([]engine.ImportColumn(nil), salesCols...), engine.ImportColumn{Name: "column_9", Type: engine.TypeText})
+	old := fakeTable("sales", cols, 1, func(int64) []engine.Value { return []engine.Value{int64(1), "x", 1.5, "2024-02-03", int64(1), nil} })
+	if _, err := Import(ctx, target, []*engine.ImportTable{old}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	now := salesLike("sales", 1)
+	now.Skipped = []engine.SkippedColumn{{Position: 9, Name: "column_9", Reason: "no header and no values"}}
+	_, err := Import(ctx, target, []*engine.ImportTable{now}, ImportOptions{Append: true})
+	if e := engine.AsError(err); e == nil || !strings.Contains(e.Hint, `--column "#9:text"`) {
+		t.Errorf("append without the empty column: %v", err)
+	}
+}

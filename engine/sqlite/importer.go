@@ -659,9 +659,22 @@ func checkAppend(q queryFunc, abs, name string, t *engine.ImportTable, rep *engi
 		wantNames = append(wantNames, col.Name)
 	}
 	if !strings.EqualFold(strings.Join(haveNames, ","), strings.Join(wantNames, ",")) {
+		hint := "append only files with the same columns in the same order, or use --replace, or --table NAME for a new table"
+		// A table an older Querent made kept empty unnamed CSV columns,
+		// which the one empty-column rule now leaves out: say how to keep them.
+		var keep []string
+		for _, k := range t.Skipped {
+			for _, h := range haveNames {
+				if !k.ByAnalyst && strings.EqualFold(h, k.Name) {
+					keep = append(keep, fmt.Sprintf(`--column "#%d:text"`, k.Position))
+				}
+			}
+		}
+		if len(keep) > 0 {
+			hint = "the table has empty unnamed columns that this import leaves out (one rule for CSV and XLSX); to append, keep them: " + strings.Join(keep, " ")
+		}
 		return engine.Errorf(engine.CodeImport, "cannot append %s to %s: the columns differ (the table has %s; the file has %s)",
-			t.Source, name, strings.Join(haveNames, ", "), strings.Join(wantNames, ", ")).WithHint(
-			"append only files with the same columns in the same order, or use --replace, or --table NAME for a new table")
+			t.Source, name, strings.Join(haveNames, ", "), strings.Join(wantNames, ", ")).WithHint("%s", hint)
 	}
 	for i, r := range have {
 		if !strings.EqualFold(r[1], t.Columns[i].Type) {
