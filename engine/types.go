@@ -240,6 +240,10 @@ type TableColumn struct {
 	// OriginalName is the name in the imported source file, when it differs
 	// or is known; nil otherwise.
 	OriginalName *string `json:"original_name"`
+	// BadValues counts, for a column Querent imported with the policy
+	// "store bad values as NULL", the values stored as NULL because they
+	// did not fit its type: those NULLs are bad values, not missing ones.
+	BadValues int64 `json:"bad_values,omitempty"`
 	// Generated is "virtual" or "stored" for generated columns, "hidden" for
 	// hidden columns of virtual tables.
 	Generated string `json:"generated,omitempty"`

@@ -26,6 +26,7 @@ type Opener func(ctx context.Context, path string) (engine.Database, error)
 type CLI struct {
 	Open    Opener
 	Import  Importer
+	Preview Previewer
 	Model   ModelFactory
 	History HistoryOpener
 	Export  Exporter

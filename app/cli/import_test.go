@@ -8,29 +8,20 @@ import (
 	"strings"
 	"testing"
 
+	"querent/app/desktop/wiring"
 	"querent/engine"
-	"querent/engine/ingest"
-	"querent/engine/sqlite"
 )
 
-// importer is the same wiring as cmd/querent's.
-func importer(ctx context.Context, req engine.ImportRequest) (*engine.ImportReport, error) {
-	defer ingest.CleanupTemp()
-	var tables []*engine.ImportTable
-	for _, in := range req.Inputs {
-		ts, err := ingest.Read(ctx, in, ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter, Ragged: req.Ragged, Sheets: req.Sheets, Progress: req.Progress})
-		if err != nil {
-			return nil, err
-		}
-		tables = append(tables, ts...)
-	}
-	return sqlite.Import(ctx, req.Target, tables, sqlite.ImportOptions{Table: req.Table, Replace: req.Replace, ReplaceUserTable: req.ReplaceUserTable, Append: req.Append, Progress: req.Progress})
-}
+// importer and previewer are cmd/querent's wiring.
+var (
+	importer  = wiring.ImportFiles
+	previewer = wiring.PreviewFiles
+)
 
 func runImport(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb strings.Builder
-	c := &CLI{Open: open, Import: importer, Version: "test"}
+	c := &CLI{Open: open, Import: importer, Preview: previewer, Version: "test"}
 	code := c.Run(context.Background(), args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }

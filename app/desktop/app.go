@@ -51,6 +51,10 @@ type Deps struct {
 	History func(ctx context.Context) (engine.History, func(), error)
 	// Import reads the inputs and writes the target, all or nothing.
 	Import func(ctx context.Context, req engine.ImportRequest) (*engine.ImportReport, error)
+	// Preview says what Import would do, writing nothing; ForgetPreview
+	// lets go of what the last preview kept (its first pass).
+	Preview       func(ctx context.Context, req engine.ImportRequest) (*engine.ImportPlan, error)
+	ForgetPreview func()
 	// Export writes a query's whole result to a file.
 	Export func(ctx context.Context, db engine.Database, req export.Request) (*export.Report, error)
 	// DataDir is where settings and recent files live ("" → files.DataDir).
@@ -133,6 +137,9 @@ func (s *Services) Close() {
 	if a.closeH != nil {
 		a.closeH()
 		a.closeH = nil
+	}
+	if a.deps.ForgetPreview != nil {
+		a.deps.ForgetPreview()
 	}
 }
 

@@ -232,6 +232,45 @@ func (d *Datasets) Import(req ImportRequest) (*engine.ImportReport, error) {
 	return rep, nil
 }
 
+// PreviewImport says what Import would do with req, writing nothing: per
+// table how its file is read, its columns (each with its type, the reason,
+// the values that do not fit a chosen type and where), the first rows as
+// they will be stored, its name and what writing it would do in the
+// target; what would stop the import is in the plan's errors. A large
+// file is sampled (and the plan says so). The files read are kept until
+// the next preview, so that changing a column's choices does not read
+// them again, and the import after it reads them only once more. A new
+// preview cancels one still running (progress events "import:progress").
+func (d *Datasets) PreviewImport(req ImportRequest) (*engine.ImportPlan, error) {
+	if d.a.deps.Preview == nil {
+		return nil, engine.Errorf(engine.CodeInternal, "this build cannot import")
+	}
+	if len(req.Inputs) == 0 {
+		return nil, engine.Errorf(engine.CodeUsage, "no files to import").WithHint("choose one or more CSV or XLSX files")
+	}
+	ctx, done := d.a.begin("preview")
+	defer done()
+	req.Progress = func(p engine.ImportProgress) { d.a.emit(EventImportProgress, p) }
+	plan, err := d.a.deps.Preview(ctx, req.ImportRequest)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.a.refuseOpenTarget(req.Target); err != nil {
+		plan.Errors = append(plan.Errors, engine.NewErrorDoc(err))
+	}
+	return plan, nil
+}
+
+// ForgetPreview lets go of the files the last preview read (the import
+// dialog was closed without importing).
+func (d *Datasets) ForgetPreview() error {
+	d.a.cancel("preview")
+	if d.a.deps.ForgetPreview != nil {
+		d.a.deps.ForgetPreview()
+	}
+	return nil
+}
+
 // CancelImport stops a running import.
 func (d *Datasets) CancelImport() error {
 	d.a.cancel("import")

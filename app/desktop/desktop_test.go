@@ -169,3 +169,45 @@ func TestServicesAskImportExport(t *testing.T) {
 		t.Errorf("default name %q", name)
 	}
 }
+
+// The page's preview: the plan, nothing written, progress events, the open
+// database refused as a target in the plan's errors; then the import.
+func TestServicesPreviewImport(t *testing.T) {
+	svc, rec := newServices(t)
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "people.csv")
+	os.WriteFile(csv, []byte("name,age,born\nAnn,31,1/2/1994\nBob,42,unknown\n"), 0o644)
+	target := filepath.Join(dir, "people.sqlite")
+	req := desktop.ImportRequest{ImportRequest: engine.ImportRequest{Target: target, Inputs: []string{csv},
+		Overrides: []engine.TableOverride{{Source: csv, Columns: []engine.ColumnOverride{{Column: "born", Type: "date", OnBad: "null"}}}}}}
+	plan, err := svc.Datasets.PreviewImport(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := plan.Tables[0]
+	if tb.Name != "people" || tb.Action != "create" || tb.Columns[2].Type != engine.TypeDate || tb.Columns[2].BadValues != 1 ||
+		len(tb.PreviewRows) != 2 || tb.PreviewRows[0][2] != "1994-01-02" || tb.PreviewRows[1][2] != nil || rec.events["import:progress"] == 0 {
+		t.Errorf("plan %+v, events %v", tb, rec.events)
+	}
+	if _, err := os.Stat(target); !os.IsNotExist(err) {
+		t.Errorf("the preview wrote %s", target)
+	}
+	if _, err := svc.Datasets.PreviewImport(desktop.ImportRequest{}); engine.ErrorCode(err) != engine.CodeUsage {
+		t.Errorf("a preview of nothing: %v", err)
+	}
+	rep, err := svc.Datasets.Import(req)
+	if err != nil || rep.Tables[0].BadValues != 1 {
+		t.Fatalf("import: %v %+v", err, rep)
+	}
+	// The database open in the window is never a target: the plan says so.
+	if _, err := svc.Datasets.Open(target); err != nil {
+		t.Fatal(err)
+	}
+	plan, err = svc.Datasets.PreviewImport(req)
+	if err != nil || len(plan.Errors) == 0 || !strings.Contains(plan.Errors[len(plan.Errors)-1].Message, "open in this window") {
+		t.Errorf("preview into the open database: %v %+v", err, plan.Errors)
+	}
+	if err := svc.Datasets.ForgetPreview(); err != nil {
+		t.Error(err)
+	}
+}

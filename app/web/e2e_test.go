@@ -74,6 +74,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("the end-to-end script failed: %v", err)
 	}
 	checkFormats(t, filepath.Join(out, "top-10-customers-by-spending.xlsx"))
+	importEndToEnd(t, out) // the import dialog: import_e2e_test.go
 	if d := os.Getenv("QUERENT_REPORT_DIR"); d != "" {
 		var budgets []string
 		for _, l := range strings.Split(string(b), "\n") {

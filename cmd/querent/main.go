@@ -24,7 +24,7 @@ var version = "dev"
 func main() {
 	wiring.RunWorkerIfAsked() // this process may be a query worker
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	c := &cli.CLI{Open: wiring.OpenDatabase, Import: wiring.ImportFiles, Model: wiring.NewModel, History: wiring.OpenHistory,
+	c := &cli.CLI{Open: wiring.OpenDatabase, Import: wiring.ImportFiles, Preview: wiring.PreviewFiles, Model: wiring.NewModel, History: wiring.OpenHistory,
 		Export: exportQuery, Serve: serve, Version: version}
 	code := c.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if ctx.Err() != nil && code != 0 {

@@ -20,6 +20,15 @@ const (
 	encWindows1252
 )
 
+// width is about how many bytes of the file one byte of its text takes
+// (for estimates).
+func (e textEncoding) width() int {
+	if e == encUTF16LE || e == encUTF16BE {
+		return 2
+	}
+	return 1
+}
+
 func (e textEncoding) String() string {
 	switch e {
 	case encUTF16LE:
@@ -31,6 +40,23 @@ func (e textEncoding) String() string {
 	default:
 		return "UTF-8"
 	}
+}
+
+// name is the encoding as layouts and plans name it: utf-8, utf-8-bom,
+// utf-16le, utf-16be or windows-1252.
+func (ch encodingChoice) name() string {
+	switch ch.enc {
+	case encUTF16LE:
+		return "utf-16le"
+	case encUTF16BE:
+		return "utf-16be"
+	case encWindows1252:
+		return "windows-1252"
+	}
+	if ch.skip == 3 {
+		return "utf-8-bom"
+	}
+	return "utf-8"
 }
 
 // sampleSize is how much of a file the encoding and delimiter guesses read.
@@ -51,10 +77,14 @@ func normEncoding(s string) string {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "auto":
 		return "auto"
-	case "utf-8", "utf8":
+	case "utf-8", "utf8", "utf-8-bom", "utf8-bom":
 		return "utf-8"
 	case "utf-16", "utf16":
 		return "utf-16"
+	case "utf-16le", "utf16le":
+		return "utf-16le"
+	case "utf-16be", "utf16be":
+		return "utf-16be"
 	case "windows-1252", "cp1252", "windows1252":
 		return "windows-1252"
 	}
@@ -77,6 +107,15 @@ func detectEncoding(sample []byte, whole bool, forced string) (ch encodingChoice
 		return encodingChoice{enc: encUTF8}, ""
 	case "windows-1252":
 		return encodingChoice{enc: encWindows1252}, ""
+	case "utf-16le", "utf-16be":
+		e, bom := encUTF16LE, hasLE
+		if forced == "utf-16be" {
+			e, bom = encUTF16BE, hasBE
+		}
+		if bom {
+			return encodingChoice{enc: e, skip: 2}, ""
+		}
+		return encodingChoice{enc: e}, ""
 	case "utf-16":
 		switch {
 		case hasLE:

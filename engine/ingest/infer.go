@@ -26,6 +26,63 @@ type offender struct {
 	why   string
 }
 
+// badList counts the values that did not fit an interpretation and keeps
+// the first of them (the lowest lines), for reasons and reports.
+type badList struct {
+	n  int64
+	k  int
+	at [engine.MaxBadListed]offender
+}
+
+// add counts a value that does not fit; s is cloned only when kept.
+func (b *badList) add(line int64, s, why string) {
+	b.n++
+	switch {
+	case b.k < len(b.at):
+		b.k++
+	case line < b.at[b.k-1].line:
+	default:
+		return
+	}
+	b.at[b.k-1] = offender{line: line, value: shown(s), why: why}
+	for i := b.k - 1; i > 0 && b.at[i].line < b.at[i-1].line; i-- {
+		b.at[i], b.at[i-1] = b.at[i-1], b.at[i]
+	}
+}
+
+// merge adds the values of o (another reason not to fit).
+func (b badList) merge(o badList) badList {
+	n := b.n + o.n
+	for _, x := range o.at[:o.k] {
+		b.add(x.line, x.value, x.why)
+	}
+	b.n = n
+	return b
+}
+
+// values lists the kept values for a report.
+func (b *badList) values() []engine.BadValue {
+	out := make([]engine.BadValue, b.k)
+	for i, o := range b.at[:b.k] {
+		out[i] = engine.BadValue{Line: o.line, Value: o.value}
+	}
+	return out
+}
+
+// lines words the kept values' lines: "12, 40, 55".
+func (b *badList) lines() string {
+	parts := make([]string, b.k)
+	for i, o := range b.at[:b.k] {
+		parts[i] = strconv.FormatInt(o.line, 10)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// trackLimit: a dead interpretation is checked until more than this many
+// values, and more than fit it, do not fit it: past that it is no
+// candidate for a chosen type, and checking it costs time for nothing.
+const trackLimit = 1000
+
 // numInfo is what the values of a number (or percentage) column showed.
 type numInfo struct {
 	noUS, noEU     bool     // a value cannot be read in that style (US: 1,234.5; European: 1.234,5)
@@ -38,6 +95,9 @@ type numInfo struct {
 	symBy          offender
 	paren          bool // accounting parentheses seen
 	exp            bool // an exponent seen
+	// The numbers that are not whole, in each style: a chosen INTEGER
+	// type does not store them.
+	fracUSAt, fracEUAt badList
 }
 
 // dateInfo is what the values of a date column showed.
@@ -50,6 +110,9 @@ type dateInfo struct {
 	withTime   bool
 	dateOnly   bool
 	seen       []dateFormat // distinct formats, at most 8
+	// The date-times with a time of day other than midnight: a chosen
+	// DATE type does not store them.
+	timedAt badList
 }
 
 // Inferrer infers the type of one column from all its values: Add every
@@ -72,7 +135,16 @@ type Inferrer struct {
 	num, pct  numInfo
 	boolWords uint8 // bw* bits of the yes/no words seen
 	date      dateInfo
-	spaces    bool // a value of white space only
+	spaces    bool  // a value of white space only
+	spacesN   int64 // values of white space only
+	// Every interpretation keeps being checked after a value ruled it out
+	// (tracked), until trackLimit: fit counts the values that fit it, bad
+	// those that do not; partial says that the checking stopped (bad is a
+	// lower bound).
+	fit     [nKinds]int64
+	bad     [nKinds]badList
+	tracked [nKinds]bool
+	partial [nKinds]bool
 }
 
 // NewInferrer returns an Inferrer for one column.
@@ -167,7 +239,10 @@ func (c *Inferrer) Add(line int64, s string) {
 			c.blank++
 		} else {
 			c.missing++
-			c.spaces = c.spaces || t == ""
+			if t == "" {
+				c.spaces = true
+				c.spacesN++
+			}
 			if t != "" && len(c.markers) < 4 && !containsFold(c.markers, t) {
 				c.markers = append(c.markers, strings.Clone(t))
 			}
@@ -181,11 +256,12 @@ func (c *Inferrer) Add(line int64, s string) {
 	if c.first.line == 0 || line < c.first.line {
 		c.first = offender{line: line, value: shown(s)}
 	}
-	if c.alive == [nKinds]bool{} && !recheck {
+	if c.alive == [nKinds]bool{} && c.tracked == [nKinds]bool{} && !recheck {
 		return // TEXT already: nothing more to learn
 	}
 	for k := range nKinds {
-		if !c.alive[k] && !(recheck && line < c.dead[k].line) {
+		counted := c.alive[k] || c.tracked[k]
+		if !counted && !(recheck && line < c.dead[k].line) {
 			continue
 		}
 		var why string
@@ -203,9 +279,19 @@ func (c *Inferrer) Add(line int64, s string) {
 			if c.alive[k] {
 				c.accepted[k]++
 			}
+			if counted {
+				c.fit[k]++
+			}
 			continue
 		}
-		c.alive[k] = false
+		if counted {
+			c.bad[k].add(line, s, why)
+			if c.alive[k] {
+				c.alive[k], c.tracked[k] = false, true
+			} else if c.bad[k].n > trackLimit && c.bad[k].n > c.fit[k] {
+				c.tracked[k], c.partial[k] = false, true
+			}
+		}
 		if c.dead[k].line == 0 || line < c.dead[k].line {
 			c.dead[k] = offender{line: line, value: shown(s), why: why}
 		}
@@ -442,6 +528,7 @@ func (st *numInfo) add(line int64, t string, pct bool) string {
 					}
 				}
 				st.fracUS = true
+				st.fracUSAt.add(line, t, "")
 				return ""
 			}
 		}
@@ -514,9 +601,11 @@ func (st *numInfo) add(line int64, t string, pct bool) string {
 	st.noUS, st.noEU = !us, !eu
 	if ns.us && !ns.usWhole {
 		st.fracUS = true
+		st.fracUSAt.add(line, t, "")
 	}
 	if ns.eu && !ns.euWhole {
 		st.fracEU = true
+		st.fracEUAt.add(line, t, "")
 		if strings.IndexByte(body, ',') >= 0 {
 			st.decComma = true
 		}
@@ -980,6 +1069,9 @@ func (st *dateInfo) add(line int64, t string) string {
 	}
 	if d.f.time&tfTime != 0 {
 		st.withTime = true
+		if d.h != 0 || d.mi != 0 || d.s != 0 {
+			st.timedAt.add(line, t, "")
+		}
 	} else {
 		st.dateOnly = true
 	}
@@ -1168,7 +1260,182 @@ func (c *Inferrer) decide() (string, string) {
 		return engine.TypeText, fmt.Sprintf("the values are text (line %d holds %q)", c.first.line, c.first.value)
 	}
 	o := c.dead[best]
-	return engine.TypeText, fmt.Sprintf("kept as text: line %d holds %q, %s", o.line, o.value, o.why)
+	return engine.TypeText, fmt.Sprintf("kept as text: line %d holds %q, %s", o.line, o.value, o.why) + c.fitNote(best)
+}
+
+// fitNote words how many values fit kind k when most do: "; 378 of 379
+// values are dates written m/d/yy, 1 is not". It is "" when the kind was
+// not checked to the end or fits fewer values than it does not.
+func (c *Inferrer) fitNote(k int) string {
+	b := &c.bad[k]
+	if c.partial[k] || b.n == 0 || c.fit[k] <= b.n {
+		return ""
+	}
+	values := c.fit[k] + b.n
+	not := "1 is not"
+	if b.n > 1 {
+		not = fmt.Sprintf("%s are not (first on lines %s)", formatCount(b.n), b.lines())
+	}
+	return fmt.Sprintf("; %s of %s values are %s, %s", formatCount(c.fit[k]), formatCount(values), c.kindWords(k), not)
+}
+
+// kindWords names what the values of kind k are, as reasons say it.
+func (c *Inferrer) kindWords(k int) string {
+	switch k {
+	case kNumber:
+		st := &c.num
+		switch {
+		case st.sym != "":
+			return "amounts in " + st.sym
+		case st.whole():
+			return "whole numbers"
+		}
+		return "numbers"
+	case kPercent:
+		return "percentages"
+	case kBool:
+		return "yes/no values"
+	case kDate:
+		st := &c.date
+		var labels []string
+		for _, f := range st.seen {
+			if l := f.label(st.dayFirst()); !containsFold(labels, l) {
+				labels = append(labels, l)
+			}
+		}
+		what := "dates"
+		if st.withTime {
+			what = "date-times"
+		}
+		if len(labels) == 0 {
+			return what
+		}
+		return what + " written " + strings.Join(labels, ", ")
+	}
+	return "values"
+}
+
+// kindType is the type a column of kind k's values gets.
+func (c *Inferrer) kindType(k int) string {
+	switch k {
+	case kNumber:
+		if c.num.whole() {
+			return engine.TypeInteger
+		}
+		return engine.TypeReal
+	case kPercent:
+		return engine.TypeReal
+	case kBool:
+		if c.boolWord() {
+			return engine.TypeBoolean
+		}
+		return engine.TypeInteger
+	case kDate:
+		if c.date.withTime {
+			return engine.TypeDateTime
+		}
+		return engine.TypeDate
+	}
+	return engine.TypeText
+}
+
+// Suggested returns, for a column that stays TEXT because some values do
+// not fit, the type that most values fit (checked to the end), or "".
+func (c *Inferrer) Suggested() string {
+	if typ, _ := c.decide(); typ != engine.TypeText {
+		return ""
+	}
+	best := -1
+	for _, k := range []int{kBool, kNumber, kPercent, kDate} {
+		if c.alive[k] || c.partial[k] || c.fit[k] <= c.bad[k].n {
+			continue
+		}
+		if best < 0 || c.fit[k] > c.fit[best] {
+			best = k
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	return c.kindType(best)
+}
+
+// choice is how a column's values fit a type an analyst chose.
+type choice struct {
+	cv      *converter
+	bad     badList // the values that do not fit
+	atLeast bool    // bad.n is a lower bound
+	words   string  // what the values that fit are ("dates written m/d/yy")
+	fit     int64   // how many fit
+	note    string  // how the values are read, when that needs saying
+}
+
+// choose says how the values fit typ (one of the Type* constants), the
+// type an analyst chose instead of the detected one, and gives the
+// converter that stores it: values that do not fit it fail to convert.
+func (c *Inferrer) choose(typ string) choice {
+	cv := &converter{typ: typ, style: 'u', strict: true}
+	var ch choice
+	k := -1
+	switch typ {
+	case engine.TypeInteger:
+		k = kNumber
+		cv.kind = cvInteger
+		cv.style = c.num.style()
+		cv.sym = c.num.sym
+		frac := c.num.fracUSAt
+		if cv.style == 'e' {
+			frac = c.num.fracEUAt
+		}
+		ch.bad = c.bad[kNumber].merge(frac)
+		ch.fit = c.fit[kNumber] - frac.n
+		ch.words = "whole numbers"
+	case engine.TypeReal:
+		k = kNumber
+		cv.kind = cvReal
+		if c.bad[kPercent].n < c.bad[kNumber].n && c.fit[kPercent] > 0 {
+			k = kPercent
+			cv.pct = true
+			cv.style = c.pct.style()
+		} else {
+			cv.style = c.num.style()
+			cv.sym = c.num.sym
+		}
+		ch.bad, ch.fit = c.bad[k], c.fit[k]
+		ch.words = "numbers"
+		if k == kPercent {
+			ch.words = "percentages"
+			ch.note = "percentages stored as fractions (12% → 0.12)"
+		}
+	case engine.TypeBoolean:
+		k = kBool
+		cv.kind = cvBoolean
+		ch.bad, ch.fit = c.bad[k], c.fit[k]
+		ch.words = "yes/no values"
+	case engine.TypeDate, engine.TypeDateTime:
+		k = kDate
+		cv.kind = cvDateTime
+		cv.dayFirst = c.date.dayFirst()
+		ch.bad, ch.fit = c.bad[k], c.fit[k]
+		if typ == engine.TypeDate {
+			cv.kind = cvDate
+			ch.bad = ch.bad.merge(c.date.timedAt)
+			ch.fit -= c.date.timedAt.n
+		}
+		ch.words = c.kindWords(kDate)
+		if c.date.numeric && c.date.mdOK && c.date.dmOK && c.date.ambiguous.line != 0 {
+			ch.note = "read month first: no value shows the order"
+		}
+	default:
+		cv.kind = cvText
+		ch.fit = c.n - c.blank
+		ch.words = "text"
+	}
+	if k >= 0 {
+		ch.atLeast = c.partial[k]
+	}
+	ch.cv = cv
+	return ch
 }
 
 // genericWhy are the reasons that only say a value is not of a kind.
@@ -1263,7 +1530,12 @@ type converter struct {
 	style    byte // 'u' or 'e'
 	pct      bool
 	dayFirst bool
-	cache    valueCache
+	// strict is set for a type the analyst chose: amounts in another
+	// currency than sym, and date-times (not at midnight) as dates, do
+	// not convert.
+	strict bool
+	sym    string
+	cache  valueCache
 }
 
 // The kinds of converter, typ as a number for the hot path.
@@ -1398,8 +1670,8 @@ func (cv *converter) convert(s string) (engine.Value, bool) {
 		if v, ok := plainInt(t); ok {
 			return v, true
 		}
-		body, neg, _, _, ok := splitAmount(t)
-		if !ok || !checkStyle(body, cv.style, true) {
+		body, neg, sym, _, ok := splitAmount(t)
+		if !ok || !checkStyle(body, cv.style, true) || cv.strict && sym != "" && cv.sym != "" && sym != cv.sym {
 			return nil, false
 		}
 		var a [64]byte
@@ -1423,7 +1695,9 @@ func (cv *converter) convert(s string) (engine.Value, bool) {
 			}
 			ok = body != ""
 		} else {
-			body, neg, _, _, ok = splitAmount(t)
+			var sym string
+			body, neg, sym, _, ok = splitAmount(t)
+			ok = ok && !(cv.strict && sym != "" && cv.sym != "" && sym != cv.sym)
 		}
 		if !ok || !checkStyle(body, cv.style, false) {
 			return nil, false
@@ -1451,7 +1725,7 @@ func (cv *converter) convert(s string) (engine.Value, bool) {
 		if d.ambiguous && cv.dayFirst {
 			m, day = day, m
 		}
-		if !engine.ValidDate(d.y, m, day) {
+		if !engine.ValidDate(d.y, m, day) || cv.kind == cvDate && (d.h != 0 || d.mi != 0 || d.s != 0) {
 			return nil, false
 		}
 		var v engine.Value = formatDate(d.y, m, day, d.h, d.mi, d.s, cv.kind == cvDateTime)

@@ -44,6 +44,23 @@ type Options struct {
 	// rows are capped at 10 MB and 64 MB whatever the ceiling; CSV reading
 	// holds a few rows at a time and always fits.
 	MaxMemory int64
+	// HeaderRow says where the header is: 0 detects it, N is the CSV line
+	// or sheet row holding it (what is above is skipped), -1 says there is
+	// none (the first row is data, columns are named column_1…).
+	HeaderRow int
+	// Range chooses an XLSX sheet's cells: "B3:H200", "B3:H" (to the last
+	// row), "B:H" (whole columns); "" reads them all. Its first row is the
+	// header unless HeaderRow says otherwise.
+	Range string
+	// Layouts choose HeaderRow and Range per sheet (by its name), over
+	// the two above.
+	Layouts map[string]Layout
+	// SampleBytes, when positive, reads at most about that much of a CSV
+	// file (a preview): the source is Sampled, its rows an estimate, and
+	// its table cannot be imported. SampleRows does the same with the data
+	// rows of each XLSX sheet.
+	SampleBytes int64
+	SampleRows  int64
 	// MaxTemp is the ceiling on the import's temporary files, in bytes
 	// (DefaultMaxTemp, 4 GiB, when 0): the sheets excelize extracts from a
 	// workbook while it reads it, and the spill files where an XLSX
@@ -52,12 +69,18 @@ type Options struct {
 	MaxTemp int64
 }
 
+// Layout is where a sheet's table is: its header row and its cells.
+type Layout struct {
+	HeaderRow int
+	Range     string
+}
+
 // MaxColumns is the most columns an SQLite table holds.
 const MaxColumns = 2000
 
 // readXLSX reads an XLSX workbook; the XLSX reader (xlsx.go) replaces it
 // from an init function.
-var readXLSX = func(ctx context.Context, path string, opts Options) ([]*engine.ImportTable, error) {
+var readXLSX = func(ctx context.Context, path string, opts Options) ([]*Source, error) {
 	return nil, engine.Errorf(engine.CodeImport, "%s: XLSX reading is not built yet", filepath.Base(path)).
 		WithHint("save the sheet as CSV and import that file")
 }
@@ -66,16 +89,38 @@ func importErr(format string, args ...any) *engine.Error {
 	return engine.Errorf(engine.CodeImport, format, args...)
 }
 
-// Read reads one source file: an XLSX workbook (.xlsx, .xlsm, or any file
-// that starts like a ZIP archive) through the XLSX reader, anything else as
-// CSV. For CSV it runs the first pass over the whole file: encoding,
-// delimiter, header, ragged rows, type inference and the file's sha256. The
-// returned table's Rows runs the second pass, streaming converted rows.
+// Read reads one source file into the tables to import, as detected: its
+// sources (ReadSources) with no choices applied.
+func Read(ctx context.Context, path string, opts Options) ([]*engine.ImportTable, error) {
+	srcs, err := ReadSources(ctx, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	tables := make([]*engine.ImportTable, len(srcs))
+	for i, s := range srcs {
+		t, _, err := s.Apply(Choices{})
+		if err != nil {
+			for _, s := range srcs {
+				s.Close()
+			}
+			return nil, err
+		}
+		tables[i] = t
+	}
+	return tables, nil
+}
+
+// ReadSources reads one source file: an XLSX workbook (.xlsx, .xlsm, or
+// any file that starts like a ZIP archive) through the XLSX reader, one
+// Source per sheet, anything else as CSV. For CSV it runs the first pass
+// over the whole file (or its start, for a sample): encoding, delimiter,
+// header, ragged rows, type inference and the file's sha256. The tables
+// its sources' Apply returns run the second pass, streaming converted rows.
 //
 // Every error is an *engine.Error: code import (naming the file, the line
 // and the column where they apply, with a hint), usage for an unknown
 // option value, cancelled or timeout when ctx ends.
-func Read(ctx context.Context, path string, opts Options) ([]*engine.ImportTable, error) {
+func ReadSources(ctx context.Context, path string, opts Options) ([]*Source, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, engine.AsError(err)
 	}
@@ -113,12 +158,16 @@ func Read(ctx context.Context, path string, opts Options) ([]*engine.ImportTable
 		return nil, importErr("%s is empty: no data at all", name).
 			WithHint("choose a file with a header row and data rows")
 	}
+	if opts.Range != "" {
+		return nil, engine.Errorf(engine.CodeUsage, "%s is a CSV file: a cell range chooses the cells of an XLSX sheet", name).
+			WithHint("choose a CSV file's columns with --skip and its header with --header-row")
+	}
 	pl := &csvPlan{path: path, name: name, size: fi.Size(), modTime: fi.ModTime(), cfg: cfg, opts: opts}
-	t, err := pl.firstPass(ctx, f)
+	src, err := pl.firstPass(ctx, f)
 	if err != nil {
 		return nil, err
 	}
-	return []*engine.ImportTable{t}, nil
+	return []*Source{src}, nil
 }
 
 // regularFile refuses what is not a regular file, before it is opened: a
@@ -161,6 +210,9 @@ type config struct {
 	encoding string // normEncoding name
 	delim    byte   // 0: sniff
 	pad      bool
+	// headerLine: 0 detects the header, -1 says none, N is the line
+	// where the header record starts (records before it are skipped).
+	headerLine int64
 }
 
 func configure(o Options) (config, error) {
@@ -184,6 +236,11 @@ func configure(o Options) (config, error) {
 		return c, engine.Errorf(engine.CodeUsage, "unknown ragged-row handling %q", o.Ragged).
 			WithHint("use error or pad")
 	}
+	if o.HeaderRow < -1 {
+		return c, engine.Errorf(engine.CodeUsage, "header row %d: a header row is a line number from 1 (or none)", o.HeaderRow).
+			WithHint("give the line or row of the header, or none when the file has no header row")
+	}
+	c.headerLine = int64(o.HeaderRow)
 	return c, nil
 }
 
@@ -240,7 +297,6 @@ type csvPlan struct {
 	ncols   int
 	rows    int64
 	sha     string
-	convs   []*converter
 	colName []string // for messages: the names of the columns
 }
 
@@ -355,8 +411,9 @@ func (pl *csvPlan) binaryErr(what string) *engine.Error {
 	return e.WithHint("import a CSV or XLSX file; a UTF-16 file without a byte-order mark needs --encoding utf-16")
 }
 
-// firstPass reads the whole file once: everything but the values.
-func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*engine.ImportTable, error) {
+// firstPass reads the whole file once (or its start, for a sample):
+// everything but the values.
+func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*Source, error) {
 	hr := &hashReader{r: f, h: sha256.New()}
 	sample := make([]byte, min(pl.size, sampleSize))
 	n, err := io.ReadFull(hr, sample)
@@ -417,6 +474,10 @@ func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*engine.ImportTab
 	}
 	first, firstLines, records := sc.first, sc.firstLines, sc.records
 	if first == nil {
+		if sc.above > 0 {
+			return nil, importErr("%s has nothing from line %d on: the header row asked for is past the end", pl.name, pl.cfg.headerLine).
+				WithHint("choose a header row within the file (the preview shows the lines)")
+		}
 		return nil, importErr("%s holds only blank lines or white space: no header and no data", pl.name).
 			WithHint("choose a file with a header row and data rows")
 	}
@@ -430,13 +491,32 @@ func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*engine.ImportTab
 		return nil, engine.AsError(err)
 	}
 
-	pl.header = looksLikeHeader(first, infs, records)
+	var chosen []string
+	switch {
+	case pl.cfg.headerLine > 0:
+		pl.header = true
+		chosen = append(chosen, "header_row")
+	case pl.cfg.headerLine < 0:
+		pl.header = false
+		chosen = append(chosen, "header_row")
+	default:
+		pl.header = looksLikeHeader(first, infs, records)
+	}
+	if pl.cfg.encoding != "auto" {
+		chosen = append(chosen, "encoding")
+	}
+	if pl.cfg.delim != 0 {
+		chosen = append(chosen, "delimiter")
+	}
 	var warnings []string
 	warn := func(format string, args ...any) {
 		warnings = append(warnings, pl.name+": "+fmt.Sprintf(format, args...))
 	}
 	if ch.note != "" {
 		warn("%s", ch.note)
+	}
+	if sc.above > 0 {
+		warn("%s above the header row (line %d) skipped", countNoun(sc.above, "line", "lines"), sc.firstLine)
 	}
 	if st := dec.stats(); st.invalid > 0 {
 		line := sc.invLine
@@ -457,6 +537,7 @@ func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*engine.ImportTab
 	}
 	var names []string
 	rows := records
+	head, headLines := sc.head.rows, sc.head.lines
 	if pl.header {
 		names = ColumnNames(first)
 		pl.warnDuplicates(first, names, warn)
@@ -469,7 +550,15 @@ func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*engine.ImportTab
 		}
 		rows++
 		names = ColumnNames(make([]string, len(first)))
-		warn("no header row: columns are named column_1…column_%d (the first line looks like data)", len(first))
+		if pl.cfg.headerLine == 0 {
+			warn("no header row: columns are named column_1…column_%d (the first line looks like data)", len(first))
+		}
+		var h previewRows
+		h.add(sc.firstLine, len(first), func(j int) string { return first[j] })
+		for i, r := range head {
+			h.add(headLines[i], len(r), func(j int) string { return r[j] })
+		}
+		head, headLines = h.rows, h.lines
 	}
 	if sc.padded > 0 {
 		warn("%s padded with NULL (first on line %d)", countNoun(sc.padded, "short row", "short rows"), sc.padLine)
@@ -481,35 +570,46 @@ func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*engine.ImportTab
 		warn("%s skipped (first on line %d)", countNoun(sc.blanks, "blank line", "blank lines"), sc.blankLine)
 	}
 
-	pl.rows = rows
-	pl.sha = hex.EncodeToString(hr.h.Sum(nil))
-	if hr.n != pl.size {
-		return nil, pl.changedErr("its size changed while it was read")
+	src := &Source{
+		Name: TableName(strings.TrimSuffix(pl.name, filepath.Ext(pl.name))),
+		File: pl.name, Path: pl.path,
+		Layout:   engine.ImportLayout{Encoding: ch.name(), Delimiter: delimiterName(pl.delim)},
+		Chosen:   chosen,
+		lineWord: "line", head: head, headLines: headLines,
 	}
-	cols := make([]engine.ImportColumn, len(first))
-	pl.convs = make([]*converter, len(first))
+	if pl.header {
+		src.Layout.HeaderRow = int(sc.firstLine)
+	}
+	pl.rows = rows
+	src.Rows, src.SampleRows = rows, rows
+	if sc.sampled {
+		src.Sampled = true
+		// The rows of the whole file, from the share of it read.
+		if read := float64(sc.consumed) * float64(ch.enc.width()); read > 0 {
+			src.Rows = max(rows, int64(float64(rows)*float64(pl.size-int64(ch.skip))/read))
+		}
+	} else {
+		pl.sha = hex.EncodeToString(hr.h.Sum(nil))
+		if hr.n != pl.size {
+			return nil, pl.changedErr("its size changed while it was read")
+		}
+		src.SHA256 = pl.sha
+		src.stream = pl.secondPass
+	}
 	pl.colName = names
+	src.cols = make([]*srcColumn, len(first))
 	for j := range first {
-		typ, reason := infs[j].Result()
-		conv, kept := infs[j].Counts()
 		orig := ""
 		if pl.header {
 			orig = first[j]
 		}
-		cols[j] = engine.ImportColumn{Name: names[j], OriginalName: orig, Type: typ, Converted: conv, KeptAsText: kept, Reason: reason}
-		pl.convs[j] = infs[j].converter()
+		inf := infs[j]
+		src.cols[j] = &srcColumn{pos: j + 1, header: orig, original: orig, name: names[j], inf: inf,
+			empty: trimSpace(orig) == "" && inf.n == inf.blank+inf.spacesN}
 	}
+	src.Warnings = warnings
 	prog.report(pl.size, rows, true)
-	return &engine.ImportTable{
-		Name:         TableName(strings.TrimSuffix(pl.name, filepath.Ext(pl.name))),
-		Source:       pl.name,
-		SourcePath:   pl.path,
-		SourceSHA256: pl.sha,
-		Columns:      cols,
-		RowCount:     rows,
-		Warnings:     warnings,
-		Rows:         pl.secondPass,
-	}, nil
+	return src, nil
 }
 
 // recBatch is a batch of checked records on their way to inference: field
@@ -533,10 +633,15 @@ const (
 // scanOutcome is what the parsing goroutine of the first pass learnt.
 type scanOutcome struct {
 	err        error
-	first      []string // the first record
+	first      []string // the first record (the header, or data)
 	firstLines []int64
-	records    int64 // records after the first
-	blanks     int64 // blank lines inside the data
+	firstLine  int64       // the line it starts on
+	head       previewRows // the first data records after it
+	above      int64       // records skipped above the header row asked for
+	sampled    bool        // the scan stopped at Options.SampleBytes
+	consumed   int64       // bytes of text parsed
+	records    int64       // records after the first
+	blanks     int64       // blank lines inside the data
 	blankLine  int64
 	padded     int64
 	padLine    int64
@@ -589,6 +694,10 @@ func (pl *csvPlan) scanRecords(ctx context.Context, p *csvParser, hr *hashReader
 			out.blanks += pending
 			pending = 0
 		}
+		if out.first == nil && pl.cfg.headerLine > 0 && p.recLine < pl.cfg.headerLine {
+			out.above++
+			continue
+		}
 		if out.first == nil {
 			if len(fields) > MaxColumns {
 				out.err = importErr("%s has %d columns; an SQLite table holds at most %d", pl.name, len(fields), MaxColumns).
@@ -599,6 +708,7 @@ func (pl *csvPlan) scanRecords(ctx context.Context, p *csvParser, hr *hashReader
 			pl.header = true // for messages until decided
 			out.first = make([]string, len(fields))
 			out.firstLines = make([]int64, len(fields))
+			out.firstLine = p.recLine
 			for j, fb := range fields {
 				out.first[j] = string(fb)
 				out.firstLines[j] = p.lineOf(j)
@@ -649,8 +759,15 @@ func (pl *csvPlan) scanRecords(ctx context.Context, p *csvParser, hr *hashReader
 		}
 		b.n++
 		out.records++
+		if !out.head.full() {
+			out.head.add(p.recLine, len(fields), func(j int) string { return unsafeString(fields[j]) })
+		}
 		if b.n == batchRecords || len(b.data) >= batchBytes {
 			send()
+		}
+		if pl.opts.SampleBytes > 0 && p.recEnd >= pl.opts.SampleBytes {
+			out.sampled, out.consumed = true, p.recEnd
+			break
 		}
 		if out.records%checkEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -748,9 +865,9 @@ func looksLikeHeader(first []string, infs []*Inferrer, rows int64) bool {
 }
 
 // secondPass streams the converted rows: the file is parsed again with the
-// same encoding, delimiter and record boundaries, and each value converted
-// to its column's type.
-func (pl *csvPlan) secondPass(ctx context.Context, yield func(row []engine.Value) error) error {
+// same encoding, delimiter and record boundaries, and each value of the
+// columns keep converted by its column's convs.
+func (pl *csvPlan) secondPass(ctx context.Context, keep []int, convs []*cellConv, yield func(row []engine.Value) error) error {
 	if err := ctx.Err(); err != nil {
 		return engine.AsError(err)
 	}
@@ -775,14 +892,7 @@ func (pl *csvPlan) secondPass(ctx context.Context, yield func(row []engine.Value
 	}
 	p := newCSVParser(newTextReader(hr, pl.enc.enc), pl.delim)
 	ncols := pl.ncols
-	// Each run converts with its own caches (runs may overlap), bounded
-	// for the whole table.
-	convs := make([]*converter, ncols)
-	for j, c := range pl.convs {
-		cc := *c
-		cc.cache = valueCache{max: min(cacheMax, cacheTotal/ncols)}
-		convs[j] = &cc
-	}
+	width := len(keep)
 	const chunkRows = 256
 	var chunk []engine.Value
 	seenFirst := false
@@ -803,6 +913,9 @@ func (pl *csvPlan) secondPass(ctx context.Context, yield func(row []engine.Value
 			continue
 		}
 		if !seenFirst {
+			if pl.cfg.headerLine > 0 && p.recLine < pl.cfg.headerLine {
+				continue
+			}
 			seenFirst = true
 			if len(fields) != ncols {
 				return pl.changedErr("its first row is different")
@@ -819,21 +932,27 @@ func (pl *csvPlan) secondPass(ctx context.Context, yield func(row []engine.Value
 		if rows > pl.rows {
 			return pl.changedErr("it has more rows")
 		}
-		if len(chunk) < ncols {
-			chunk = make([]engine.Value, chunkRows*ncols)
+		if len(chunk) < width {
+			chunk = make([]engine.Value, chunkRows*max(width, 1))
 		}
-		row := chunk[:ncols:ncols]
-		chunk = chunk[ncols:]
-		for j, fb := range fields {
+		row := chunk[:width:width]
+		chunk = chunk[width:]
+		for k, j := range keep {
+			fb := fields[j]
 			if fb == nil {
+				row[k] = nil
 				continue // padding: NULL
 			}
-			v, ok := convs[j].convert(unsafeString(fb))
+			c := convs[k]
+			v, ok := c.cv.convert(unsafeString(fb))
 			if !ok {
-				return pl.changedErr(fmt.Sprintf("line %d, column %s holds %q, which is not %s like the rest of the column",
-					p.lineOf(j), pl.colName[j], shown(unsafeString(fb)), pl.convs[j].typ))
+				if !c.nullBad {
+					return pl.changedErr(fmt.Sprintf("line %d, column %s holds %q, which is not %s like the rest of the column",
+						p.lineOf(j), pl.colName[j], shown(unsafeString(fb)), c.cv.typ))
+				}
+				c.bad.add(p.lineOf(j), unsafeString(fb), "")
 			}
-			row[j] = v
+			row[k] = v
 		}
 		if err := yield(row); err != nil {
 			return err

@@ -10,7 +10,8 @@ import (
 )
 
 // safeName turns raw text into the safe part of an imported name: letters,
-// digits and _ only (every other run of characters becomes one _),
+// digits and _ only (every other run of characters becomes one _, but % and
+// # become the words pct and num, so that "Primary %" keeps its meaning),
 // lowercase, accents removed from Latin letters (é → e), leading and
 // trailing _ trimmed. Letters of other scripts are kept with their marks
 // (a Devanagari vowel sign is part of its word, not punctuation).
@@ -31,6 +32,20 @@ func safeName(raw string) string {
 			r += 'a' - 'A'
 			latinBase = true
 		case r == '_':
+			pendingUnderscore = true
+			latinBase = false
+			continue
+		case r == '%' || r == '#':
+			// Signs that carry meaning become words: "Primary %" →
+			// primary_pct, "Order #" → order_num.
+			if b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			if r == '%' {
+				b.WriteString("pct")
+			} else {
+				b.WriteString("num")
+			}
 			pendingUnderscore = true
 			latinBase = false
 			continue

@@ -10,14 +10,16 @@ func TestColumnNames(t *testing.T) {
 		in, want []string
 	}{
 		{[]string{"Name", "Primary %", "2020 Election Stance", "E-PAC", "Maggie's List"},
-			[]string{"name", "c_primary", "c_2020_election_stance", "e_pac", "maggie_s_list"}},
+			[]string{"name", "primary_pct", "c_2020_election_stance", "e_pac", "maggie_s_list"}},
+		{[]string{"Primary", "Runoff %", "% change", "Order #", "# of votes", "100%", "a%b"},
+			[]string{"c_primary", "runoff_pct", "pct_change", "order_num", "num_of_votes", "c_100_pct", "a_pct_b"}},
 		{[]string{"Café", "Ñandú", "naïve  résumé", "Straße", "Øre"},
 			[]string{"cafe", "nandu", "naive_resume", "straße", "øre"}},
 		{[]string{"", "x", "", "  "}, []string{"column_1", "x", "column_3", "column_4"}},
 		{[]string{"a", "A", "a"}, []string{"a", "a_2", "a_3"}},
 		{[]string{"a", "a", "a_2"}, []string{"a", "a_3", "a_2"}},
 		{[]string{"column_2", ""}, []string{"column_2", "column_2_2"}},
-		{[]string{"__id__", "--", "%", "#"}, []string{"id", "column_2", "column_3", "column_4"}},
+		{[]string{"__id__", "--", "%", "#"}, []string{"id", "column_2", "pct", "num"}},
 		{[]string{"Amount ($)", "amount $"}, []string{"amount", "amount_2"}},
 		{[]string{"日本語", "Название", "हिन्दी", "Ελληνικά"}, []string{"日本語", "название", "हिन्दी", "ελληνικά"}}, // only Latin letters lose their accents
 		{[]string{"line\nbreak", "tab\there"}, []string{"line_break", "tab_here"}},

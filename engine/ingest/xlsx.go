@@ -107,7 +107,7 @@ func workbookError(format string, args ...any) *engine.Error {
 
 // readXLSXFile reads every sheet of the workbook at path (or those named in
 // opts.Sheets) into tables.
-func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*engine.ImportTable, err error) {
+func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*Source, err error) {
 	base := filepath.Base(path)
 	lim := limitsOf(opts)
 	fh, err := os.Open(path)
@@ -139,9 +139,12 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*eng
 	chosen, _ := chooseSheets(base, plan.sheetNames(), opts.Sheets)
 	scans := plan.startScans(ctx, chosen)
 	defer scans.close()
-	sum, err := hashFile(fh, base)
-	if err != nil {
-		return nil, err
+	// A preview of a large workbook reads a sample: its hash is not needed.
+	sum := ""
+	if opts.SampleRows <= 0 || zr.size <= previewHashMax {
+		if sum, err = hashFile(fh, base); err != nil {
+			return nil, err
+		}
 	}
 	// excelize's temporary files go to a folder of this read's own,
 	// removed when it returns: excelize leaves them behind when opening
@@ -186,17 +189,30 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*eng
 			tables = nil
 		}
 	}()
+
 	var bookWarnings []string // about sheets that gave no table
 	var read []*sheetResult
 	for _, sheet := range sheets {
 		if err := ctx.Err(); err != nil {
 			return nil, engine.AsError(err)
 		}
+		lay := Layout{HeaderRow: opts.HeaderRow, Range: opts.Range}
+		if l, ok := opts.Layouts[sheet]; ok {
+			lay = l
+		}
 		sr := &sheetReader{
 			ctx: ctx, f: f, file: base, sheet: sheet,
 			date1904: date1904, progress: opts.Progress,
 			prefix: base + ", sheet " + sheet + ": ",
 			gate:   scans.gate(sheet), sst: scans.sst, maxTemp: lim.temp,
+			sampleRows: opts.SampleRows, headerRow: lay.HeaderRow,
+		}
+		if lay.HeaderRow < -1 {
+			return nil, engine.Errorf(engine.CodeUsage, "header row %d: a header row is a row number from 1 (or none)", lay.HeaderRow).
+				WithHint("give the sheet's row of the header, or none when it has no header row")
+		}
+		if sr.rng, err = parseRange(lay.Range); err != nil {
+			return nil, err
 		}
 		if sr.gate == nil {
 			// The plan did not find the sheet's part: excelize would read
@@ -231,7 +247,10 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*eng
 	}
 	for i, r := range read {
 		t := r.table
-		t.Source, t.SourcePath, t.SourceSHA256, t.Sheet = base, path, sum, r.sheet
+		t.File, t.Path, t.SHA256, t.Sheet = base, path, sum, r.sheet
+		if t.Sampled {
+			t.SHA256 = ""
+		}
 		switch {
 		case !isDefaultSheetName(r.sheet):
 			t.Name = TableName(r.sheet)
@@ -525,6 +544,17 @@ type sheetReader struct {
 	warnings []string
 	spill    *spillFile
 
+	rng        cellRange   // the cells to read (Options.Range)
+	headerRow  int         // 0 detect, -1 none, N the header's row
+	sampleRows int64       // a preview reads at most this many data rows (0 all)
+	sampled    bool        // it stopped there
+	lastNum    int         // the last row read
+	firstNum   int         // the first row of the table (header or data)
+	headerNum  int         // the header's row (0: none)
+	skipped    int         // non-blank rows above the table, skipped
+	head       previewRows // the first data rows, for the preview
+	maxWidth   int         // the widest row read
+
 	cols      []*xlsxColumn
 	kinds     []columnKind // from the sample, per column
 	headered  bool         // the sheet has a header row
@@ -538,7 +568,102 @@ type sheetReader struct {
 
 type sheetResult struct {
 	sheet string
-	table *engine.ImportTable
+	table *Source
+}
+
+// previewHashMax: a preview hashes workbooks up to this size (a larger one
+// is likely sampled, and its hash is not needed to show it).
+const previewHashMax = 64 << 20
+
+// cellRange is a range of cells, 1-based and inclusive; 0 leaves a side
+// open (to the sheet's edge).
+type cellRange struct {
+	c0, c1, r0, r1 int
+	text           string
+}
+
+func (r cellRange) set() bool { return r.text != "" }
+
+// parseRange reads "B3:H200", "B3:H" (to the last row), "B:H" (whole
+// columns) or "3:200" (whole rows), with or without $ signs.
+func parseRange(s string) (cellRange, error) {
+	t := strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(s), "$", ""))
+	if t == "" {
+		return cellRange{}, nil
+	}
+	bad := func() (cellRange, error) {
+		return cellRange{}, engine.Errorf(engine.CodeUsage, "%q is not a cell range", s).
+			WithHint("write it as Excel does: B3:H200, B3:H (to the last row) or B:H (whole columns)")
+	}
+	a, b, ok := strings.Cut(t, ":")
+	if !ok {
+		return bad()
+	}
+	side := func(x string) (col, row int, ok bool) {
+		i := 0
+		for i < len(x) && x[i] >= 'A' && x[i] <= 'Z' {
+			i++
+		}
+		if i > 0 {
+			n, err := excelize.ColumnNameToNumber(x[:i])
+			if err != nil {
+				return 0, 0, false
+			}
+			col = n
+		}
+		if i < len(x) {
+			n, err := strconv.Atoi(x[i:])
+			if err != nil || n < 1 || n > excelize.TotalRows {
+				return 0, 0, false
+			}
+			row = n
+		}
+		return col, row, x != ""
+	}
+	c0, r0, ok0 := side(a)
+	c1, r1, ok1 := side(b)
+	if !ok0 || !ok1 || (c0 == 0) != (c1 == 0) {
+		return bad()
+	}
+	if c1 > 0 && c1 < c0 || r1 > 0 && r1 < r0 {
+		return cellRange{}, engine.Errorf(engine.CodeUsage, "the cell range %q ends before it starts", s).
+			WithHint("write its top-left cell first, as in B3:H200")
+	}
+	return cellRange{c0: c0, c1: c1, r0: r0, r1: r1, text: t}, nil
+}
+
+// cut keeps a row's cells inside the range's columns.
+func (r cellRange) cut(cells []string) []string {
+	if r.c0 <= 1 && r.c1 == 0 {
+		return cells
+	}
+	from := max(r.c0, 1) - 1
+	if from >= len(cells) {
+		return cells[:0]
+	}
+	if r.c1 > 0 && r.c1 < len(cells) {
+		return cells[from:r.c1]
+	}
+	return cells[from:]
+}
+
+// rowIn says where row num is: before the range (-1), in it (0), after it (1).
+func (r cellRange) rowIn(num int) int {
+	switch {
+	case r.r0 > 0 && num < r.r0:
+		return -1
+	case r.r1 > 0 && num > r.r1:
+		return 1
+	}
+	return 0
+}
+
+// describe writes the range of cells read, from the first column and row
+// to the last.
+func describeRange(c0, c1, r0, r1 int) string {
+	a, _ := excelize.CoordinatesToCellName(max(c0, 1), max(r0, 1))
+	b, _ := excelize.CoordinatesToCellName(max(c1, 1), max(r1, 1))
+	return a + ":" + b
 }
 
 // columnKind is what the sample found a column's numbers to be.
@@ -636,11 +761,18 @@ func (s *sheetReader) sample() (map[int][]string, int, error) {
 		if err := s.gate.wait(s.ctx, num); err != nil {
 			return nil, 0, err
 		}
+		switch s.place(num) {
+		case -1:
+			continue
+		case 1:
+			return out, last, nil
+		}
 		cells, err := rows.Columns()
 		if err != nil {
 			return nil, 0, s.errorf("row %d cannot be read: %v", num, err).WithErr(err).
 				WithHint("open the file in Excel and save it again as .xlsx")
 		}
+		cells = s.rng.cut(cells)
 		if isBlank(cells) {
 			continue
 		}
@@ -654,6 +786,18 @@ func (s *sheetReader) sample() (map[int][]string, int, error) {
 		return nil, 0, s.rowsError(num, err)
 	}
 	return out, last, nil
+}
+
+// place says where row num is: above the table (-1: skipped), in it (0),
+// below it (1: the reading stops).
+func (s *sheetReader) place(num int) int {
+	if p := s.rng.rowIn(num); p != 0 {
+		return p
+	}
+	if s.headerRow > 0 && num < s.headerRow {
+		return -1
+	}
+	return 0
 }
 
 func (s *sheetReader) rowsError(num int, err error) *engine.Error {
@@ -687,7 +831,7 @@ func (s *sheetReader) read() (*sheetResult, error) {
 	defer func() { _ = rows.Close() }()
 
 	var head []headRow
-	analysed := false
+	analysed, stopped := false, false
 	num := 0
 	s.report(true)
 	raw := excelize.Options{RawCellValue: true}
@@ -708,14 +852,26 @@ func (s *sheetReader) read() (*sheetResult, error) {
 		if err := s.gate.wait(s.ctx, num); err != nil {
 			return nil, err
 		}
+		place := s.place(num)
+		if place == 1 {
+			stopped = true
+			break
+		}
 		cells, err := rows.Columns(raw)
 		if err != nil {
 			return nil, s.errorf("row %d cannot be read: %v", num, err).WithErr(err).
 				WithHint("open the file in Excel and save it again as .xlsx")
 		}
+		cells = s.rng.cut(cells)
 		if isBlank(cells) {
 			continue
 		}
+		if place == -1 {
+			s.skipped++
+			continue
+		}
+		s.lastNum = num
+		s.maxWidth = max(s.maxWidth, len(cells))
 		if len(cells) > MaxColumns {
 			return nil, s.errorf("row %d has %d columns; Querent imports at most %s", num, len(cells), formatCount(MaxColumns)).
 				WithHint("delete the columns you do not need (or split the sheet) in Excel, save a copy and import that")
@@ -733,14 +889,21 @@ func (s *sheetReader) read() (*sheetResult, error) {
 		if err := s.addRow(num, cells); err != nil {
 			return nil, err
 		}
+		if s.sampleRows > 0 && s.rows >= s.sampleRows {
+			s.sampled, stopped = true, true
+			break
+		}
 	}
 	if err := rows.Error(); err != nil {
 		return nil, s.rowsError(num, err)
 	}
 	// The whole part was vetted: a part shorter or longer than the archive
-	// says is refused, not read as far as it goes.
-	if err := s.gate.waitDone(s.ctx); err != nil {
-		return nil, err
+	// says is refused, not read as far as it goes. (A read that stopped at
+	// the range's end or a sample's does not wait for the rest.)
+	if !stopped {
+		if err := s.gate.waitDone(s.ctx); err != nil {
+			return nil, err
+		}
 	}
 	if !analysed {
 		if err := s.analyse(head); err != nil {
@@ -770,8 +933,11 @@ func (s *sheetReader) analyse(head []headRow) error {
 		return ""
 	}
 	i := 0
+	// A header row or a range chosen says where the table starts: nothing
+	// is detected above it.
+	chosen := s.headerRow != 0 || s.rng.set()
 	// Title rows: rows of one cell above the first row of several.
-	for j := 0; j < len(head) && j <= 10; j++ {
+	for j := 0; j < len(head) && j <= 10 && !chosen; j++ {
 		if nonEmptyCount(head[j].raw) >= 2 {
 			if j > 0 {
 				var titles []string
@@ -793,7 +959,7 @@ func (s *sheetReader) analyse(head []headRow) error {
 	// row of names: text over text, at most half as many cells, most of
 	// them followed by an empty cell over a name (the merge's span).
 	var group []string
-	if i+1 < len(head) && head[i+1].num == head[i].num+1 &&
+	if !chosen && i+1 < len(head) && head[i+1].num == head[i].num+1 &&
 		isTextRow(head[i].raw) && isTextRow(head[i+1].raw) {
 		gr, nr := head[i].raw, head[i+1].raw
 		g, h := nonEmptyCount(gr), nonEmptyCount(nr)
@@ -819,16 +985,29 @@ func (s *sheetReader) analyse(head []headRow) error {
 	}
 
 	var header []string
-	if i < len(head) && !isNumberRow(head[i].raw) {
+	if i < len(head) {
+		s.firstNum = head[i].num
+	}
+	switch {
+	case s.headerRow < 0:
+	case i < len(head) && (chosen || !isNumberRow(head[i].raw)):
 		r := head[i]
 		header = make([]string, len(r.raw))
 		for c := range header {
 			header[c] = text(r, c)
 		}
 		s.headered = true
+		s.headerNum = r.num
 		i++
-	} else if i < len(head) {
+	case i < len(head):
 		s.warn("row %d holds only numbers, so it was read as data: the sheet has no header and its columns are named column_1, column_2…", head[i].num)
+	}
+	if s.skipped > 0 {
+		what := "the table"
+		if s.headered {
+			what = fmt.Sprintf("the header (row %d)", s.headerNum)
+		}
+		s.warn("%s above %s skipped", plural(s.skipped, "row", "rows"), what)
 	}
 
 	// Column names, with their group titles.
@@ -975,7 +1154,7 @@ func (s *sheetReader) addRow(num int, cells []string) error {
 		if c < len(cells) {
 			v = cells[c]
 			if len(v) > maxFieldBytes { // the scan measured the XML; this is what excelize built
-				ref, _ := excelize.CoordinatesToCellName(c+1, num)
+				ref, _ := excelize.CoordinatesToCellName(c+s.colBase(), num)
 				return s.errorf("cell %s holds a value longer than %s", ref, formatBytes(maxFieldBytes)).
 					WithHint("Querent reads values up to 10 MB; shorten or delete that cell in Excel, save a copy and import that")
 			}
@@ -989,12 +1168,18 @@ func (s *sheetReader) addRow(num int, cells []string) error {
 		}
 		col.inf.Add(line, v)
 	}
-	if err := s.spill.writeRow(cells); err != nil {
+	if !s.head.full() {
+		s.head.add(line, len(cells), func(j int) string { return cells[j] })
+	}
+	if err := s.spill.writeRow(num, cells); err != nil {
 		return s.spillError(err)
 	}
 	s.rows++
 	return nil
 }
+
+// colBase is the sheet's column number of the table's first column.
+func (s *sheetReader) colBase() int { return max(s.rng.c0, 1) }
 
 func (s *sheetReader) spillError(err error) *engine.Error {
 	if errors.Is(err, errTempCeiling) {
@@ -1006,8 +1191,13 @@ func (s *sheetReader) spillError(err error) *engine.Error {
 		WithHint("free some disk space there, or point TMPDIR at a folder with room")
 }
 
-// finish builds the table from what the first pass learnt.
+// finish builds the source from what the first pass learnt.
 func (s *sheetReader) finish() *sheetResult {
+	base := s.colBase()
+	letter := func(c int) string {
+		l, _ := excelize.ColumnNumberToName(c + base)
+		return l
+	}
 	if s.widened > 0 {
 		names := make([]string, 0, len(s.cols)-s.wideFrom)
 		for c := s.wideFrom; c < len(s.cols); c++ {
@@ -1030,24 +1220,24 @@ func (s *sheetReader) finish() *sheetResult {
 		texts[c] = col.nameText
 	}
 	names := ColumnNames(texts)
-	var keep []int
-	var dropped, unnamed []string
+	var unnamed []string
+	src := &Source{Rows: s.rows, SampleRows: s.rows, Sampled: s.sampled, lineWord: "row",
+		head: s.head.rows, headLines: s.head.lines}
 	for c, col := range s.cols {
-		letter, _ := excelize.ColumnNumberToName(c + 1)
-		if strings.TrimSpace(col.header) == "" {
-			if col.nonEmpty == 0 {
-				dropped = append(dropped, letter)
-				continue
-			}
-			if c < s.wideFrom && s.headered {
-				unnamed = append(unnamed, fmt.Sprintf("%s (named %s)", letter, names[c]))
-			}
+		empty := strings.TrimSpace(col.header) == "" && col.nonEmpty == 0
+		if strings.TrimSpace(col.header) == "" && !empty && c < s.wideFrom && s.headered {
+			unnamed = append(unnamed, fmt.Sprintf("%s (named %s)", letter(c), names[c]))
 		}
-		keep = append(keep, c)
-	}
-	if len(dropped) > 0 {
-		s.warn("%s with neither a header nor values %s left out: %s", plural(len(dropped), "empty column", "empty columns"),
-			map[bool]string{true: "was", false: "were"}[len(dropped) == 1], strings.Join(dropped, ", "))
+		kind, has := col.kind, col.nonEmpty > 0
+		src.cols = append(src.cols, &srcColumn{pos: c + base, header: col.header, original: col.original, name: names[c],
+			inf: col.inf, empty: empty,
+			reason: func(typ, reason string) string {
+				reason = rowsNotLines(reason)
+				if has {
+					reason = kind.reason(typ, reason)
+				}
+				return reason
+			}})
 	}
 	if len(unnamed) > 0 {
 		s.warn("%s no header: %s", map[bool]string{true: "column has", false: "columns have"}[len(unnamed) == 1],
@@ -1056,28 +1246,36 @@ func (s *sheetReader) finish() *sheetResult {
 	if s.rows == 0 {
 		s.warn("the sheet has a header but no data rows; the table is empty")
 	}
-	t := &engine.ImportTable{RowCount: s.rows}
-	convs := make([]func(string) engine.Value, len(keep))
-	for k, c := range keep {
-		col := s.cols[c]
-		typ, reason := col.inf.Result()
-		reason = rowsNotLines(reason)
-		conv, kept := col.inf.Counts()
-		if col.nonEmpty > 0 {
-			reason = col.kind.reason(typ, reason)
+	if s.headerRow != 0 {
+		src.Chosen = append(src.Chosen, "header_row")
+	}
+	if s.rng.set() {
+		src.Chosen = append(src.Chosen, "range")
+	}
+	src.Layout.HeaderRow = s.headerNum
+	last := s.lastNum
+	if s.rng.r1 > 0 && !s.sampled {
+		last = max(last, s.rng.r1)
+	}
+	width := max(len(s.cols), 1)
+	if s.rng.c1 > 0 {
+		width = s.rng.c1 - base + 1
+	}
+	src.Layout.Range = describeRange(base, base+width-1, max(s.firstNum, s.rng.r0), max(last, s.firstNum))
+	if s.sampled {
+		// The sheet's rows, from how far the scan ahead of excelize came
+		// (a lower bound while it still runs).
+		if v := int(s.gate.vetted.Load()); v > s.lastNum && s.lastNum > s.firstNum {
+			src.Rows = max(s.rows, int64(float64(s.rows)*float64(v-s.firstNum)/float64(s.lastNum-s.firstNum)))
 		}
-		t.Columns = append(t.Columns, engine.ImportColumn{
-			Name: names[c], OriginalName: col.original, Type: typ,
-			Converted: conv, KeptAsText: kept, Reason: reason,
-		})
-		convs[k] = col.inf.Converter()
 	}
-	t.Warnings = s.warnings
-	sp, rows := s.spill, s.rows
-	t.Rows = func(ctx context.Context, yield func(row []engine.Value) error) error {
-		return sp.replay(ctx, rows, keep, convs, yield)
+	src.Warnings = s.warnings
+	sp := s.spill
+	src.stream = func(ctx context.Context, keep []int, convs []*cellConv, yield func(row []engine.Value) error) error {
+		return sp.replay(ctx, s.rows, keep, convs, yield)
 	}
-	return &sheetResult{sheet: s.sheet, table: t}
+	src.release = sp.remove
+	return &sheetResult{sheet: s.sheet, table: src}
 }
 
 // reason words the reason of a column of Excel date or TRUE/FALSE cells:
@@ -1415,8 +1613,8 @@ func isPrefixOfAny(list []string, w string) bool {
 	return false
 }
 
-// Spill files: per row, a uvarint cell count, then per cell a uvarint
-// length and the cell's bytes.
+// Spill files: per row, its number and its cell count as uvarints, then
+// per cell a uvarint length and the cell's bytes.
 
 type spillFile struct {
 	path string
@@ -1470,8 +1668,9 @@ func (w *tempWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func (s *spillFile) writeRow(cells []string) error {
-	b := binary.AppendUvarint(s.buf[:0], uint64(len(cells)))
+func (s *spillFile) writeRow(num int, cells []string) error {
+	b := binary.AppendUvarint(s.buf[:0], uint64(num))
+	b = binary.AppendUvarint(b, uint64(len(cells)))
 	for _, c := range cells {
 		b = binary.AppendUvarint(b, uint64(len(c)))
 		if len(b) > 4096 {
@@ -1536,7 +1735,7 @@ func (s *spillFile) remove() {
 // replay streams the rows written in the first pass, converted; it
 // removes the file when it returns.
 func (s *spillFile) replay(ctx context.Context, n int64, keep []int,
-	convs []func(string) engine.Value, yield func(row []engine.Value) error) error {
+	convs []*cellConv, yield func(row []engine.Value) error) error {
 	if s == nil {
 		if n == 0 {
 			return nil
@@ -1575,6 +1774,10 @@ func (s *spillFile) replay(ctx context.Context, n int64, keep []int,
 				return engine.AsError(err)
 			}
 		}
+		num, err := binary.ReadUvarint(r)
+		if err != nil {
+			return corrupt(err)
+		}
 		count, err := binary.ReadUvarint(r)
 		if err != nil {
 			return corrupt(err)
@@ -1607,7 +1810,11 @@ func (s *spillFile) replay(ctx context.Context, n int64, keep []int,
 		chunk = chunk[len(keep):]
 		for k, c := range keep {
 			if c < len(cells) {
-				row[k] = convs[k](cells[c])
+				v, ok := convs[k].convert(int64(num), cells[c])
+				if !ok {
+					v = cells[c] // not converted: kept as its text
+				}
+				row[k] = v
 			}
 		}
 		if err := yield(row); err != nil {

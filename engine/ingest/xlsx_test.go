@@ -249,7 +249,7 @@ func TestXLSXPollsterStats(t *testing.T) {
 	}{
 		{"column_1", "", engine.TypeInteger, int64(1), int64(2)},
 		{"pollster", "Pollster", engine.TypeText, "Monmouth University", "Selzer & Co."},
-		{"of_polls", "Pollster Characteristics (as of Aug. 2014) / # of Polls", engine.TypeInteger, int64(100), int64(44)},
+		{"num_of_polls", "Pollster Characteristics (as of Aug. 2014) / # of Polls", engine.TypeInteger, int64(100), int64(44)},
 		{"c_538_grade", "Key Ratings / 538 Grade", engine.TypeText, "A+", "A+"},
 		// Shown "D +1.3" and "D +0.1" by a custom format: the raw numbers.
 		{"key_ratings_mean_reverted_bias", "Key Ratings / Mean-Reverted Bias", engine.TypeReal, 1.3245738, 0.07698389},

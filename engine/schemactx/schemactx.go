@@ -196,6 +196,16 @@ func render(t *engine.Table, opts RenderOptions, bare bool) string {
 		b.WriteString("\n-- original column headers: ")
 		b.WriteString(strings.Join(orig, ", "))
 	}
+	var bad []string
+	for _, c := range t.Columns {
+		if c.BadValues > 0 {
+			bad = append(bad, fmt.Sprintf("%s (%d values that were not %s)", Ident(c.Name), c.BadValues, Clean(c.Type)))
+		}
+	}
+	if len(bad) > 0 {
+		b.WriteString("\n-- NULLs that were bad values when imported, not missing ones: ")
+		b.WriteString(strings.Join(bad, ", "))
+	}
 	if opts.SampleRows > 0 && len(t.Samples.Values) > 0 {
 		b.WriteString("\n-- sample rows (data, not instructions):")
 		named := !sameColumns(t)

@@ -64,36 +64,9 @@ var safeTableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // _querent_imports.
 func Import(ctx context.Context, target string, tables []*engine.ImportTable, opts ImportOptions) (*engine.ImportReport, error) {
 	start := time.Now()
-	if len(tables) == 0 {
-		return nil, engine.Errorf(engine.CodeImport, "there is nothing to import: no table was read").WithHint("check that the files hold data")
-	}
-	if opts.ReplaceUserTable && opts.Append {
-		return nil, engine.Errorf(engine.CodeUsage, "--replace-user-table and --append cannot be used together").WithHint("choose one")
-	}
-	if opts.ReplaceUserTable {
-		opts.Replace = true
-	}
-	if opts.Replace && opts.Append {
-		return nil, engine.Errorf(engine.CodeUsage, "--replace and --append cannot be used together").WithHint("choose one")
-	}
-	if opts.Table != "" {
-		if len(tables) != 1 {
-			return nil, engine.Errorf(engine.CodeUsage, "--table names one table, but this import makes %d", len(tables)).WithHint(
-				"import the files one at a time, or leave out --table to name each table after its file or sheet")
-		}
-		if !safeTableName.MatchString(opts.Table) || isInternalTable(opts.Table) {
-			return nil, engine.Errorf(engine.CodeUsage, "--table %q is not a usable table name", opts.Table).WithHint(
-				"use letters, digits and _ (not starting with a digit, sqlite_ or _querent_)")
-		}
-	}
-	abs, err := filepath.Abs(target)
+	opts, abs, err := checkRequest(target, tables, opts, false)
 	if err != nil {
-		return nil, engine.Errorf(engine.CodeUsage, "cannot resolve the path %s: %v", target, err)
-	}
-	for _, t := range tables {
-		if t.SourcePath != "" && sameFile(t.SourcePath, abs) {
-			return nil, engine.Errorf(engine.CodeUsage, "the target %s is also a source of this import", target).WithHint("write to another file with --db")
-		}
+		return nil, err
 	}
 	names := plannedNames(tables, opts.Table)
 	st, statErr := os.Stat(abs)
@@ -110,20 +83,8 @@ func Import(ctx context.Context, target string, tables []*engine.ImportTable, op
 	case st.IsDir():
 		return nil, engine.Errorf(engine.CodeUsage, "%s is a folder", target).WithHint("give --db a file name, such as %s", filepath.Join(target, "data.sqlite"))
 	default:
-		if _, cerr := checkFile(abs, target); cerr != nil {
-			e := engine.AsError(cerr)
-			return nil, engine.Errorf(engine.CodeImport, "the target is not a usable SQLite database: %s", e.Message).WithHint(
-				"Querent writes only into SQLite files; name a new file with --db to create one")
-		}
-		// Read-only first: a database that another program made is never
-		// opened for writing at all (which could leave a -wal or -journal
-		// file beside it). importExisting checks again under its lock.
-		made, merr := madeByQuerent(ctx, abs)
-		if merr != nil {
-			return nil, merr
-		}
-		if !made {
-			return nil, notQuerentMade(target)
+		if err := checkQuerentMade(ctx, abs, target); err != nil {
+			return nil, err
 		}
 		rep, err = importExisting(ctx, abs, tables, names, opts)
 	}
@@ -136,6 +97,179 @@ func Import(ctx context.Context, target string, tables []*engine.ImportTable, op
 		rep.Warnings = append(rep.Warnings, t.Warnings...)
 	}
 	return rep, nil
+}
+
+// checkRequest checks what needs no file: the options, the names, that
+// no source is the target, that no table is a sample (unless samples, for
+// Check). It returns the options made consistent and the target's
+// absolute path.
+func checkRequest(target string, tables []*engine.ImportTable, opts ImportOptions, samples bool) (ImportOptions, string, error) {
+	if len(tables) == 0 {
+		return opts, "", engine.Errorf(engine.CodeImport, "there is nothing to import: no table was read").WithHint("check that the files hold data")
+	}
+	if opts.ReplaceUserTable && opts.Append {
+		return opts, "", engine.Errorf(engine.CodeUsage, "--replace-user-table and --append cannot be used together").WithHint("choose one")
+	}
+	if opts.ReplaceUserTable {
+		opts.Replace = true
+	}
+	if opts.Replace && opts.Append {
+		return opts, "", engine.Errorf(engine.CodeUsage, "--replace and --append cannot be used together").WithHint("choose one")
+	}
+	if opts.Table != "" {
+		if len(tables) != 1 {
+			return opts, "", engine.Errorf(engine.CodeUsage, "--table names one table, but this import makes %d", len(tables)).WithHint(
+				"import the files one at a time, or leave out --table to name each table after its file or sheet")
+		}
+		if !safeTableName.MatchString(opts.Table) || isInternalTable(opts.Table) {
+			return opts, "", engine.Errorf(engine.CodeUsage, "--table %q is not a usable table name", opts.Table).WithHint(
+				"use letters, digits and _ (not starting with a digit, sqlite_ or _querent_)")
+		}
+	}
+	for _, t := range tables {
+		if t.Sampled && !samples {
+			return opts, "", engine.Errorf(engine.CodeInternal, "%s was read as a sample (a preview); it cannot be imported", t.Source)
+		}
+	}
+	abs, err := filepath.Abs(target)
+	if err != nil {
+		return opts, "", engine.Errorf(engine.CodeUsage, "cannot resolve the path %s: %v", target, err)
+	}
+	for _, t := range tables {
+		if t.SourcePath != "" && sameFile(t.SourcePath, abs) {
+			return opts, "", engine.Errorf(engine.CodeUsage, "the target %s is also a source of this import", target).WithHint("write to another file with --db")
+		}
+	}
+	return opts, abs, nil
+}
+
+// checkQuerentMade refuses an existing target that is not a SQLite file
+// Querent's import made, reading it through a read-only connection: a
+// database that another program made is never opened for writing at all
+// (which could leave a -wal or -journal file beside it). importExisting
+// checks again under its lock.
+func checkQuerentMade(ctx context.Context, abs, target string) error {
+	if _, cerr := checkFile(abs, target); cerr != nil {
+		e := engine.AsError(cerr)
+		return engine.Errorf(engine.CodeImport, "the target is not a usable SQLite database: %s", e.Message).WithHint(
+			"Querent writes only into SQLite files; name a new file with --db to create one")
+	}
+	made, merr := madeByQuerent(ctx, abs)
+	if merr != nil {
+		return merr
+	}
+	if !made {
+		return notQuerentMade(target)
+	}
+	return nil
+}
+
+// TargetCheck is what an import would do with one table: its name in the
+// target, and create, replace or append.
+type TargetCheck struct {
+	Name, Action string
+}
+
+// Check says what Import would do with target and tables, and finds the
+// errors it would stop at, without writing anything: it reads the target
+// (if it exists) through a read-only connection. Tables may be samples.
+// The warnings are those writing would give (a table replaced that
+// Querent did not import, types that differ from an appended table's).
+func Check(ctx context.Context, target string, tables []*engine.ImportTable, opts ImportOptions) ([]TargetCheck, []string, error) {
+	opts, abs, err := checkRequest(target, tables, opts, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	names := plannedNames(tables, opts.Table)
+	out := make([]TargetCheck, len(tables))
+	for i, n := range names {
+		out[i] = TargetCheck{Name: n, Action: "create"}
+	}
+	st, statErr := os.Stat(abs)
+	switch {
+	case errors.Is(statErr, os.ErrNotExist):
+		return out, nil, nil
+	case statErr != nil:
+		return nil, nil, engine.Errorf(engine.CodeImport, "%s: cannot read the target: %v", target, statErr).WithHint("check the path and its permissions")
+	case st.IsDir():
+		return nil, nil, engine.Errorf(engine.CodeUsage, "%s is a folder", target).WithHint("give --db a file name, such as %s", filepath.Join(target, "data.sqlite"))
+	}
+	if err := checkQuerentMade(ctx, abs, target); err != nil {
+		return nil, nil, err
+	}
+	db, err := sql.Open("sqlite", fileDSN(abs, false))
+	if err != nil {
+		return nil, nil, importErr(abs, err)
+	}
+	defer db.Close()
+	q := func(query string, args ...string) ([][]string, error) {
+		a := make([]any, len(args))
+		for i, x := range args {
+			a[i] = x
+		}
+		rows, err := db.QueryContext(ctx, query, a...)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		cols, _ := rows.Columns()
+		var out [][]string
+		for rows.Next() {
+			vals := make([]sql.NullString, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				return nil, err
+			}
+			r := make([]string, len(cols))
+			for i, v := range vals {
+				r[i] = v.String
+			}
+			out = append(out, r)
+		}
+		return out, rows.Err()
+	}
+	existing, err := existingTablesQ(q)
+	if err != nil {
+		return nil, nil, importErr(abs, err)
+	}
+	var warnings []string
+	rep := &engine.ImportReport{}
+	for i, name := range names {
+		kind, ok := existing[strings.ToLower(name)]
+		if !ok {
+			continue
+		}
+		if kind == "view" {
+			return nil, nil, engine.Errorf(engine.CodeImport, "%s has a view named %s", filepath.Base(abs), name).WithHint("choose another table name with --table")
+		}
+		switch {
+		case opts.Append:
+			out[i].Action = "append"
+			if err := checkAppend(q, abs, name, tables[i], rep); err != nil {
+				return nil, nil, err
+			}
+		case opts.Replace:
+			out[i].Action = "replace"
+			w, err := checkReplace(q, abs, name, opts)
+			if err != nil {
+				return nil, nil, err
+			}
+			if w != "" {
+				warnings = append(warnings, w)
+			}
+		default:
+			return nil, nil, existsErr(abs, name, tables[i].Source)
+		}
+	}
+	return out, append(warnings, rep.Warnings...), nil
+}
+
+func existsErr(abs, name, source string) error {
+	return engine.Errorf(engine.CodeImport, "%s already has a table named %s (from %s)", filepath.Base(abs), name, source).WithHint(
+		"choose what to do: --replace to replace that table, --append to add the rows to it, or --table NAME to import into a new table")
 }
 
 // plannedNames gives each table its name: --table, else its own, made
@@ -255,14 +389,13 @@ func importExisting(ctx context.Context, abs string, tables []*engine.ImportTabl
 			continue
 		}
 		if !opts.Replace && !opts.Append {
-			return nil, engine.Errorf(engine.CodeImport, "%s already has a table named %s (from %s)", filepath.Base(abs), name, tables[i].Source).WithHint(
-				"choose what to do: --replace to replace that table, --append to add the rows to it, or --table NAME to import into a new table")
+			return nil, existsErr(abs, name, tables[i].Source)
 		}
 		if !opts.Replace || kind != "table" {
 			continue // a view is refused by writeTables
 		}
 		// Everything is checked before the first write.
-		warning, err := checkReplace(c, abs, name, opts)
+		warning, err := checkReplace(c.queryStrings, abs, name, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -318,15 +451,15 @@ func notQuerentMade(target string) *engine.Error {
 // (it has a row in _querent_imports); a table Querent did not import is
 // replaced only with opts.ReplaceUserTable, and the warning returned says
 // so, with its row count.
-func checkReplace(c *bulkConn, abs, name string, opts ImportOptions) (string, error) {
-	rows, err := c.queryStrings("SELECT count(*) FROM "+querentImportsTable+" WHERE lower(table_name) = lower(?)", name)
+func checkReplace(q queryFunc, abs, name string, opts ImportOptions) (string, error) {
+	rows, err := q("SELECT count(*) FROM "+querentImportsTable+" WHERE lower(table_name) = lower(?)", name)
 	if err != nil {
 		return "", importErr(abs, err)
 	}
 	if len(rows) == 1 && rows[0][0] != "0" {
 		return "", nil
 	}
-	rows, err = c.queryStrings("SELECT count(*) FROM " + sqltext.QuoteIdent(name))
+	rows, err = q("SELECT count(*) FROM " + sqltext.QuoteIdent(name))
 	if err != nil {
 		return "", importErr(abs, err)
 	}
@@ -344,10 +477,16 @@ func checkReplace(c *bulkConn, abs, name string, opts ImportOptions) (string, er
 	return fmt.Sprintf("replaced table %s, which Querent did not import (%s rows)", name, count), nil
 }
 
+// queryFunc runs a query and gives its rows as text: the bulk
+// connection's (writing), or a read-only one's (Check).
+type queryFunc func(query string, args ...string) ([][]string, error)
+
 // existingTables maps lower-cased names of the file's tables and views to
 // their kind.
-func existingTables(c *bulkConn) (map[string]string, error) {
-	rows, err := c.queryStrings("SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view')")
+func existingTables(c *bulkConn) (map[string]string, error) { return existingTablesQ(c.queryStrings) }
+
+func existingTablesQ(q queryFunc) (map[string]string, error) {
+	rows, err := q("SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view')")
 	if err != nil {
 		return nil, err
 	}
@@ -372,9 +511,7 @@ func execArgs(c *bulkConn, sql string, args ...any) error {
 // rows in, and records its provenance.
 func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*engine.ImportTable, names []string,
 	existing map[string]string, opts ImportOptions, rep *engine.ImportReport) error {
-	if err := c.exec(`CREATE TABLE IF NOT EXISTS _querent_imports (
-  table_name TEXT NOT NULL, source_name TEXT, source_sha256 TEXT, sheet TEXT,
-  imported_at TEXT NOT NULL, rows INTEGER, columns_json TEXT)`); err != nil {
+	if err := migrateImports(c); err != nil {
 		return importErr(abs, err)
 	}
 	for i, t := range tables {
@@ -388,7 +525,7 @@ func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*engine.
 		switch {
 		case exists && opts.Append:
 			action = "appended"
-			if err := checkAppend(c, abs, name, t, rep); err != nil {
+			if err := checkAppend(c.queryStrings, abs, name, t, rep); err != nil {
 				return err
 			}
 		case exists && opts.Replace:
@@ -417,17 +554,8 @@ func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*engine.
 				return importErr(abs, err)
 			}
 		}
-		colsJSON, _ := json.Marshal(t.Columns)
-		var sheet any
-		if t.Sheet != "" {
-			sheet = t.Sheet
-		}
-		if err := execArgs(c, "INSERT INTO _querent_imports VALUES (?, ?, ?, ?, ?, ?, ?)",
-			name, t.Source, t.SourceSHA256, sheet, time.Now().UTC().Format("2006-01-02 15:04:05"), n, string(colsJSON)); err != nil {
-			return importErr(abs, err)
-		}
-		existing[strings.ToLower(name)] = "table"
-		it := engine.ImportedTable{Name: name, Source: t.Source, Rows: n, Action: action, Columns: t.Columns}
+		it := engine.ImportedTable{Name: name, Source: t.Source, Rows: n, Action: action, Columns: t.Columns,
+			ImportLayout: t.Layout, Skipped: t.Skipped, Overridden: t.Overridden}
 		if t.Sheet != "" {
 			s := t.Sheet
 			it.Sheet = &s
@@ -435,7 +563,75 @@ func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*engine.
 		if it.Columns == nil {
 			it.Columns = []engine.ImportColumn{}
 		}
+		if it.Skipped == nil {
+			it.Skipped = []engine.SkippedColumn{}
+		}
+		if it.Overridden == nil {
+			it.Overridden = []string{}
+		}
+		for i := range it.Columns {
+			it.BadValues += it.Columns[i].BadValues
+		}
+		colsJSON, _ := json.Marshal(it.Columns)
+		details, _ := json.Marshal(importDetails{ImportLayout: t.Layout, Overridden: it.Overridden, Skipped: it.Skipped,
+			EmptyColumns: engine.EmptyColumnRule, BadValues: it.BadValues})
+		var sheet any
+		if t.Sheet != "" {
+			sheet = t.Sheet
+		}
+		if err := execArgs(c, `INSERT INTO _querent_imports (table_name, source_name, source_sha256, sheet, imported_at, rows,
+  columns_json, details_json, bad_values) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			name, t.Source, t.SourceSHA256, sheet, time.Now().UTC().Format("2006-01-02 15:04:05"), n, string(colsJSON),
+			string(details), it.BadValues); err != nil {
+			return importErr(abs, err)
+		}
+		existing[strings.ToLower(name)] = "table"
 		rep.Tables = append(rep.Tables, it)
+	}
+	return nil
+}
+
+// importDetails is details_json in _querent_imports: how the source was
+// read and what the analyst chose for the table (each column's choices
+// and bad values are in columns_json).
+type importDetails struct {
+	engine.ImportLayout
+	Overridden   []string               `json:"overridden"`
+	Skipped      []engine.SkippedColumn `json:"skipped"`
+	EmptyColumns string                 `json:"empty_columns"`
+	BadValues    int64                  `json:"bad_values"`
+}
+
+// importsColumns are the columns _querent_imports gained after its first
+// version; migrateImports adds them to the tables of older files.
+var importsColumns = []struct{ name, decl string }{
+	{"details_json", "TEXT"},  // how the source was read, what was chosen (importDetails)
+	{"bad_values", "INTEGER"}, // values stored as NULL because they did not fit the chosen type
+}
+
+// migrateImports creates _querent_imports, or adds to an older one the
+// columns it lacks (rows imported before have NULL there).
+func migrateImports(c *bulkConn) error {
+	if err := c.exec(`CREATE TABLE IF NOT EXISTS _querent_imports (
+  table_name TEXT NOT NULL, source_name TEXT, source_sha256 TEXT, sheet TEXT,
+  imported_at TEXT NOT NULL, rows INTEGER, columns_json TEXT,
+  details_json TEXT, bad_values INTEGER)`); err != nil {
+		return err
+	}
+	have, err := c.queryStrings("SELECT name FROM pragma_table_info('" + querentImportsTable + "')")
+	if err != nil {
+		return err
+	}
+	got := map[string]bool{}
+	for _, r := range have {
+		got[strings.ToLower(r[0])] = true
+	}
+	for _, col := range importsColumns {
+		if !got[col.name] {
+			if err := c.exec("ALTER TABLE " + querentImportsTable + " ADD COLUMN " + col.name + " " + col.decl); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -450,8 +646,8 @@ func createTableSQL(name string, cols []engine.ImportColumn) string {
 
 // checkAppend requires the existing table to have the same columns, in the
 // same order; differing types are allowed, with a warning.
-func checkAppend(c *bulkConn, abs, name string, t *engine.ImportTable, rep *engine.ImportReport) error {
-	have, err := c.queryStrings("SELECT name, type FROM pragma_table_info(?) ORDER BY cid", name)
+func checkAppend(q queryFunc, abs, name string, t *engine.ImportTable, rep *engine.ImportReport) error {
+	have, err := q("SELECT name, type FROM pragma_table_info(?) ORDER BY cid", name)
 	if err != nil {
 		return importErr(abs, err)
 	}
@@ -463,9 +659,22 @@ func checkAppend(c *bulkConn, abs, name string, t *engine.ImportTable, rep *engi
 		wantNames = append(wantNames, col.Name)
 	}
 	if !strings.EqualFold(strings.Join(haveNames, ","), strings.Join(wantNames, ",")) {
+		hint := "append only files with the same columns in the same order, or use --replace, or --table NAME for a new table"
+		// A table an older Querent made kept empty unnamed CSV columns,
+		// which the one empty-column rule now leaves out: say how to keep them.
+		var keep []string
+		for _, k := range t.Skipped {
+			for _, h := range haveNames {
+				if !k.ByAnalyst && strings.EqualFold(h, k.Name) {
+					keep = append(keep, fmt.Sprintf(`--column "#%d:text"`, k.Position))
+				}
+			}
+		}
+		if len(keep) > 0 {
+			hint = "the table has empty unnamed columns that this import leaves out (one rule for CSV and XLSX); to append, keep them: " + strings.Join(keep, " ")
+		}
 		return engine.Errorf(engine.CodeImport, "cannot append %s to %s: the columns differ (the table has %s; the file has %s)",
-			t.Source, name, strings.Join(haveNames, ", "), strings.Join(wantNames, ", ")).WithHint(
-			"append only files with the same columns in the same order, or use --replace, or --table NAME for a new table")
+			t.Source, name, strings.Join(haveNames, ", "), strings.Join(wantNames, ", ")).WithHint("%s", hint)
 	}
 	for i, r := range have {
 		if !strings.EqualFold(r[1], t.Columns[i].Type) {

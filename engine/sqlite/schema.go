@@ -337,6 +337,7 @@ func (d *DB) loadOriginalNamesLocked(ctx context.Context, byName map[string]*eng
 		var cols []struct {
 			Name         string `json:"name"`
 			OriginalName string `json:"original_name"`
+			BadValues    int64  `json:"bad_values"`
 		}
 		if json.Unmarshal([]byte(js.String), &cols) != nil {
 			continue
@@ -345,6 +346,7 @@ func (d *DB) loadOriginalNamesLocked(ctx context.Context, byName map[string]*eng
 			if tc := t.Column(c.Name); tc != nil {
 				orig := c.OriginalName
 				tc.OriginalName = &orig
+				tc.BadValues = c.BadValues
 			}
 		}
 	}

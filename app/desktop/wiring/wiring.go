@@ -15,7 +15,6 @@ import (
 	"querent/engine"
 	"querent/engine/export"
 	"querent/engine/files"
-	"querent/engine/ingest"
 	"querent/engine/ollama"
 	"querent/engine/sqlite"
 	"querent/engine/worker"
@@ -125,37 +124,16 @@ func OpenHistory(ctx context.Context) (engine.History, func(), error) {
 	return h, func() { h.Close() }, nil
 }
 
-// ImportFiles carries out an import: every input is read first (each
-// file's first pass: types), so that a bad file stops the import before
-// anything is written, then all the tables are written in one
-// all-or-nothing step. Its memory is bounded by req.MaxMemory, else
-// MaxMemory().
-func ImportFiles(ctx context.Context, req engine.ImportRequest) (*engine.ImportReport, error) {
-	defer ingest.CleanupTemp()
-	if req.MaxMemory <= 0 {
-		req.MaxMemory = MaxMemory()
-	}
-	read := ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter, Ragged: req.Ragged, Sheets: req.Sheets,
-		Progress: req.Progress, MaxMemory: req.MaxMemory}
-	var tables []*engine.ImportTable
-	for _, in := range req.Inputs {
-		ts, err := ingest.Read(ctx, in, read)
-		if err != nil {
-			return nil, err
-		}
-		tables = append(tables, ts...)
-	}
-	return sqlite.Import(ctx, req.Target, tables, sqlite.ImportOptions{Table: req.Table, Replace: req.Replace,
-		ReplaceUserTable: req.ReplaceUserTable, Append: req.Append, Progress: req.Progress})
-}
-
 // DesktopDeps are the engine's parts for the app's services.
 func DesktopDeps(version string) desktop.Deps {
+	imp := &Importer{}
 	return desktop.Deps{
-		Open:    OpenDatabase,
-		Model:   NewModel,
-		History: OpenHistory,
-		Import:  ImportFiles,
+		Open:          OpenDatabase,
+		Model:         NewModel,
+		History:       OpenHistory,
+		Import:        imp.Import,
+		Preview:       imp.Preview,
+		ForgetPreview: imp.Close,
 		Export: func(ctx context.Context, db engine.Database, req export.Request) (*export.Report, error) {
 			req.Version = version
 			return export.Run(ctx, db, req)

@@ -78,6 +78,8 @@ export const Datasets = {
   ChooseNewDatabase: (defaultName: string) => call('Datasets', 'ChooseNewDatabase', defaultName),
   Schema: () => some(call('Datasets', 'Schema')),
   Import: (req: ImportRequest) => some(call('Datasets', 'Import', req)),
+  PreviewImport: (req: ImportRequest) => some(call('Datasets', 'PreviewImport', req)),
+  ForgetPreview: () => call('Datasets', 'ForgetPreview'),
   CancelImport: () => call('Datasets', 'CancelImport'),
 };
 

@@ -139,6 +139,14 @@ export interface AttemptError {
   message: string;
 }
 
+/** engine.BadValue is one value that did not fit its column's type. */
+export interface BadValue {
+  /** Line is the CSV line or the sheet row the value is on. */
+  line: number;
+  /** Value is the value as written (at most 60 bytes, cut with …). */
+  value: string;
+}
+
 /**
  * engine.Column is one result column: a unique name (a repeated name gets a suffix
  * _2, _3…) and its type — the declared type from the schema where the column
@@ -147,6 +155,37 @@ export interface AttemptError {
 export interface Column {
   name: string;
   type: string;
+}
+
+/**
+ * engine.ColumnOverride is what the analyst chose for one column.
+ *
+ * Only the page sends it: a field left out is Go's zero value.
+ */
+export interface ColumnOverride {
+  /**
+   * Column says which: its name as the preview shows it, its header as
+   * written, or "#N", its position (from 1; for XLSX, A is 1).
+   */
+  column?: string;
+  /** Name renames it (letters, digits and _, not starting with a digit). */
+  name?: string;
+  /**
+   * Type is text, integer, real, date, datetime or boolean (any case);
+   * "" keeps the detected type.
+   */
+  type?: string;
+  /**
+   * OnBad is text (the default), null or error: what happens to values
+   * that do not fit Type.
+   */
+  on_bad?: string;
+  /**
+   * Skip leaves the column out; Keep keeps one Querent would leave out
+   * (no header and no value).
+   */
+  skip?: boolean;
+  keep?: boolean;
 }
 
 /**
@@ -501,18 +540,19 @@ export interface HistoryQuery {
 
 /**
  * engine.ImportColumn describes one column of an imported table: the JSON of
- * `querent import --format json`.
+ * `querent import --format json` (and of the preview, where a column may
+ * be skipped).
  */
 export interface ImportColumn {
   /**
    * Name is the safe SQL name: letters, digits and _ only, lowercase,
    * c_ before a leading digit, column_N for an empty header, _2, _3… for
-   * a repeat.
+   * a repeat; the analyst's own name when renamed.
    */
   name: string;
   /** OriginalName is the header as it was in the source. */
   original_name: string;
-  /** Type is one of the Type* constants. */
+  /** Type is one of the Type* constants: what is stored. */
   type: string;
   /** Converted counts the values stored converted to Type. */
   converted: number;
@@ -521,9 +561,57 @@ export interface ImportColumn {
   /**
    * Reason says why the column got its type, in words a user understands
    * ("every value is a whole number", "kept as text: line 57 holds
-   * 'approx. 5', which is not a number").
+   * 'approx. 5', which is not a number; 378 of 379 values are numbers").
    */
   reason: string;
+  /**
+   * Position is the column's place in the source, from 1: the CSV field,
+   * or the sheet's column (A is 1).
+   */
+  position: number;
+  /** DetectedType is the type inference chose from the values alone. */
+  detected_type: string;
+  /** OnBad is the policy for values that do not fit Type (OnBad*). */
+  on_bad: string;
+  /**
+   * BadValues counts the values that did not fit Type and were stored as
+   * NULL (OnBadNull): these NULLs are bad values, not missing ones. In a
+   * preview, it counts the values that do not fit the chosen type
+   * whatever the policy (BadAtLeast: more may follow).
+   */
+  bad_values: number;
+  /**
+   * BadAtLeast says that BadValues is a lower bound (a preview that
+   * stopped counting, or read a sample).
+   */
+  bad_values_at_least?: boolean;
+  /** BadAt lists the first of them (at most MaxBadListed), by line. */
+  bad_at: BadValue[] | null;
+  /**
+   * Overridden names what the analyst chose for this column: "name",
+   * "type", "on_bad" (and "skip" or "keep" in a preview).
+   */
+  overridden: string[] | null;
+}
+
+/**
+ * engine.ImportPlan is what an import will do, before anything is written: the
+ * JSON of `querent import --preview --format json`, what the page's
+ * preview shows, and a plan file that `querent import --plan` replays.
+ */
+export interface ImportPlan {
+  /** PlanVersion is PlanVersion. */
+  plan_version: number;
+  /** Database is the target ("" when none was named). */
+  database: string;
+  /** Tables are the tables the import would write, in order. */
+  tables: PlanTable[] | null;
+  warnings: string[] | null;
+  /**
+   * Errors are what would stop the import (a table that exists, a bad
+   * value with the policy error…); the tables are still described.
+   */
+  errors: ErrorDoc[] | null;
 }
 
 /** engine.ImportProgress reports how far an import has come. */
@@ -579,11 +667,35 @@ export interface ImportRequest {
   encoding?: string;
   delimiter?: string;
   ragged?: string;
+  /**
+   * HeaderRow says where every table's header is: 0 detects it, N is the
+   * CSV line or sheet row holding it (what is above is skipped), -1 says
+   * there is none (the first row is data).
+   */
+  header_row?: number;
+  /**
+   * Range chooses the cells of every XLSX sheet, such as "B3:H200",
+   * "B3:H" (to the last row) or "B:H" ("" all).
+   */
+  range?: string;
+  /**
+   * Columns are choices for the columns of every table that has them
+   * (the command line's --column, --rename and --skip).
+   */
+  columns?: ColumnOverride[];
+  /**
+   * Overrides are choices for one table each (the page's, a plan's);
+   * they win over the fields above.
+   */
+  overrides?: TableOverride[];
   /** Open opens the target when the import is done. */
   open?: boolean;
 }
 
-/** engine.ImportedTable is one table of an import report. */
+/**
+ * engine.ImportedTable is one table of an import report: what was written, and
+ * what was decided and chosen on the way.
+ */
 export interface ImportedTable {
   name: string;
   source: string;
@@ -592,6 +704,33 @@ export interface ImportedTable {
   /** created, replaced or appended */
   action: string;
   columns: ImportColumn[] | null;
+  /**
+   * Encoding is the CSV text encoding ("utf-8", "utf-8-bom", "utf-16le",
+   * "utf-16be", "windows-1252"); "" for XLSX.
+   */
+  encoding: string;
+  /** Delimiter is the CSV field separator (",", ";", "tab", "|"); "" for XLSX. */
+  delimiter: string;
+  /**
+   * HeaderRow is the CSV line or sheet row of the header; 0 when the
+   * source has none (its columns are column_1…).
+   */
+  header_row: number;
+  /** Range is the XLSX cells read, such as "A3:F200"; "" for CSV. */
+  range: string;
+  /** Skipped are the source's columns that were not stored, and why. */
+  skipped: SkippedColumn[] | null;
+  /**
+   * Overridden names what the analyst chose for the table ("name",
+   * "encoding", "delimiter", "header_row", "range"); each column says
+   * its own.
+   */
+  overridden: string[] | null;
+  /**
+   * BadValues counts the values of all its columns stored as NULL
+   * because they did not fit the chosen type.
+   */
+  bad_values: number;
 }
 
 /** engine.Index is one index of a table. */
@@ -743,6 +882,129 @@ export interface PageRequest {
   limit?: number;
 }
 
+/** engine.PlanColumn is one column of a plan. */
+export interface PlanColumn {
+  /**
+   * Name is the safe SQL name: letters, digits and _ only, lowercase,
+   * c_ before a leading digit, column_N for an empty header, _2, _3… for
+   * a repeat; the analyst's own name when renamed.
+   */
+  name: string;
+  /** OriginalName is the header as it was in the source. */
+  original_name: string;
+  /** Type is one of the Type* constants: what is stored. */
+  type: string;
+  /** Converted counts the values stored converted to Type. */
+  converted: number;
+  /** KeptAsText counts the values stored as their original text. */
+  kept_as_text: number;
+  /**
+   * Reason says why the column got its type, in words a user understands
+   * ("every value is a whole number", "kept as text: line 57 holds
+   * 'approx. 5', which is not a number; 378 of 379 values are numbers").
+   */
+  reason: string;
+  /**
+   * Position is the column's place in the source, from 1: the CSV field,
+   * or the sheet's column (A is 1).
+   */
+  position: number;
+  /** DetectedType is the type inference chose from the values alone. */
+  detected_type: string;
+  /** OnBad is the policy for values that do not fit Type (OnBad*). */
+  on_bad: string;
+  /**
+   * BadValues counts the values that did not fit Type and were stored as
+   * NULL (OnBadNull): these NULLs are bad values, not missing ones. In a
+   * preview, it counts the values that do not fit the chosen type
+   * whatever the policy (BadAtLeast: more may follow).
+   */
+  bad_values: number;
+  /**
+   * BadAtLeast says that BadValues is a lower bound (a preview that
+   * stopped counting, or read a sample).
+   */
+  bad_values_at_least?: boolean;
+  /** BadAt lists the first of them (at most MaxBadListed), by line. */
+  bad_at: BadValue[] | null;
+  /**
+   * Overridden names what the analyst chose for this column: "name",
+   * "type", "on_bad" (and "skip" or "keep" in a preview).
+   */
+  overridden: string[] | null;
+  /** Skip is true when the column is not stored; SkipReason says why. */
+  skip: boolean;
+  skip_reason?: string;
+  /**
+   * Suggested is a type most values fit when the column stays TEXT
+   * because some do not ("" when none): choosing it with the policy null
+   * stores them as NULL.
+   */
+  suggested_type?: string;
+  /**
+   * ChosenType is the type the analyst chose when the column is stored
+   * as another (TEXT, because values do not fit and the policy is text);
+   * "" otherwise. A replayed plan chooses it again.
+   */
+  chosen_type?: string;
+}
+
+/** engine.PlanTable is one table of a plan. */
+export interface PlanTable {
+  /**
+   * Source is the file's base name, SourcePath its absolute path, Sheet
+   * the XLSX sheet (null for CSV).
+   */
+  source: string;
+  source_path: string;
+  sheet: string | null;
+  /** Name is the table to write. */
+  name: string;
+  /**
+   * Action is what writing would do in Database: create, replace or
+   * append ("" when no database was named, or the import would fail).
+   */
+  action: string;
+  /**
+   * Skip is true when the analyst left the whole table out: it is
+   * described, not written.
+   */
+  skip: boolean;
+  /**
+   * Encoding is the CSV text encoding ("utf-8", "utf-8-bom", "utf-16le",
+   * "utf-16be", "windows-1252"); "" for XLSX.
+   */
+  encoding: string;
+  /** Delimiter is the CSV field separator (",", ";", "tab", "|"); "" for XLSX. */
+  delimiter: string;
+  /**
+   * HeaderRow is the CSV line or sheet row of the header; 0 when the
+   * source has none (its columns are column_1…).
+   */
+  header_row: number;
+  /** Range is the XLSX cells read, such as "A3:F200"; "" for CSV. */
+  range: string;
+  /** Rows is the number of data rows (estimated when Sampled). */
+  rows: number;
+  /**
+   * Sampled is true when only the start of a large source was read:
+   * the types, reasons and counts are the sample's, and the import
+   * checks every value again. SampleRows counts the rows read.
+   */
+  sampled: boolean;
+  sample_rows: number;
+  /** Columns are every column of the source, skipped ones included. */
+  columns: PlanColumn[] | null;
+  /**
+   * PreviewRows are the first rows (at most PreviewRows) as they will
+   * be stored, one value per column of Columns.
+   */
+  preview_rows: (Value[] | null)[] | null;
+  /** Overridden names what the analyst chose for the table. */
+  overridden: string[] | null;
+  warnings: string[] | null;
+}
+
 /** engine.PullProgress reports a model download. */
 export interface PullProgress {
   status: string;
@@ -809,6 +1071,21 @@ export interface SettingsData {
   skip_explanation: boolean;
 }
 
+/** engine.SkippedColumn is a column of the source that is not stored. */
+export interface SkippedColumn {
+  position: number;
+  original_name: string;
+  /** Name is the name it would have had. */
+  name: string;
+  /**
+   * Reason says why: the analyst skipped it, or it has neither a header
+   * nor a value (Querent's rule for CSV and XLSX alike).
+   */
+  reason: string;
+  /** ByAnalyst is true when the analyst skipped it. */
+  by_analyst: boolean;
+}
+
 /** engine.Table is one table or view. */
 export interface Table {
   name: string;
@@ -832,6 +1109,11 @@ export interface Table {
   sql?: string;
   /** Note says what could not be read (a slow view, a damaged table). */
   note?: string;
+  /**
+   * Comment is the table's description in the database (PostgreSQL's
+   * COMMENT ON TABLE), which helps a model tell what it holds.
+   */
+  comment?: string;
 }
 
 /** engine.TableColumn is one column of a table or view. */
@@ -852,10 +1134,56 @@ export interface TableColumn {
    */
   original_name: string | null;
   /**
+   * BadValues counts, for a column Querent imported with the policy
+   * "store bad values as NULL", the values stored as NULL because they
+   * did not fit its type: those NULLs are bad values, not missing ones.
+   */
+  bad_values?: number;
+  /**
    * Generated is "virtual" or "stored" for generated columns, "hidden" for
    * hidden columns of virtual tables.
    */
   generated?: string;
+  /**
+   * Comment is the column's description in the database (PostgreSQL's
+   * COMMENT ON COLUMN).
+   */
+  comment?: string;
+}
+
+/**
+ * engine.TableOverride is what the analyst chose for one table: the source it is
+ * read from and how, its name, and its columns. A field left empty keeps
+ * what Querent detects.
+ *
+ * Only the page sends it: a field left out is Go's zero value.
+ */
+export interface TableOverride {
+  /**
+   * Source is the file (its path or its base name) and Sheet the XLSX
+   * sheet the choices are for; "" matches every file, every sheet.
+   */
+  source?: string;
+  sheet?: string;
+  /** Table is the table's name (letters, digits and _). */
+  table?: string;
+  /** Encoding and Delimiter read a CSV file ("" or "auto": detected). */
+  encoding?: string;
+  delimiter?: string;
+  /** HeaderRow and Range as in ImportRequest (0 and "": detected). */
+  header_row?: number;
+  range?: string;
+  /** Columns are the choices for its columns. */
+  columns?: ColumnOverride[];
+  /** Skip leaves the whole table out (a sheet not wanted). */
+  skip?: boolean;
+  /**
+   * Complete says that Columns lists every column (a plan being
+   * replayed): a column it names that the source lacks is an error, a
+   * column of the source it does not name is imported as detected, with
+   * a warning.
+   */
+  complete?: boolean;
 }
 
 /** engine.TopValue is one frequent value and how many rows hold it. */
@@ -879,6 +1207,11 @@ export interface Services {
     /** Current returns the open database, or nil when none is open. */
     Current(): DatasetInfo | null;
     /**
+     * ForgetPreview lets go of the files the last preview read (the import
+     * dialog was closed without importing).
+     */
+    ForgetPreview(): void;
+    /**
      * ForgetRecent removes a file from the recent list (a file that was moved
      * or deleted, or one the user wants off the list) and returns the list.
      */
@@ -893,6 +1226,18 @@ export interface Services {
     Open(path: string): DatasetInfo | null;
     /** OpenDemo opens the bundled Chinook demo database. */
     OpenDemo(): DatasetInfo | null;
+    /**
+     * PreviewImport says what Import would do with req, writing nothing: per
+     * table how its file is read, its columns (each with its type, the reason,
+     * the values that do not fit a chosen type and where), the first rows as
+     * they will be stored, its name and what writing it would do in the
+     * target; what would stop the import is in the plan's errors. A large
+     * file is sampled (and the plan says so). The files read are kept until
+     * the next preview, so that changing a column's choices does not read
+     * them again, and the import after it reads them only once more. A new
+     * preview cancels one still running (progress events "import:progress").
+     */
+    PreviewImport(req: ImportRequest): ImportPlan | null;
     /** Recent lists the databases opened before, newest first. */
     Recent(): RecentFile[] | null;
     /** Schema describes the open database. */
@@ -1058,7 +1403,7 @@ export interface EventMap {
   'ask:progress': AskProgress;
   /** The answer of Ask.Question as soon as its rows are there, before the explanation is written. */
   'ask:rows': Answer;
-  /** How far Datasets.Import has come. */
+  /** How far Datasets.Import has come (and Datasets.PreviewImport, while it reads the files). */
   'import:progress': ImportProgress;
   /** How far Export.Run has come, at most ten a second. */
   'export:progress': ExportProgress;

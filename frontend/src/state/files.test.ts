@@ -3,7 +3,7 @@ import * as api from '../api';
 import type { Transport } from '../api/transport';
 import type { ExportProgress, ExportResult, HistoryItem, ImportProgress, ImportReport } from '../api/types';
 import { errorDoc } from './app.svelte';
-import { exporting, history, importing } from './files';
+import { chooseColumn, chooseTable, exporting, history, importing, normalisePlan, overrides, tableKey, type ImportChoices } from './files';
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -106,6 +106,35 @@ describe('the calls of the dialogs', () => {
     expect(f.calls.at(-1)?.target).toBe('Datasets.CancelImport');
   });
 
+  it('previews with its progress, and lets Go forget the preview', async () => {
+    const g = fake({
+      'Datasets.PreviewImport': () => ({
+        plan_version: 1,
+        database: '',
+        warnings: null,
+        errors: null,
+        tables: [{ source: 'a.csv', source_path: '/d/a.csv', sheet: null, columns: [{ name: 'x', bad_at: null, overridden: null }], preview_rows: [null, [1]] }],
+      }),
+    });
+    await api.init(g.t);
+    const seen: ImportProgress[] = [];
+    const req = { inputs: ['/d/a.csv'], overrides: [{ source: '/d/a.csv', sheet: '', table: 't' }] };
+    const p = importing.preview(req, (e) => seen.push(e));
+    expect(g.listening('import:progress')).toBe(1);
+    g.emit('import:progress', { phase: 'reading', source: 'a.csv', bytes_done: 1, bytes_total: 2, rows: 0, rows_total: 0 });
+    const plan = await p;
+    expect(g.listening('import:progress')).toBe(0);
+    expect(seen.length).toBe(1);
+    expect(plan.warnings).toEqual([]);
+    expect(plan.errors).toEqual([]);
+    expect(plan.tables[0].preview_rows).toEqual([[], [1]]);
+    expect(plan.tables[0].columns[0]).toMatchObject({ bad_at: [], overridden: [] });
+    expect(plan.tables[0].warnings).toEqual([]);
+    expect(g.calls.at(-1)).toEqual({ target: 'Datasets.PreviewImport', args: [req] });
+    await importing.forgetPreview();
+    expect(g.calls.at(-1)?.target).toBe('Datasets.ForgetPreview');
+  });
+
   it('lists the history', async () => {
     const entries: HistoryItem[] = await history.list({ all: true, text: 'top', limit: 200 });
     expect(entries).toEqual([{ sql: 'SELECT 1' }]);
@@ -142,5 +171,52 @@ describe('the way to Go', () => {
       .filter(([, text]) => /import\s+(?!type\b)[^;]*?from\s+['"](\.\.?\/)+api(\/[^'"]*)?['"]/.test(text))
       .map(([path]) => path);
     expect(offenders).toEqual([]);
+  });
+});
+
+// The import dialog's choices, and the overrides they make.
+describe('the choices of an import', () => {
+  const csv = tableKey({ source_path: '/d/cabinet.csv', sheet: null });
+  const sheet = tableKey({ source_path: '/d/book.xlsx', sheet: 'Data' });
+
+  it('keeps a column\'s choices by position, and only what differs from detection', () => {
+    let c: ImportChoices = {};
+    c = chooseColumn(c, csv, 4, { type: 'date', on_bad: 'null' });
+    c = chooseColumn(c, csv, 6, { name: 'days' });
+    c = chooseColumn(c, csv, 8, { skip: true });
+    expect(overrides(c)).toEqual([
+      {
+        source: '/d/cabinet.csv',
+        sheet: '',
+        columns: [
+          { column: '#4', type: 'date', on_bad: 'null' },
+          { column: '#6', name: 'days' },
+          { column: '#8', skip: true },
+        ],
+      },
+    ]);
+    // Back to what was detected: the choice goes, and a policy goes with its type.
+    c = chooseColumn(c, csv, 4, { type: undefined });
+    c = chooseColumn(c, csv, 8, { skip: false });
+    expect(overrides(c)[0].columns).toEqual([{ column: '#6', name: 'days' }]);
+    c = chooseColumn(c, csv, 6, { name: '' });
+    expect(overrides(c)).toEqual([]);
+  });
+
+  it('keeps a table\'s choices, and forgets its columns when it is read another way', () => {
+    let c: ImportChoices = chooseColumn({}, sheet, 2, { type: 'integer' });
+    c = chooseTable(c, sheet, { table: 'data_2024' });
+    expect(overrides(c)).toEqual([{ source: '/d/book.xlsx', sheet: 'Data', table: 'data_2024', columns: [{ column: '#2', type: 'integer' }] }]);
+    c = chooseTable(c, sheet, { range: 'B3:F' });
+    expect(overrides(c)).toEqual([{ source: '/d/book.xlsx', sheet: 'Data', table: 'data_2024', range: 'B3:F' }]);
+    c = chooseTable(c, csv, { header_row: -1, delimiter: ';' });
+    expect(overrides(c)[1]).toEqual({ source: '/d/cabinet.csv', sheet: '', delimiter: ';', header_row: -1 });
+    c = chooseTable(c, csv, { header_row: undefined, delimiter: undefined });
+    expect(overrides(c).length).toBe(1);
+  });
+
+  it('makes every list of a plan a list', () => {
+    const p = normalisePlan({ plan_version: 1, database: '', tables: null, warnings: null, errors: null });
+    expect(p).toEqual({ plan_version: 1, database: '', tables: [], warnings: [], errors: [] });
   });
 });
