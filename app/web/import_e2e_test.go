@@ -30,7 +30,7 @@ func importEndToEnd(t *testing.T, out string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := serveFor(t, "127.0.0.1:1")
+	url := serveFor(t, "127.0.0.1:1", "")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", script, url, out, messy)
