@@ -157,6 +157,10 @@ func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
 	}
 	defer db.Close()
 	opts.DB = db
+	// A built-in set's queries in the database's dialect (same items).
+	if opts.Gold, err = gold.ForDialect(db.Dialect()); err != nil {
+		return fail(err)
+	}
 	if format == "text" {
 		printWarnings(s.err, db.Warnings())
 	}

@@ -33,6 +33,10 @@ type GoldSet struct {
 	Items    []*Item
 	// Builtin is true for a set shipped inside the binary.
 	Builtin bool
+	// Dialect is the SQL dialect of a built-in set's queries ("sqlite", or
+	// that of its translation: "postgresql"); "" for a file, whose author
+	// knows what it was written for.
+	Dialect string
 }
 
 // Item is one question of a gold set.
@@ -112,12 +116,35 @@ func (g *GoldSet) Root(it *Item) string {
 //go:embed gold/*.toml
 var builtinFS embed.FS
 
-// BuiltinNames lists the gold sets shipped inside the binary.
+// BaseDialect is the dialect the built-in gold sets are written in (for the
+// bundled SQLite demo).
+const BaseDialect = "sqlite"
+
+// translations are the dialects a built-in set may be translated into:
+// gold/NAME_DIALECT.toml holds the items of gold/NAME.toml, the same ids,
+// questions and flags in the same order, with their queries in DIALECT.
+var translations = []string{"postgresql"}
+
+// isTranslation reports whether a built-in file name (without .toml) is a
+// translation of another built-in set.
+func isTranslation(name string) bool {
+	for _, d := range translations {
+		if base, ok := strings.CutSuffix(name, "_"+d); ok && base != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// BuiltinNames lists the gold sets shipped inside the binary (their
+// translations into other dialects are not separate sets).
 func BuiltinNames() []string {
 	entries, _ := fs.ReadDir(builtinFS, "gold")
 	var names []string
 	for _, e := range entries {
-		names = append(names, strings.TrimSuffix(e.Name(), ".toml"))
+		if name := strings.TrimSuffix(e.Name(), ".toml"); !isTranslation(name) {
+			names = append(names, name)
+		}
 	}
 	sort.Strings(names)
 	return names
@@ -126,22 +153,75 @@ func BuiltinNames() []string {
 // IsBuiltin reports whether name is a built-in gold set's name.
 func IsBuiltin(name string) bool { return slices.Contains(BuiltinNames(), name) }
 
-// Builtin returns a built-in gold set.
+// Builtin returns a built-in gold set, with its queries in BaseDialect.
 func Builtin(name string) (*GoldSet, error) {
-	b, err := builtinFS.ReadFile(path.Join("gold", name+".toml"))
+	if !IsBuiltin(name) {
+		return nil, fmt.Errorf("there is no built-in gold set %q (built in: %s)", name, strings.Join(BuiltinNames(), ", "))
+	}
+	return readBuiltin(name, name, "built-in", BaseDialect)
+}
+
+func readBuiltin(name, file, source, dialect string) (*GoldSet, error) {
+	b, err := builtinFS.ReadFile(path.Join("gold", file+".toml"))
 	if err != nil {
 		return nil, fmt.Errorf("there is no built-in gold set %q (built in: %s)", name, strings.Join(BuiltinNames(), ", "))
 	}
-	g, err := Parse(name+".toml", b)
+	g, err := Parse(file+".toml", b)
 	if err != nil {
 		return nil, err
 	}
-	g.Name, g.Source, g.Builtin = name, "built-in", true
+	g.Name, g.Source, g.Builtin, g.Dialect = name, source, true, dialect
 	return g, nil
 }
 
+// BuiltinFor returns a built-in gold set with its queries in dialect (a
+// database's Dialect()): its translation when there is one, else the set as
+// written (BaseDialect). The translation keeps the set's name, so that
+// records and reports name the set the same on every database; its Source
+// says "built-in (DIALECT)".
+func BuiltinFor(name, dialect string) (*GoldSet, error) {
+	base, err := Builtin(name)
+	if err != nil || dialect == BaseDialect || !slices.Contains(translations, dialect) {
+		return base, err
+	}
+	file := name + "_" + dialect
+	if _, err := fs.Stat(builtinFS, path.Join("gold", file+".toml")); err != nil {
+		return base, nil
+	}
+	g, err := readBuiltin(name, file, "built-in ("+dialect+")", dialect)
+	if err != nil {
+		return nil, err
+	}
+	// Predictions and records are matched to items by id (or, as plain
+	// text, by order): a translation must have the very same items. Only
+	// the queries differ, and a question may name what the translation's
+	// own data calls the same thing (another year).
+	if len(g.Items) != len(base.Items) {
+		return nil, fmt.Errorf("the built-in gold set %s has %d items in %s but %d in %s", name, len(g.Items), dialect, len(base.Items), BaseDialect)
+	}
+	for i, it := range g.Items {
+		b := base.Items[i]
+		if it.ID != b.ID || it.Difficulty != b.Difficulty || it.Follows != b.Follows ||
+			it.Unanswerable != b.Unanswerable || it.Ranking != b.Ranking || it.ExtraColumns != b.ExtraColumns ||
+			(it.OrderMatters == nil) != (b.OrderMatters == nil) || (it.OrderMatters != nil && *it.OrderMatters != *b.OrderMatters) {
+			return nil, fmt.Errorf("the built-in gold set %s: item %d (%s) of its %s translation differs from the set besides its question and queries", name, i+1, it.ID, dialect)
+		}
+	}
+	return g, nil
+}
+
+// ForDialect returns g with its queries in dialect: for a built-in set, its
+// translation (BuiltinFor); a set read from a file is returned as it is.
+func (g *GoldSet) ForDialect(dialect string) (*GoldSet, error) {
+	if !g.Builtin || g.Dialect == dialect {
+		return g, nil
+	}
+	return BuiltinFor(g.Name, dialect)
+}
+
 // Load reads a gold set: a built-in name (such as "chinook") or a file.
-// A file that exists wins over a built-in name.
+// A file that exists wins over a built-in name. A built-in set comes with
+// its queries in BaseDialect; LoadFor picks those of a database's dialect.
 func Load(nameOrPath string) (*GoldSet, error) {
 	if _, err := os.Stat(nameOrPath); err != nil && IsBuiltin(nameOrPath) {
 		return Builtin(nameOrPath)
@@ -159,6 +239,17 @@ func Load(nameOrPath string) (*GoldSet, error) {
 	}
 	g.Source = nameOrPath
 	return g, nil
+}
+
+// LoadFor is Load for a database of the given dialect: a built-in name gets
+// the set's translation into that dialect when there is one; a file is used
+// as given.
+func LoadFor(nameOrPath, dialect string) (*GoldSet, error) {
+	g, err := Load(nameOrPath)
+	if err != nil {
+		return nil, err
+	}
+	return g.ForDialect(dialect)
 }
 
 // GoldError lists what is wrong in a gold set file, one problem a line,

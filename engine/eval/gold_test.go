@@ -1,6 +1,11 @@
 package eval
 
 import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -198,5 +203,63 @@ unanswerable = "no"
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", text, err, want)
 		}
+	}
+}
+
+func TestBuiltinForDialect(t *testing.T) {
+	if names := BuiltinNames(); !slices.Equal(names, []string{"chinook"}) || IsBuiltin("chinook_postgresql") {
+		t.Fatalf("built-in: %v (a translation is not a set of its own)", names)
+	}
+	if _, err := Builtin("chinook_postgresql"); err == nil {
+		t.Error("Builtin(chinook_postgresql) worked")
+	}
+	base, err := Builtin("chinook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"sqlite", "", "duckdb"} {
+		g, err := LoadFor("chinook", d)
+		if err != nil || !g.Builtin || g.Source != "built-in" || g.Dialect != "sqlite" || !reflect.DeepEqual(g, base) {
+			t.Errorf("LoadFor(chinook, %q) = %+v, %v: want the set as written", d, g, err)
+		}
+	}
+	pg, err := LoadFor("chinook", "postgresql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pg.Name != "chinook" || !pg.Builtin || pg.Source != "built-in (postgresql)" || pg.Dialect != "postgresql" || !strings.Contains(pg.Database, "PostgreSQL") {
+		t.Errorf("LoadFor(chinook, postgresql) = %s, %s, %v, %s, %q", pg.Name, pg.Source, pg.Builtin, pg.Dialect, pg.Database)
+	}
+	if again, err := pg.ForDialect("postgresql"); err != nil || again != pg {
+		t.Errorf("ForDialect on the translation itself: %v", err)
+	}
+	if back, err := pg.ForDialect("sqlite"); err != nil || !reflect.DeepEqual(back, base) {
+		t.Errorf("ForDialect(sqlite) on the translation: %v", err)
+	}
+	// The same items in the same order, only the queries differ (BuiltinFor
+	// checks the rest); every query is translated.
+	if len(pg.Items) != len(base.Items) {
+		t.Fatalf("%d items, the set has %d", len(pg.Items), len(base.Items))
+	}
+	camel := regexp.MustCompile(`\b(Artist|Album|Track|Genre|MediaType|Playlist|PlaylistTrack|Invoice|InvoiceLine|Customer|Employee)(Id)?\b|[a-z][A-Z]|strftime`)
+	for i, it := range pg.Items {
+		b := base.Items[i]
+		if len(it.Alternatives) != len(b.Alternatives) {
+			t.Errorf("%s: %d alternatives, the set has %d", it.ID, len(it.Alternatives), len(b.Alternatives))
+		}
+		for _, q := range it.GoldQueries() {
+			if m := camel.FindString(q); m != "" {
+				t.Errorf("%s: %q is SQLite Chinook's, not PostgreSQL's: %s", it.ID, m, q)
+			}
+		}
+	}
+	// A file is used as given, whatever the dialect.
+	file := filepath.Join(t.TempDir(), "chinook")
+	if err := os.WriteFile(file, []byte("[[item]]\nid = \"a\"\nquestion = \"q\"\ndifficulty = \"easy\"\nsql = \"SELECT 1\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := LoadFor(file, "postgresql")
+	if err != nil || g.Builtin || g.Source != file || len(g.Items) != 1 || g.Dialect != "" {
+		t.Errorf("LoadFor(file, postgresql) = %+v, %v", g, err)
 	}
 }
