@@ -159,10 +159,37 @@ type Fingerprinter interface {
 	SHA256(ctx context.Context) (string, error)
 }
 
+// Origin is implemented by a database on a server (PostgreSQL): the facts
+// that say where an answer came from — the server, the database, the role,
+// the server's version and the time of the snapshot the last statement
+// read — for the provenance of exports. It never holds a password.
+type Origin interface {
+	Origin() []Fact
+}
+
+// Fact is one named fact of provenance, such as {"role", "agent_lecteur"}.
+type Fact struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// OpenOptions are the choices a face passes when it opens a database.
+type OpenOptions struct {
+	// RequireReadOnlyRole refuses a PostgreSQL connection whose role may
+	// do more than read (a superuser, a role that may write to a table…),
+	// instead of connecting with a warning. SQLite files are always read
+	// read-only; the option does not concern them.
+	RequireReadOnlyRole bool
+}
+
 // Schema describes a database: the JSON of `querent schema --format json`.
 type Schema struct {
 	Database string   `json:"database"`
 	Tables   []*Table `json:"tables"`
+	// Dialect is the database's SQL dialect (Database.Dialect; "" is
+	// SQLite), so that what renders the schema for a model writes names
+	// as that dialect reads them. Not part of the schema's JSON.
+	Dialect string `json:"-"`
 }
 
 // Table is one table or view.

@@ -21,13 +21,14 @@ import (
 // the default), with a deadline for each model request.
 type ModelFactory func(host string, requestTimeout time.Duration) (engine.Model, error)
 
-const askUsage = `Usage: querent ask [--db FILE] [--model NAME] [--ollama HOST] [--session FILE] [--max-rows N]
+const askUsage = `Usage: querent ask [--db FILE|URL] [--model NAME] [--ollama HOST] [--session FILE] [--max-rows N]
                    [--timeout DUR] [--model-timeout DUR] [--no-explain] [--format text|json] [--] QUESTION
        querent ask --input REQUEST.json|-
 
 Asks a question in plain language. A local Ollama model writes the SQL;
 SQLite's own compiler checks it and it runs read-only, with a timeout and a
-row cap; if it fails, the model gets the exact error and repairs it (at most
+row cap (on PostgreSQL: PostgreSQL's own parser, then a read-only
+transaction); if it fails, the model gets the exact error and repairs it (at most
 3 times). The rows come as soon as the SQL is written; then the model
 explains them and proposes follow-up questions (--no-explain skips that
 second request). A question that is itself SQL runs as SQL, without the
@@ -40,17 +41,17 @@ model. Without --db, the bundled Chinook demo database is used.
 --input reads a JSON request (the sub-agent contract) and always answers with
 the JSON document: {"question": "...", "connection": {"db_type": "sqlite",
 "host": "FILE"}, "max_rows": 1000, "timeout_s": 30, "session_context": {...},
-"explain_results": true, "model": "..."}.
+"explain_results": true, "model": "..."}. A PostgreSQL connection is
+{"db_type": "postgresql", "host": "...", "port": 5432, "database": "...",
+"username": "...", "password": "...", "ssl": true}; a field left out comes
+from PGHOST, PGUSER, ~/.pgpass and the other PG* variables.
 `
 
 // askRequest is the sub-agent input schema of --input.
 type askRequest struct {
-	Question   string `json:"question"`
-	Connection struct {
-		DBType string `json:"db_type"`
-		Host   string `json:"host"`
-	} `json:"connection"`
-	ReadOnly *bool `json:"read_only"`
+	Question   string            `json:"question"`
+	Connection engine.Connection `json:"connection"`
+	ReadOnly   *bool             `json:"read_only"`
 	// MaxRows and TimeoutS are kept as written and read by requestBounds:
 	// decoded into numbers, a value such as 1e300 or 2^63-1 would be
 	// refused by the decoder or overflow instead of being clamped.
@@ -63,7 +64,7 @@ type askRequest struct {
 
 func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 	fs := newFlags("ask", askUsage)
-	dbPath := fs.String("db", "", "the SQLite file to ask (default: the bundled Chinook demo)")
+	dbf := addDBFlags(fs, "to ask", " (default: the bundled Chinook demo)")
 	model := fs.String("model", "", "the Ollama model to use (default: the best SQL model installed)")
 	host := fs.String("ollama", "", "Ollama's address (default: $OLLAMA_HOST, else 127.0.0.1:11434)")
 	sessionPath := fs.String("session", "", "a file that keeps the conversation, so follow-up questions work")
@@ -90,13 +91,14 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 		if fs.NArg() > 0 {
 			return c.fail(s, "ask", format, "", engine.Errorf(engine.CodeUsage, "--input takes the question from the request, not from the command line"))
 		}
-		*dbPath, *model = req.Connection.Host, firstNonEmpty(req.Model, *model)
+		*model = firstNonEmpty(req.Model, *model)
+		conn := req.Connection
 		rows, timeout, bounds, err := requestBounds(req, *maxRows, timeout)
 		if err != nil {
 			return c.fail(s, "ask", format, "", err)
 		}
 		session = engine.SessionFromContext(req.SessionContext)
-		return c.ask(ctx, s, askParams{db: *dbPath, question: req.Question, model: *model, host: *host, maxRows: rows,
+		return c.ask(ctx, s, askParams{db: dbf, conn: &conn, question: req.Question, model: *model, host: *host, maxRows: rows,
 			timeout: timeout, modelTimeout: modelTimeout, format: format, session: session,
 			explain: req.ExplainResults == nil || *req.ExplainResults, pull: *pull, warnings: bounds})
 	}
@@ -114,7 +116,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 			return c.fail(s, "ask", format, question, err)
 		}
 	}
-	code := c.ask(ctx, s, askParams{db: *dbPath, question: question, model: *model, host: *host, maxRows: rows,
+	code := c.ask(ctx, s, askParams{db: dbf, question: question, model: *model, host: *host, maxRows: rows,
 		timeout: timeout, modelTimeout: modelTimeout, format: format, session: session, explain: !*noExplain, pull: *pull, warnings: bounds})
 	if *sessionPath != "" && session != nil {
 		if err := saveSession(*sessionPath, session); err != nil {
@@ -128,12 +130,15 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 }
 
 type askParams struct {
-	db, question, model, host string
-	maxRows                   int
-	timeout, modelTimeout     time.Duration
-	format                    string
-	session                   *engine.Session
-	explain, pull             bool
+	db *dbFlags
+	// conn is the request's connection (--input); nil: db.target.
+	conn                  *engine.Connection
+	question, model, host string
+	maxRows               int
+	timeout, modelTimeout time.Duration
+	format                string
+	session               *engine.Session
+	explain, pull         bool
 	// warnings go into the answer: the values the ceilings lowered.
 	warnings []string
 }
@@ -226,8 +231,9 @@ func readAskRequest(path string, s *stdio) (*askRequest, error) {
 	switch {
 	case strings.TrimSpace(req.Question) == "":
 		return nil, engine.Errorf(engine.CodeUsage, "the request has no question").WithHint(`set "question"`)
-	case req.Connection.DBType != "" && !strings.EqualFold(req.Connection.DBType, "sqlite"):
-		return nil, engine.Errorf(engine.CodeUsage, "db_type %q is not supported", req.Connection.DBType).WithHint(`Querent reads SQLite files: "db_type": "sqlite"`)
+	case req.Connection.DBType != "" && !strings.EqualFold(req.Connection.DBType, "sqlite") && !req.Connection.IsPostgres():
+		return nil, engine.Errorf(engine.CodeUsage, "db_type %q is not supported", req.Connection.DBType).WithHint(
+			`Querent reads SQLite files ("db_type": "sqlite", "host": FILE) and PostgreSQL databases ("db_type": "postgresql", "host", "port", "database", "username", "password", "ssl")`)
 	case req.ReadOnly != nil && !*req.ReadOnly:
 		return nil, engine.Errorf(engine.CodeUsage, "read_only cannot be switched off").WithHint("Querent only ever reads; remove read_only or set it to true")
 	}
@@ -241,9 +247,24 @@ func firstNonEmpty(a, b string) string {
 	return b
 }
 
+// openAsked opens the database of a question: the request's connection
+// (--input), else --db.
+func (c *CLI) openAsked(ctx context.Context, p askParams) (engine.Database, error) {
+	if p.conn == nil {
+		return c.open(ctx, p.db)
+	}
+	if p.conn.IsPostgres() {
+		if c.Connect == nil {
+			return nil, engine.Errorf(engine.CodeInternal, "this build cannot connect to PostgreSQL")
+		}
+		return c.Connect(ctx, *p.conn, p.db.options())
+	}
+	return c.Open(ctx, p.conn.Host, p.db.options())
+}
+
 // ask answers one question: as SQL when it is SQL, else through the model.
 func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
-	db, err := c.Open(ctx, p.db)
+	db, err := c.openAsked(ctx, p)
 	if err != nil {
 		return c.finishAsk(s, p, askAnswer(p, err), err)
 	}

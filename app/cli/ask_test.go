@@ -134,7 +134,8 @@ func TestAskCommandInputAndSQL(t *testing.T) {
 	}
 	for _, bad := range []struct{ req, want string }{
 		{`{"question": "x", "read_only": false}`, "read_only cannot be switched off"},
-		{`{"question": "x", "connection": {"db_type": "postgres"}}`, "not supported"},
+		{`{"question": "x", "connection": {"db_type": "mysql"}}`, "not supported"},
+		{`{"question": "x", "connection": {"db_type": "postgresql", "ssl": "maybe"}}`, "not valid JSON"},
 		{`{"nope": 1}`, "no question"},
 		{`not json`, "not valid JSON"},
 	} {

@@ -18,20 +18,20 @@ import (
 	"querent/engine"
 )
 
-// Opener opens a database for guarded, read-only use; path "" means the
-// bundled demo database.
-type Opener func(ctx context.Context, path string) (engine.Database, error)
-
 // CLI runs the subcommands. Open is wired by cmd/querent.
 type CLI struct {
-	Open    Opener
-	Import  Importer
-	Preview Previewer
-	Model   ModelFactory
-	History HistoryOpener
-	Export  Exporter
-	Serve   Server
-	Version string
+	Open Opener
+	// Connect opens a connection object of the sub-agent contract (ask --input).
+	Connect ConnectionOpener
+	// DisplayName shows a database target without its password (nil: as given).
+	DisplayName func(target string) string
+	Import      Importer
+	Preview     Previewer
+	Model       ModelFactory
+	History     HistoryOpener
+	Export      Exporter
+	Serve       Server
+	Version     string
 }
 
 // command is one subcommand.

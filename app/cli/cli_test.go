@@ -17,7 +17,7 @@ import (
 	"querent/engine/sqlite"
 )
 
-func open(ctx context.Context, path string) (engine.Database, error) {
+func open(ctx context.Context, path string, _ engine.OpenOptions) (engine.Database, error) {
 	if path == "" {
 		return sqlite.OpenDemo(ctx, sqlite.Options{})
 	}

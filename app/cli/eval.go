@@ -70,7 +70,8 @@ func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
 		return c.runEvalInit(ctx, args[1:], s)
 	}
 	fs := newFlags("eval", evalUsage)
-	dbPath := fs.String("db", "", "the SQLite file the gold set is about (default with --gold chinook: the bundled demo)")
+	dbf := addDBFlags(fs, "the gold set is about", " (default with --gold chinook: the bundled demo)")
+	dbPath := &dbf.target
 	goldName := fs.String("gold", "", "the gold set: a TOML file, or the name of a built-in one ("+strings.Join(eval.BuiltinNames(), ", ")+")")
 	var models stringList
 	fs.Var(&models, "model", "an Ollama model to evaluate (repeat for several)")
@@ -128,7 +129,7 @@ func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
 		return fail(usage("%v", err).WithHint("see README.md, \"Evaluating models\", for the gold set format"))
 	}
 	if *dbPath == "" && !(gold.Builtin && gold.Name == "chinook") {
-		return fail(usage("--db is required with the gold set %s", gold.Name).WithHint("name the SQLite file the gold set was written for; only the built-in chinook set defaults to the demo database"))
+		return fail(usage("--db is required with the gold set %s", gold.Name).WithHint("name the database (a SQLite file or a PostgreSQL URL) the gold set was written for; only the built-in chinook set defaults to the demo database"))
 	}
 	opts := eval.Options{Gold: gold, Lenient: *lenient, Timeout: timeout}
 	switch {
@@ -151,7 +152,7 @@ func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
 			return fail(usage("%v", err).WithHint("--regrade reads the records.jsonl that --out wrote"))
 		}
 	}
-	db, err := c.Open(ctx, *dbPath)
+	db, err := c.open(ctx, dbf)
 	if err != nil {
 		return fail(err)
 	}
@@ -378,7 +379,8 @@ necessarily right. An existing file is replaced only with --force.
 
 func (c *CLI) runEvalInit(ctx context.Context, args []string, s *stdio) int {
 	fs := newFlags("eval init", evalInitUsage)
-	dbPath := fs.String("db", "", "the SQLite file to draft questions about")
+	dbf := addDBFlags(fs, "to draft questions about", "")
+	dbPath := &dbf.target
 	out := fs.String("out", "", "the gold set file to write (.toml)")
 	model := fs.String("model", "", "the Ollama model to draft with (default: the best SQL model installed)")
 	n := fs.Int("n", 30, "how many questions to keep")
@@ -415,7 +417,7 @@ func (c *CLI) runEvalInit(ctx context.Context, args []string, s *stdio) int {
 	case fs.NArg() > 0:
 		return fail(engine.Errorf(engine.CodeUsage, "unexpected argument %q", fs.Arg(0)))
 	case *dbPath == "":
-		return fail(engine.Errorf(engine.CodeUsage, "no database: --db is required").WithHint("name the SQLite file to draft questions about (the demo has the built-in gold set: --gold chinook)"))
+		return fail(engine.Errorf(engine.CodeUsage, "no database: --db is required").WithHint("name the database (a SQLite file or a PostgreSQL URL) to draft questions about (the demo has the built-in gold set: --gold chinook)"))
 	case *out == "":
 		return fail(engine.Errorf(engine.CodeUsage, "no file to write: --out is required").WithHint("for example --out gold.toml"))
 	case *n < 1 || *n > 500:
@@ -426,7 +428,7 @@ func (c *CLI) runEvalInit(ctx context.Context, args []string, s *stdio) int {
 	if _, err := os.Stat(*out); err == nil && !*force {
 		return fail(engine.Errorf(engine.CodeExport, "%s already exists", *out).WithHint("choose another file, or replace it with --force"))
 	}
-	db, err := c.Open(ctx, *dbPath)
+	db, err := c.open(ctx, dbf)
 	if err != nil {
 		return fail(err)
 	}
@@ -469,7 +471,7 @@ func (c *CLI) runEvalInit(ctx context.Context, args []string, s *stdio) int {
 		fmt.Fprintf(s.out, " (%d more were dropped: their SQL did not run or returned no rows; they are listed at the end)", doc.Dropped)
 	}
 	fmt.Fprintf(s.out, ".\nReview every item before trusting a score: a query that runs is not necessarily right.\nThen: querent eval --db %s --gold %s --model %s\n",
-		shellQuote(*dbPath), shellQuote(*out), shellQuote(name))
+		shellQuote(c.shown(*dbPath)), shellQuote(*out), shellQuote(name))
 	return 0
 }
 

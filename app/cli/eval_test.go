@@ -23,7 +23,7 @@ import (
 // is the bundled demo.
 func evalCLI(t *testing.T, fake *ollamatest.Server) *CLI {
 	return &CLI{Version: "test",
-		Open: func(ctx context.Context, path string) (engine.Database, error) {
+		Open: func(ctx context.Context, path string, _ engine.OpenOptions) (engine.Database, error) {
 			if path == "" || path == "demo.sqlite" {
 				return sqlite.OpenDemo(ctx, sqlite.Options{})
 			}

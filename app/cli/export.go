@@ -37,7 +37,7 @@ or link, or any other) never, even with --force. The database is only read.
 
 func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 	fs := newFlags("export", exportUsage)
-	dbPath := fs.String("db", "", "the SQLite file to read (default: the bundled Chinook demo)")
+	dbf := addDBFlags(fs, "to read", " (default: the bundled Chinook demo)")
 	sqlText := fs.String("sql", "", "the SQL query whose result to export")
 	question := fs.String("question", "", "a question in plain language; a local Ollama model writes the SQL")
 	model := fs.String("model", "", "the Ollama model for --question")
@@ -86,7 +86,7 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 	if ext == ".xlsx" && (delim != "," || *bom || *raw) {
 		return fail(engine.Errorf(engine.CodeUsage, "--delimiter, --bom and --raw are for CSV files").WithHint("XLSX stores text verbatim as text cells, never as formulas"))
 	}
-	db, err := c.Open(ctx, *dbPath)
+	db, err := c.open(ctx, dbf)
 	if err != nil {
 		return fail(err)
 	}

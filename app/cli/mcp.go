@@ -12,13 +12,14 @@ import (
 	"querent/engine"
 )
 
-const mcpUsage = `Usage: querent mcp --db FILE [--db FILE...] [--model NAME] [--ollama HOST]
-                   [--max-rows N] [--timeout DUR] [--max-chars N]
+const mcpUsage = `Usage: querent mcp --db FILE|URL [--db FILE|URL...] [--model NAME] [--ollama HOST]
+                   [--max-rows N] [--timeout DUR] [--max-chars N] [--require-readonly-role]
 
 Serves the databases to other AI agents over the Model Context Protocol, on
 standard input and output (the MCP client starts this command). Every
 database is opened read-only with the same guards as the app; every query is
-checked by SQLite's compiler, capped and timed; every call is recorded in the
+checked by the database's own compiler (SQLite's, or PostgreSQL's parser
+and a read-only transaction), capped and timed; every call is recorded in the
 history with the client's name. Messages go to standard error: standard
 output belongs to the protocol. Without --db, the bundled Chinook demo is
 served.
@@ -29,12 +30,16 @@ explain_query, ask (needs Ollama; otherwise it answers llm_unavailable).
 Register it in an MCP client's configuration, for example:
   {"mcpServers": {"querent": {"command": "querent",
     "args": ["mcp", "--db", "/path/to/sales.sqlite"]}}}
+A PostgreSQL database is named by its URL (postgres://agent@db.example/sales);
+keep the password out of the configuration: PGPASSWORD or ~/.pgpass.
 `
 
 func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
 	fs := newFlags("mcp", mcpUsage)
 	var paths []string
-	fs.Var(stringsFlag{&paths}, "db", "a SQLite file to serve (repeat for several; default: the bundled Chinook demo)")
+	fs.Var(stringsFlag{&paths}, "db", "a SQLite file or PostgreSQL URL to serve (repeat for several; default: the bundled Chinook demo)")
+	readOnlyRole := fs.Bool("require-readonly-role", false,
+		"PostgreSQL: refuse to connect as a role that may do more than read (a superuser, a role that may write), instead of warning")
 	model := fs.String("model", "", "the Ollama model of the ask tool (default: the best SQL model installed)")
 	host := fs.String("ollama", "", "Ollama's address (default: $OLLAMA_HOST, else 127.0.0.1:11434)")
 	maxRows := fs.Int("max-rows", 50, "run_query's default row cap (a call may ask for up to 1000)")
@@ -62,7 +67,7 @@ func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
 		}
 	}()
 	for _, p := range paths {
-		db, err := c.Open(ctx, p)
+		db, err := c.Open(ctx, p, engine.OpenOptions{RequireReadOnlyRole: *readOnlyRole})
 		if err != nil {
 			printError(s.err, "mcp", err)
 			return engine.ExitCode(engine.ErrorCode(err))

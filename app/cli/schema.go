@@ -29,18 +29,18 @@ type schemaDoc struct {
 
 func (c *CLI) runSchema(ctx context.Context, args []string, s *stdio) int {
 	fs := newFlags("schema", schemaUsage)
-	dbPath := fs.String("db", "", "the SQLite file to describe (default: the bundled Chinook demo)")
+	dbf := addDBFlags(fs, "to describe", " (default: the bundled Chinook demo)")
 	format := "text"
 	fs.Var(enumFlag{&format, []string{"text", "json"}}, "format", "output: text (for people) or json")
 	if ok, code := parseFlags(fs, args, s, schemaUsage); !ok {
 		return code
 	}
-	doc := schemaDoc{Database: *dbPath, Tables: []*engine.Table{}, Warnings: []string{}, Errors: []engine.ErrorDoc{}}
+	doc := schemaDoc{Database: c.shown(dbf.target), Tables: []*engine.Table{}, Warnings: []string{}, Errors: []engine.ErrorDoc{}}
 	if fs.NArg() > 0 {
 		return c.schemaFail(s, format, doc, engine.Errorf(engine.CodeUsage, "unexpected argument %q", fs.Arg(0)).WithHint(
 			"name the database with --db FILE"))
 	}
-	db, err := c.Open(ctx, *dbPath)
+	db, err := c.open(ctx, dbf)
 	if err != nil {
 		return c.schemaFail(s, format, doc, err)
 	}

@@ -10,9 +10,9 @@ import (
 // Server runs the browser mode: it opens the database (the demo for ""),
 // listens on addr, calls ready with the URL to open, and serves until ctx
 // ends. Wired by cmd/querent.
-type Server func(ctx context.Context, dbPath, addr string, ready func(url string)) error
+type Server func(ctx context.Context, target string, opts engine.OpenOptions, addr string, ready func(url string)) error
 
-const serveUsage = `Usage: querent serve [--db FILE] [--addr 127.0.0.1:PORT]
+const serveUsage = `Usage: querent serve [--db FILE|URL] [--addr 127.0.0.1:PORT] [--require-readonly-role]
 
 Starts the browser mode: the desktop app's page and services over HTTP on
 this machine only (127.0.0.1), with a random token in the address it prints.
@@ -22,7 +22,7 @@ Chinook demo database is open; the page can open others.
 
 func (c *CLI) runServe(ctx context.Context, args []string, s *stdio) int {
 	fs := newFlags("serve", serveUsage)
-	dbPath := fs.String("db", "", "the SQLite file to open (default: the bundled Chinook demo)")
+	dbf := addDBFlags(fs, "to open", " (default: the bundled Chinook demo)")
 	addr := fs.String("addr", "127.0.0.1:0", "the loopback address to listen on (port 0: a free one)")
 	if ok, code := parseFlags(fs, args, s, serveUsage); !ok {
 		return code
@@ -35,7 +35,7 @@ func (c *CLI) runServe(ctx context.Context, args []string, s *stdio) int {
 		printError(s.err, "serve", engine.Errorf(engine.CodeInternal, "this build has no browser mode"))
 		return 2
 	}
-	err := c.Serve(ctx, *dbPath, *addr, func(url string) {
+	err := c.Serve(ctx, dbf.target, dbf.options(), *addr, func(url string) {
 		fmt.Fprintf(s.out, "Querent is serving on this machine only. Open:\n\n  %s\n\nCtrl-C stops it.\n", url)
 	})
 	if err != nil && ctx.Err() == nil {

@@ -21,7 +21,7 @@ is used.
 
 func (c *CLI) runSQL(ctx context.Context, args []string, s *stdio) int {
 	fs := newFlags("sql", sqlUsage)
-	dbPath := fs.String("db", "", "the SQLite file to query (default: the bundled Chinook demo)")
+	dbf := addDBFlags(fs, "to query", " (default: the bundled Chinook demo)")
 	maxRows := fs.Int64("max-rows", engine.DefaultMaxRows, "the most rows to return (at most 1,000,000); more set \"truncated\"")
 	timeout := engine.DefaultTimeout
 	fs.Var(durationFlag{&timeout}, "timeout", "the longest the query may run (e.g. 30s, 2m; default 30s, at most 10m)")
@@ -38,7 +38,7 @@ func (c *CLI) runSQL(ctx context.Context, args []string, s *stdio) int {
 	if err != nil {
 		return c.fail(s, "sql", format, "", err)
 	}
-	db, err := c.Open(ctx, *dbPath)
+	db, err := c.open(ctx, dbf)
 	if err != nil {
 		return c.fail(s, "sql", format, query, err)
 	}

@@ -43,8 +43,12 @@ var ErrNoDialogs = engine.Errorf(engine.CodeUsage, "this window has no file dial
 
 // Deps are the engine's parts, wired by the binaries.
 type Deps struct {
-	// Open opens a database read-only; "" is the bundled demo.
-	Open func(ctx context.Context, path string) (engine.Database, error)
+	// Open opens a database read-only: a SQLite file, a PostgreSQL
+	// connection string, or "" for the bundled demo.
+	Open func(ctx context.Context, target string, opts engine.OpenOptions) (engine.Database, error)
+	// Connect opens the database a connection object names (the
+	// "Connect to PostgreSQL" dialog).
+	Connect func(ctx context.Context, c engine.Connection, opts engine.OpenOptions) (engine.Database, error)
 	// Model connects to Ollama at host ("" → $OLLAMA_HOST or the default).
 	Model func(host string, timeout time.Duration) (engine.Model, error)
 	// History opens the history of questions.
@@ -57,6 +61,10 @@ type Deps struct {
 	ForgetPreview func()
 	// Export writes a query's whole result to a file.
 	Export func(ctx context.Context, db engine.Database, req export.Request) (*export.Report, error)
+	// RequireReadOnlyRole refuses every PostgreSQL role that may do more
+	// than read, whatever the settings say (querent serve
+	// --require-readonly-role).
+	RequireReadOnlyRole bool
 	// DataDir is where settings and recent files live ("" → files.DataDir).
 	DataDir string
 	// Version is Querent's version.

@@ -1,6 +1,7 @@
 package desktop
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,8 +17,10 @@ type Datasets struct{ a *app }
 
 // DatasetInfo describes the open database.
 type DatasetInfo struct {
-	Name      string   `json:"name"`       // as shown: the file name, or the demo's name
-	Path      string   `json:"path"`       // the file's absolute path; "" for the demo
+	Name      string   `json:"name"`       // as shown: the file name, the demo's name, or a PostgreSQL database's name
+	Path      string   `json:"path"`       // the file's absolute path; "" for the demo and a server
+	Dialect   string   `json:"dialect"`    // "sqlite" or "postgresql"
+	Server    string   `json:"server"`     // PostgreSQL: postgres://role@host:port/db (never a password); "" for a file
 	Demo      bool     `json:"demo"`       // the bundled demo database
 	ReadOnly  bool     `json:"read_only"`  // always true: Querent never writes a database it opens
 	Tables    int      `json:"tables"`     // the user's tables
@@ -53,7 +56,8 @@ func (d *Datasets) Current() (*DatasetInfo, error) {
 // OpenDemo opens the bundled Chinook demo database.
 func (d *Datasets) OpenDemo() (*DatasetInfo, error) { return d.open("") }
 
-// Open opens a SQLite file read-only.
+// Open opens a SQLite file read-only (or a PostgreSQL database named by its
+// connection URL).
 func (d *Datasets) Open(path string) (*DatasetInfo, error) {
 	if strings.TrimSpace(path) == "" {
 		return nil, engine.Errorf(engine.CodeUsage, "no file was given").WithHint("choose a .sqlite or .db file")
@@ -62,6 +66,21 @@ func (d *Datasets) Open(path string) (*DatasetInfo, error) {
 }
 
 func (d *Datasets) open(path string) (*DatasetInfo, error) {
+	return d.openWith(path == "", func(ctx context.Context, opts engine.OpenOptions) (engine.Database, error) {
+		return d.a.deps.Open(ctx, path, opts)
+	})
+}
+
+// openOptions are the choices every open of this window makes: a
+// PostgreSQL role that may write is refused when the settings (or the
+// command line that started the browser mode) say so.
+func (a *app) openOptions() engine.OpenOptions {
+	return engine.OpenOptions{RequireReadOnlyRole: a.deps.RequireReadOnlyRole || a.settings().RequireReadOnlyRole}
+}
+
+// openWith opens the database that open returns and makes it the
+// window's.
+func (d *Datasets) openWith(demo bool, open func(context.Context, engine.OpenOptions) (engine.Database, error)) (*DatasetInfo, error) {
 	// Long work on the open database would fail halfway if it closed.
 	for kind, what := range map[string]string{"eval": "An evaluation (or a draft)", "export": "An export"} {
 		if d.a.running(kind) {
@@ -71,7 +90,7 @@ func (d *Datasets) open(path string) (*DatasetInfo, error) {
 	}
 	ctx, done := d.a.begin("open")
 	defer done()
-	db, err := d.a.deps.Open(ctx, path)
+	db, err := open(ctx, d.a.openOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -80,13 +99,16 @@ func (d *Datasets) open(path string) (*DatasetInfo, error) {
 		db.Close()
 		return nil, err
 	}
-	info := &DatasetInfo{Name: db.Name(), ReadOnly: true, Demo: path == "", Warnings: pageList(append([]string{}, db.Warnings()...))}
-	if path != "" {
-		info.Path = db.Name()
-		info.Name = filepath.Base(db.Name())
+	info := &DatasetInfo{Name: db.Name(), ReadOnly: true, Demo: demo, Dialect: db.Dialect(), Warnings: pageList(append([]string{}, db.Warnings()...))}
+	if path := files.DatabasePath(db); path != "" {
+		info.Path = path
+		info.Name = filepath.Base(path)
 		if st, err := os.Stat(info.Path); err == nil {
 			info.SizeBytes = st.Size()
 		}
+	} else if !demo {
+		info.Server = db.Name()
+		info.Name = serverDatabaseName(db.Name())
 	}
 	for _, t := range s.Tables {
 		if t.Internal {
@@ -110,7 +132,7 @@ func (d *Datasets) open(path string) (*DatasetInfo, error) {
 	if old != nil {
 		old.Close()
 	}
-	if path != "" {
+	if info.Path != "" {
 		d.remember(info.Path)
 	}
 	if events != nil {

@@ -232,6 +232,11 @@ func (e *Evaluate) Run(req EvalRequest) (*EvalResult, error) {
 	if err != nil {
 		return nil, engine.Errorf(engine.CodeUsage, "%v", err).WithHint("choose a built-in set or a gold set file (.toml)")
 	}
+	// A built-in set in the open database's dialect (the PostgreSQL Chinook
+	// has its own translation).
+	if gold, err = gold.ForDialect(db.Dialect()); err != nil {
+		return nil, engine.Errorf(engine.CodeUsage, "%v", err).WithHint("choose a gold set file (.toml) written for this database")
+	}
 	ctx, done := e.a.begin("eval")
 	defer done()
 	set := e.a.settings()

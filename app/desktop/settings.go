@@ -21,6 +21,10 @@ type SettingsData struct {
 	// SkipExplanation shows the rows without the model's explanation and
 	// follow-up questions (one model request less per question).
 	SkipExplanation bool `json:"skip_explanation"`
+	// RequireReadOnlyRole refuses to connect to PostgreSQL as a role that
+	// may do more than read (a superuser, a role that may write to a
+	// table), instead of connecting with a warning.
+	RequireReadOnlyRole bool `json:"require_readonly_role"`
 }
 
 func defaultSettings() SettingsData {

@@ -116,11 +116,11 @@ func New(dbs []Database, opts Options) *Server {
 // SDK builds the MCP server with the tools.
 func (s *Server) SDK() *sdk.Server {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "querent", Title: "Querent", Version: s.opts.Version,
-		Description: "Read-only, capped and timed access to SQLite databases, and questions in plain language answered through a local Ollama model"},
+		Description: "Read-only, capped and timed access to SQLite and PostgreSQL databases, and questions in plain language answered through a local Ollama model"},
 		&sdk.ServerOptions{Instructions: instructions})
 	ro := &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(bool)}
 	addTool(srv, &sdk.Tool{Name: "list_databases", Annotations: ro,
-		Description: "List the databases this server has open (read-only): their names (use them as `database` in the other tools), files, tables and views."},
+		Description: "List the databases this server has open (read-only): their names (use them as `database` in the other tools), files or servers, SQL dialect (sqlite or postgresql), tables, views and warnings."},
 		s.listDatabases)
 	addTool(srv, &sdk.Tool{Name: "list_tables", Annotations: ro,
 		Description: "List the tables and views of a database with their row counts and column counts."},
@@ -129,7 +129,7 @@ func (s *Server) SDK() *sdk.Server {
 		Description: "Describe one table or view: columns (declared type, affinity, NOT NULL, default, primary key), foreign keys, indexes, row count, 3 sample rows and the values of low-cardinality text columns."},
 		s.describeTable)
 	addTool(srv, &sdk.Tool{Name: "run_query", Annotations: ro,
-		Description: "Run one read-only SQLite query (SELECT or WITH … SELECT). SQLite's own compiler checks it first: writes, ATTACH, PRAGMA and dangerous functions are refused with the reason. " +
+		Description: "Run one read-only query (SELECT or WITH … SELECT) in the database's dialect (list_databases says which: sqlite or postgresql). The database's own compiler checks it first (SQLite's, or PostgreSQL's parser and a read-only transaction): writes, ATTACH, PRAGMA, SET, locks and dangerous functions are refused with the reason. " +
 			"The result is capped (default 50 rows) and timed (30 s); when more rows exist the answer says so: narrow the query or page with LIMIT/OFFSET. Errors name the problem precisely (syntax position, the closest column names) so you can fix the query."},
 		s.runQuery)
 	addTool(srv, &sdk.Tool{Name: "explain_query", Annotations: ro,
@@ -142,7 +142,7 @@ func (s *Server) SDK() *sdk.Server {
 	return srv
 }
 
-const instructions = `Querent gives read-only access to SQLite databases. Start with list_databases, then list_tables and describe_table to learn the schema. Use run_query for SQL you write (SQLite dialect; one SELECT; results are capped, so aggregate or page with LIMIT/OFFSET), or ask for a question in plain language. Nothing can change a database: writes are refused by SQLite's compiler.`
+const instructions = `Querent gives read-only access to SQLite and PostgreSQL databases. Start with list_databases (it names each database's SQL dialect), then list_tables and describe_table to learn the schema. Use run_query for SQL you write (the database's dialect; one SELECT; results are capped, so aggregate or page with LIMIT/OFFSET), or ask for a question in plain language. Nothing can change a database: writes are refused by the database's own compiler (SQLite's; PostgreSQL's parser, a function allowlist and a read-only transaction).`
 
 // Run serves the tools on a transport (sdk.StdioTransport for querent mcp).
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {

@@ -12,6 +12,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/ask"
+	"querent/engine/files"
 )
 
 // The tools' inputs (their JSON schemas are inferred from these types).
@@ -50,18 +51,24 @@ type askIn struct {
 func (s *Server) listDatabases(ctx context.Context, req *sdk.CallToolRequest, _ listDatabasesIn) (*sdk.CallToolResult, any, error) {
 	start := time.Now()
 	type dbOut struct {
-		Name      string `json:"name"`
-		File      string `json:"file"`
-		Tables    int    `json:"tables"`
-		Views     int    `json:"views"`
-		SizeBytes int64  `json:"size_bytes"`
-		ReadOnly  bool   `json:"read_only"`
+		Name string `json:"name"`
+		// File is the SQLite file, or the PostgreSQL database as
+		// postgres://role@host:port/db (never a password).
+		File      string   `json:"file"`
+		Dialect   string   `json:"dialect"` // "sqlite" or "postgresql": the SQL to write
+		Tables    int      `json:"tables"`
+		Views     int      `json:"views"`
+		SizeBytes int64    `json:"size_bytes"`
+		ReadOnly  bool     `json:"read_only"`
+		Warnings  []string `json:"warnings"` // e.g. a PostgreSQL role that may do more than read
 	}
 	out := []dbOut{}
 	for _, d := range s.dbs {
-		o := dbOut{Name: d.Name, File: d.DB.Name(), ReadOnly: true}
-		if st, err := os.Stat(d.DB.Name()); err == nil {
-			o.SizeBytes = st.Size()
+		o := dbOut{Name: d.Name, File: d.DB.Name(), Dialect: d.DB.Dialect(), ReadOnly: true, Warnings: append([]string{}, d.DB.Warnings()...)}
+		if path := files.DatabasePath(d.DB); path != "" {
+			if st, err := os.Stat(path); err == nil {
+				o.SizeBytes = st.Size()
+			}
 		}
 		if sch, err := d.DB.Schema(ctx); err == nil {
 			for _, t := range sch.Tables {
@@ -157,6 +164,7 @@ func (s *Server) runQuery(ctx context.Context, req *sdk.CallToolRequest, in quer
 	}
 	maxRows = min(maxRows, s.opts.MaxRowsLimit)
 	ans := engine.NewAnswer(in.SQL)
+	ans.Warnings = append(ans.Warnings, d.DB.Warnings()...)
 	res, err := d.DB.Run(ctx, in.SQL, engine.RunOptions{MaxRows: maxRows, Timeout: s.opts.Timeout})
 	if err != nil {
 		s.audit(ctx, req, d.DB, "run_query", "", in.SQL, 0, time.Since(start), err, "")

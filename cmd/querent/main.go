@@ -24,7 +24,8 @@ var version = "dev"
 func main() {
 	wiring.RunWorkerIfAsked() // this process may be a query worker
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	c := &cli.CLI{Open: wiring.OpenDatabase, Import: wiring.ImportFiles, Preview: wiring.PreviewFiles, Model: wiring.NewModel, History: wiring.OpenHistory,
+	c := &cli.CLI{Open: wiring.OpenDatabase, Connect: wiring.Connect, DisplayName: wiring.DisplayName, Import: wiring.ImportFiles,
+		Preview: wiring.PreviewFiles, Model: wiring.NewModel, History: wiring.OpenHistory,
 		Export: exportQuery, Serve: serve, Version: version}
 	code := c.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if ctx.Err() != nil && code != 0 {
@@ -42,8 +43,10 @@ func exportQuery(ctx context.Context, db engine.Database, req export.Request) (*
 }
 
 // serve runs the browser mode on the shared services.
-func serve(ctx context.Context, dbPath, addr string, ready func(url string)) error {
-	svc := desktop.New(wiring.DesktopDeps(version), nil, nil)
+func serve(ctx context.Context, target string, opts engine.OpenOptions, addr string, ready func(url string)) error {
+	deps := wiring.DesktopDeps(version)
+	deps.RequireReadOnlyRole = opts.RequireReadOnlyRole
+	svc := desktop.New(deps, nil, nil)
 	defer svc.Close()
 	srv, err := web.New(svc, frontend.Assets())
 	if err != nil {
@@ -53,10 +56,10 @@ func serve(ctx context.Context, dbPath, addr string, ready func(url string)) err
 	if err != nil {
 		return err
 	}
-	if dbPath == "" {
+	if target == "" {
 		_, err = svc.Datasets.OpenDemo()
 	} else {
-		_, err = svc.Datasets.Open(dbPath)
+		_, err = svc.Datasets.Open(target)
 	}
 	if err != nil {
 		ln.Close()

@@ -861,7 +861,7 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 			total++
 		}
 	}
-	sp := SystemPrompt{Database: displayName(s.Database), TotalTables: total, Pruned: sc.Pruned, Today: opts.Today.Format("2006-01-02")}
+	sp := SystemPrompt{Dialect: a.DB.Dialect(), Database: displayName(s.Database), TotalTables: total, Pruned: sc.Pruned, Today: opts.Today.Format("2006-01-02")}
 	qp := QuestionPrompt{Question: question, TotalTables: total}
 	if sc.Pruned {
 		qp.Schema, qp.Tables = sc.Text, sc.Tables

@@ -36,6 +36,9 @@ func renderPrompt(name string, data any) string {
 // prefix it already holds). When the schema has to be pruned, each
 // question's tables go into its QuestionPrompt instead.
 type SystemPrompt struct {
+	// Dialect is the database's SQL dialect ("sqlite" or "postgresql"):
+	// the rules and examples are that dialect's.
+	Dialect     string
 	Database    string
 	Schema      string // rendered tables (schemactx.SchemaContext.Text); "" when pruned
 	TotalTables int

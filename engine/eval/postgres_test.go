@@ -3,7 +3,6 @@ package eval_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -22,43 +21,15 @@ import (
 // on a real server: a private cluster (pgtest) with the seeds' PostgreSQL
 // Chinook, read by a role that may only read, as a user's would be.
 
-const (
-	// pgChinookSQL is the seeds' PostgreSQL Chinook, relative to this
-	// folder; engine/postgres's tests load the same file.
-	pgChinookSQL    = "../../../shared/data/chinook/Chinook_PostgreSql.sql"
-	pgChinookSHA256 = "e3fde5c1a5b51a2a91429a702c9ca6e69ba56e6c7f5e112724d70c3d03db695e"
-
-	pgReader   = "eval_reader"
-	pgReaderPw = "Eval-Reader-Pw-4417"
-)
-
 // openPostgresChinook starts a private cluster with Chinook loaded, stopped
 // when t ends, and opens it as a read-only role. Without PostgreSQL the test
 // skips, unless QUERENT_REQUIRE_POSTGRES is set.
 func openPostgresChinook(t *testing.T) engine.Database {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	_, url := pgtest.StartChinook(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	srv, err := pgtest.Start(ctx)
-	if err != nil {
-		if errors.Is(err, pgtest.ErrNoServer) && !pgtest.Required() {
-			t.Skipf("skipped: %v (QUERENT_REQUIRE_POSTGRES=1 makes this a failure)", err)
-		}
-		t.Fatalf("the test PostgreSQL server: %v", err)
-	}
-	t.Cleanup(srv.Stop)
-	if err := srv.LoadFile(ctx, "postgres", pgChinookSQL, pgChinookSHA256); err != nil {
-		t.Fatalf("loading Chinook: %v", err)
-	}
-	setup := `CREATE ROLE ` + pgReader + ` LOGIN PASSWORD '` + pgReaderPw + `';
-GRANT CONNECT ON DATABASE chinook TO ` + pgReader + `;
-GRANT USAGE ON SCHEMA public TO ` + pgReader + `;
-GRANT SELECT ON ALL TABLES IN SCHEMA public TO ` + pgReader + `;
-ANALYZE;`
-	if out, err := srv.Psql(ctx, "chinook", "-c", setup); err != nil {
-		t.Fatalf("the reader role: %v\n%s", err, out)
-	}
-	db, err := postgres.Open(ctx, srv.URL(pgReader, pgReaderPw, "chinook"), postgres.Options{RequireReadOnlyRole: true})
+	db, err := postgres.Open(ctx, url, postgres.Options{RequireReadOnlyRole: true})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}

@@ -514,6 +514,30 @@ func (x *xlsxWriter) setRow(sheet string, row int, vals ...any) error {
 	return nil
 }
 
+// shownDatabase is the database's name on the Provenance sheet: a file's
+// base name (its folder may be private), a server's name as it is.
+func shownDatabase(db engine.Database, name string) string {
+	if _, ok := db.(engine.Origin); ok {
+		return name
+	}
+	return filepath.Base(name)
+}
+
+// databaseFacts are the Provenance sheet's rows that identify the data: a
+// file's sha256, or a server's facts (server, role, version, the snapshot's
+// time — engine.Origin).
+func databaseFacts(db engine.Database, sha256 string) [][]any {
+	o, ok := db.(engine.Origin)
+	if !ok {
+		return [][]any{{"database sha256", sha256}}
+	}
+	var rows [][]any
+	for _, f := range o.Origin() {
+		rows = append(rows, []any{f.Name, f.Value})
+	}
+	return rows
+}
+
 // writeProvenance records where the rows came from.
 func (x *xlsxWriter) writeProvenance(ctx context.Context, db engine.Database, info *engine.StreamInfo) error {
 	p := x.opts.Provenance
@@ -543,14 +567,14 @@ func (x *xlsxWriter) writeProvenance(ctx context.Context, db engine.Database, in
 		{"SQL", info.Query},
 		{"executed SQL", info.ExecutedSQL},
 		{"model", p.Model},
-		{"database", filepath.Base(p.Database)},
-		{"database sha256", p.DatabaseSHA256},
+		{"database", shownDatabase(db, p.Database)},
 		{"exported at", p.Time.Local().Format("2006-01-02 15:04:05 -07:00 MST")},
 		{"rows", info.Rows},
 		{"capped", capped},
 		{"tables used", strings.Join(info.TablesUsed, ", ")},
 		{"query time", info.Elapsed.Round(time.Millisecond).String()},
 	}
+	rows = slices.Insert(rows, 6, databaseFacts(db, p.DatabaseSHA256)...)
 	if p.Version != "" {
 		rows = append(rows, []any{"Querent version", p.Version})
 	}

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"crypto/tls"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -138,7 +137,10 @@ type DB struct {
 	trace io.Writer
 }
 
-var _ engine.Database = (*DB)(nil)
+var (
+	_ engine.Database = (*DB)(nil)
+	_ engine.Origin   = (*DB)(nil)
+)
 
 // serverInfo is what the server says about itself and the session.
 type serverInfo struct {
@@ -167,56 +169,9 @@ func Open(ctx context.Context, conn string, opts Options) (*DB, error) {
 	return open(ctx, cfg, opts)
 }
 
-// Connection is the sub-agent contract's connection object for PostgreSQL:
-// {"db_type": "postgresql", "host": …, "port": 5432, "database": …,
-// "username": …, "password": …, "ssl": true|false|"require"|…}. Empty fields
-// come from the environment (PGHOST, PGUSER, ~/.pgpass…) as in Open.
-type Connection struct {
-	DBType   string  `json:"db_type"`
-	Host     string  `json:"host"`
-	Port     int     `json:"port,omitempty"`
-	Database string  `json:"database"`
-	Username string  `json:"username"`
-	Password string  `json:"password,omitempty"`
-	SSL      SSLMode `json:"ssl,omitempty"`
-}
-
-// SSLMode is libpq's sslmode (disable, allow, prefer, require, verify-ca,
-// verify-full); in JSON it may also be true ("require") or false
-// ("disable").
-type SSLMode string
-
-// UnmarshalJSON accepts a boolean or one of libpq's sslmode names.
-func (m *SSLMode) UnmarshalJSON(b []byte) error {
-	var on bool
-	if err := json.Unmarshal(b, &on); err == nil {
-		if on {
-			*m = "require"
-		} else {
-			*m = "disable"
-		}
-		return nil
-	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("ssl must be true, false or an sslmode (disable, allow, prefer, require, verify-ca, verify-full)")
-	}
-	switch strings.ToLower(s) {
-	case "", "disable", "allow", "prefer", "require", "verify-ca", "verify-full":
-		*m = SSLMode(strings.ToLower(s))
-	case "true", "on", "yes":
-		*m = "require"
-	case "false", "off", "no":
-		*m = "disable"
-	default:
-		return fmt.Errorf("ssl %q is not an sslmode (disable, allow, prefer, require, verify-ca, verify-full)", s)
-	}
-	return nil
-}
-
 // ConnString builds libpq's key=value form of c, every value quoted so
 // that no field can add a parameter. It holds the password: never show it.
-func (c Connection) ConnString() string {
+func ConnString(c engine.Connection) string {
 	var parts []string
 	add := func(k, v string) {
 		if v != "" {
@@ -235,14 +190,14 @@ func (c Connection) ConnString() string {
 }
 
 // OpenConnection connects as Open does, to the database c describes.
-func OpenConnection(ctx context.Context, c Connection, opts Options) (*DB, error) {
+func OpenConnection(ctx context.Context, c engine.Connection, opts Options) (*DB, error) {
 	if t := strings.ToLower(c.DBType); t != "" && t != "postgresql" && t != "postgres" && t != "pg" {
 		return nil, engine.Errorf(engine.CodeUsage, "db_type %q is not postgresql", c.DBType).WithHint(`use "db_type": "postgresql"`)
 	}
 	if c.Port < 0 || c.Port > 65535 {
 		return nil, engine.Errorf(engine.CodeUsage, "port %d is not a TCP port", c.Port).WithHint("PostgreSQL listens on 5432 unless told otherwise")
 	}
-	return Open(ctx, c.ConnString(), opts)
+	return Open(ctx, ConnString(c), opts)
 }
 
 // LooksLikeConnString reports whether s is a PostgreSQL connection string
@@ -494,6 +449,18 @@ func (d *DB) Provenance() Provenance {
 	}
 	return Provenance{Server: fmt.Sprintf("%s:%d", host, d.cfg.Port), Database: d.server.database, Role: d.server.user,
 		ServerVersion: d.server.version, SnapshotTime: snap}
+}
+
+// Origin is Provenance as the engine's facts (engine.Origin), for the
+// provenance of exports.
+func (d *DB) Origin() []engine.Fact {
+	p := d.Provenance()
+	facts := []engine.Fact{{Name: "server", Value: p.Server}, {Name: "database name", Value: p.Database},
+		{Name: "role", Value: p.Role}, {Name: "server version", Value: "PostgreSQL " + p.ServerVersion}}
+	if !p.SnapshotTime.IsZero() {
+		facts = append(facts, engine.Fact{Name: "snapshot time", Value: p.SnapshotTime.Local().Format("2006-01-02 15:04:05.000 -07:00 MST")})
+	}
+	return facts
 }
 
 // Close closes the connection.

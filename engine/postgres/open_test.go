@@ -56,19 +56,19 @@ func TestDisplayName(t *testing.T) {
 }
 
 func TestSSLModeJSON(t *testing.T) {
-	for in, want := range map[string]SSLMode{`true`: "require", `false`: "disable", `"verify-full"`: "verify-full", `"Prefer"`: "prefer", `"on"`: "require"} {
-		var c Connection
+	for in, want := range map[string]engine.SSLMode{`true`: "require", `false`: "disable", `"verify-full"`: "verify-full", `"Prefer"`: "prefer", `"on"`: "require"} {
+		var c engine.Connection
 		if err := json.Unmarshal([]byte(`{"db_type":"postgresql","ssl":`+in+`}`), &c); err != nil || c.SSL != want {
 			t.Errorf("ssl %s: %q, %v; want %q", in, c.SSL, err, want)
 		}
 	}
-	var c Connection
+	var c engine.Connection
 	if err := json.Unmarshal([]byte(`{"ssl":"maybe"}`), &c); err == nil {
 		t.Error(`ssl "maybe" was accepted`)
 	}
 	// Quotes and backslashes cannot add a parameter.
-	c = Connection{Host: "h", Database: "x' user='postgres", Username: `a\`, Password: "p'w"}
-	cs := c.ConnString()
+	c = engine.Connection{Host: "h", Database: "x' user='postgres", Username: `a\`, Password: "p'w"}
+	cs := ConnString(c)
 	if !strings.Contains(cs, `dbname='x\' user=\'postgres'`) || !strings.Contains(cs, `user='a\\'`) {
 		t.Errorf("ConnString = %s", cs)
 	}
@@ -160,7 +160,7 @@ func TestConnectionForms(t *testing.T) {
 	t.Setenv("PGSERVICE", "")
 
 	// The sub-agent contract's connection object.
-	var c Connection
+	var c engine.Connection
 	if err := json.Unmarshal([]byte(fmt.Sprintf(`{"db_type": "postgresql", "host": "127.0.0.1", "port": %d, "database": "chinook",
 		"username": %q, "password": %q, "ssl": false}`, s.Port, readerRole, readerPassword)), &c); err != nil {
 		t.Fatal(err)
@@ -170,7 +170,7 @@ func TestConnectionForms(t *testing.T) {
 		t.Fatalf("OpenConnection: %v", err)
 	}
 	cdb.Close()
-	if _, err := OpenConnection(ctx, Connection{DBType: "mysql"}, Options{}); engine.ErrorCode(err) != engine.CodeUsage {
+	if _, err := OpenConnection(ctx, engine.Connection{DBType: "mysql"}, Options{}); engine.ErrorCode(err) != engine.CodeUsage {
 		t.Errorf("db_type mysql: %v", err)
 	}
 
@@ -227,7 +227,7 @@ func TestPasswordNeverShows(t *testing.T) {
 	add("bad URL", err)
 	_, err = Open(ctx, "host=127.0.0.1 password="+pw+" port=x", Options{})
 	add("bad key=value", err)
-	_, err = OpenConnection(ctx, Connection{Host: "127.0.0.1", Port: s.Port, Database: "chinook", Username: readerRole, Password: pw + "x", SSL: "disable"}, Options{})
+	_, err = OpenConnection(ctx, engine.Connection{Host: "127.0.0.1", Port: s.Port, Database: "chinook", Username: readerRole, Password: pw + "x", SSL: "disable"}, Options{})
 	add("connection object", err)
 	// A working connection, and the errors of queries.
 	db, err := Open(ctx, readerURL(s), Options{})

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"querent/engine"
+	"querent/engine/sqltext"
 )
 
 // Bounds of schema introspection: it stays cheap on huge tables and on
@@ -125,7 +126,7 @@ func (d *DB) schemaLocked(ctx context.Context) (*engine.Schema, error) {
 	if err != nil {
 		return nil, d.readError(ctx, err)
 	}
-	s := &engine.Schema{Database: d.name, Tables: []*engine.Table{}}
+	s := &engine.Schema{Database: d.name, Tables: []*engine.Table{}, Dialect: sqltext.PostgreSQL}
 	byOID := map[string]*relation{}
 	var rels []*relation
 	for _, r := range res[0] {
@@ -142,7 +143,7 @@ func (d *DB) schemaLocked(ctx context.Context) (*engine.Schema, error) {
 		switch rel.kind {
 		case 'v':
 			t.Kind = "view"
-			t.SQL = "CREATE VIEW " + ident(name) + " AS " + strings.TrimSpace(r[8])
+			t.SQL = "CREATE VIEW " + sqltext.TableIdent(sqltext.PostgreSQL, name) + " AS " + strings.TrimSpace(r[8])
 		case 'm':
 			t.Kind = "view"
 			t.SQL = "CREATE MATERIALIZED VIEW " + ident(name) + " AS " + strings.TrimSpace(r[8])
@@ -240,7 +241,7 @@ func affinity(category, typ string) string {
 // view (PostgreSQL keeps no CREATE statement; this is its equivalent).
 func createTableSQL(t *engine.Table) string {
 	var b strings.Builder
-	b.WriteString("CREATE TABLE " + ident(t.Name) + " (")
+	b.WriteString("CREATE TABLE " + sqltext.TableIdent(sqltext.PostgreSQL, t.Name) + " (")
 	for i, c := range t.Columns {
 		if i > 0 {
 			b.WriteString(", ")

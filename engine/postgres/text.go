@@ -3,6 +3,8 @@ package postgres
 import (
 	"strings"
 	"unicode"
+
+	"querent/engine/sqltext"
 )
 
 func isSpace(r rune) bool { return unicode.IsSpace(r) || r == ';' }
@@ -112,38 +114,7 @@ func marked(query string, pos int) string {
 }
 
 // quoteIdent quotes name as an SQL identifier.
-func quoteIdent(name string) string {
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
-}
-
-// identNeedsQuotes reports whether name must be quoted to be read back as
-// the same identifier (PostgreSQL folds unquoted names to lower case).
-func identNeedsQuotes(name string) bool {
-	if name == "" || reservedWords[strings.ToUpper(name)] {
-		return true
-	}
-	for i, c := range []byte(name) {
-		if !(c == '_' || ('a' <= c && c <= 'z') || (i > 0 && (('0' <= c && c <= '9') || c == '$'))) {
-			return true
-		}
-	}
-	return false
-}
+func quoteIdent(name string) string { return sqltext.QuoteIdent(name) }
 
 // ident writes name as PostgreSQL reads it: quoted when needed.
-func ident(name string) string {
-	if identNeedsQuotes(name) {
-		return quoteIdent(name)
-	}
-	return name
-}
-
-// reservedWords are PostgreSQL's reserved key words (those that cannot be
-// bare column or table names).
-var reservedWords = wordSet(`ALL ANALYSE ANALYZE AND ANY ARRAY AS ASC ASYMMETRIC AUTHORIZATION BINARY BOTH CASE CAST
-CHECK COLLATE COLLATION COLUMN CONCURRENTLY CONSTRAINT CREATE CROSS CURRENT_CATALOG CURRENT_DATE CURRENT_ROLE
-CURRENT_SCHEMA CURRENT_TIME CURRENT_TIMESTAMP CURRENT_USER DEFAULT DEFERRABLE DESC DISTINCT DO ELSE END EXCEPT
-FALSE FETCH FOR FOREIGN FREEZE FROM FULL GRANT GROUP HAVING ILIKE IN INITIALLY INNER INTERSECT INTO IS ISNULL
-JOIN LATERAL LEADING LEFT LIKE LIMIT LOCALTIME LOCALTIMESTAMP NATURAL NOT NOTNULL NULL OFFSET ON ONLY OR ORDER
-OUTER OVERLAPS PLACING PRIMARY REFERENCES RETURNING RIGHT SELECT SESSION_USER SIMILAR SOME SYMMETRIC
-SYSTEM_USER TABLE TABLESAMPLE THEN TO TRAILING TRUE UNION UNIQUE USER USING VARIADIC VERBOSE WHEN WHERE WINDOW WITH`)
+func ident(name string) string { return sqltext.Ident(sqltext.PostgreSQL, name) }

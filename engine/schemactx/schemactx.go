@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"querent/engine"
+	"querent/engine/sqltext"
 	"querent/engine/text"
 	"sort"
 	"strconv"
@@ -34,6 +35,9 @@ type RenderOptions struct {
 	// is cut with "…" (0: the default, 60). Blobs show a quarter as many
 	// bytes, at least 4.
 	MaxValue int
+	// Dialect is the database's SQL dialect (engine.Schema.Dialect; ""
+	// is SQLite): names are quoted as it reads them.
+	Dialect string
 }
 
 func (o RenderOptions) withDefaults() RenderOptions {
@@ -90,7 +94,7 @@ func render(t *engine.Table, opts RenderOptions, bare bool) string {
 	b.WriteString("CREATE ")
 	b.WriteString(kind)
 	b.WriteByte(' ')
-	b.WriteString(Ident(t.Name))
+	b.WriteString(TableIdent(opts.Dialect, t.Name))
 	b.WriteString(" (")
 	singlePK := len(t.PrimaryKey) == 1
 	if len(t.PrimaryKey) == 0 {
@@ -117,7 +121,7 @@ func render(t *engine.Table, opts RenderOptions, bare bool) string {
 			b.WriteString(", ")
 		}
 		first = false
-		b.WriteString(Ident(c.Name))
+		b.WriteString(Ident(opts.Dialect, c.Name))
 		if typ := shortType(c.Type); typ != "" {
 			b.WriteByte(' ')
 			b.WriteString(typ)
@@ -135,7 +139,7 @@ func render(t *engine.Table, opts RenderOptions, bare bool) string {
 		}
 		if r, ok := refs[strings.ToLower(c.Name)]; ok {
 			b.WriteString(" REFERENCES ")
-			b.WriteString(refText(r))
+			b.WriteString(refText(opts.Dialect, r))
 		}
 	}
 	if !singlePK && len(t.PrimaryKey) > 1 {
@@ -144,7 +148,7 @@ func render(t *engine.Table, opts RenderOptions, bare bool) string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(Ident(k))
+			b.WriteString(Ident(opts.Dialect, k))
 		}
 		b.WriteByte(')')
 	}
@@ -161,15 +165,16 @@ func render(t *engine.Table, opts RenderOptions, bare bool) string {
 	if bare {
 		return b.String()
 	}
+	writeComments(&b, t, opts)
 	for i, col := range t.DistinctValues.Columns {
 		vals := t.DistinctValues.Values[i]
 		if len(vals) == 0 {
 			continue
 		}
 		b.WriteString("\n-- ")
-		b.WriteString(Ident(t.Name))
+		b.WriteString(TableIdent(opts.Dialect, t.Name))
 		b.WriteByte('.')
-		b.WriteString(Ident(col))
+		b.WriteString(Ident(opts.Dialect, col))
 		if t.DistinctValuesSampled {
 			b.WriteString(" values (in the first rows): ")
 		} else {
@@ -189,7 +194,7 @@ func render(t *engine.Table, opts RenderOptions, bare bool) string {
 	var orig []string
 	for _, c := range t.Columns {
 		if c.OriginalName != nil && *c.OriginalName != "" && *c.OriginalName != c.Name && c.Generated != "hidden" {
-			orig = append(orig, Ident(c.Name)+" = "+literal(*c.OriginalName, opts.MaxValue))
+			orig = append(orig, Ident(opts.Dialect, c.Name)+" = "+literal(*c.OriginalName, opts.MaxValue))
 		}
 	}
 	if len(orig) > 0 {
@@ -199,7 +204,7 @@ func render(t *engine.Table, opts RenderOptions, bare bool) string {
 	var bad []string
 	for _, c := range t.Columns {
 		if c.BadValues > 0 {
-			bad = append(bad, fmt.Sprintf("%s (%d values that were not %s)", Ident(c.Name), c.BadValues, Clean(c.Type)))
+			bad = append(bad, fmt.Sprintf("%s (%d values that were not %s)", Ident(opts.Dialect, c.Name), c.BadValues, Clean(c.Type)))
 		}
 	}
 	if len(bad) > 0 {
@@ -219,7 +224,7 @@ func render(t *engine.Table, opts RenderOptions, bare bool) string {
 					b.WriteString(", ")
 				}
 				if named {
-					b.WriteString(Ident(col))
+					b.WriteString(Ident(opts.Dialect, col))
 					b.WriteByte('=')
 				}
 				var v engine.Value
@@ -232,6 +237,41 @@ func render(t *engine.Table, opts RenderOptions, bare bool) string {
 		}
 	}
 	return b.String()
+}
+
+// maxCommentRunes caps one description (COMMENT ON) shown in a prompt.
+const maxCommentRunes = 200
+
+// writeComments writes the table's and its columns' descriptions (their
+// COMMENT ON in PostgreSQL): they say what a name means, which helps the
+// model pick the right column. Like every other comment line they are
+// cleaned so that nothing in them can end the line.
+func writeComments(b *strings.Builder, t *engine.Table, opts RenderOptions) {
+	if c := cutRunes(Clean(strings.TrimSpace(t.Comment)), maxCommentRunes); c != "" {
+		b.WriteString("\n-- ")
+		b.WriteString(TableIdent(opts.Dialect, t.Name))
+		b.WriteString(": ")
+		b.WriteString(c)
+	}
+	var notes []string
+	for _, c := range t.Columns {
+		if n := cutRunes(Clean(strings.TrimSpace(c.Comment)), maxCommentRunes); n != "" && c.Generated != "hidden" {
+			notes = append(notes, Ident(opts.Dialect, c.Name)+": "+n)
+		}
+	}
+	if len(notes) > 0 {
+		b.WriteString("\n-- column descriptions: ")
+		b.WriteString(strings.Join(notes, "; "))
+	}
+}
+
+// cutRunes cuts s to max characters, with "…" when cut.
+func cutRunes(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:max-1]) + "…"
 }
 
 // sameColumns reports whether the samples' columns are the DDL's, in
@@ -273,16 +313,28 @@ func shortType(typ string) string {
 			words = append(words, w)
 		}
 	}
-	return strings.Join(words, " ")
+	return pgShort.Replace(strings.Join(words, " "))
 }
 
+// pgShort writes PostgreSQL's long type names as the short aliases it
+// reads the same (varchar(40) for character varying(40)): fewer tokens for
+// the model, the same meaning.
+var pgShort = strings.NewReplacer(
+	"character varying", "varchar",
+	"timestamp without time zone", "timestamp",
+	"timestamp with time zone", "timestamptz",
+	"time without time zone", "time",
+	"time with time zone", "timetz",
+	"bit varying", "varbit",
+)
+
 // refText renders "Table(column)" with both names quoted when needed.
-func refText(ref string) string {
+func refText(dialect, ref string) string {
 	tbl, col := splitRef(ref)
 	if col == "" {
-		return Ident(tbl)
+		return TableIdent(dialect, tbl)
 	}
-	return Ident(tbl) + "(" + Ident(col) + ")"
+	return TableIdent(dialect, tbl) + "(" + Ident(dialect, col) + ")"
 }
 
 // splitRef splits a foreign key's "Table(column)".
@@ -293,20 +345,16 @@ func splitRef(ref string) (table, column string) {
 	return ref, ""
 }
 
-// Ident quotes an identifier when it is not a plain ASCII word or is an
-// SQL keyword, after removing what could break a prompt's line.
-func Ident(name string) string {
-	name = Clean(name)
-	plain := name != ""
-	for i := 0; i < len(name) && plain; i++ {
-		c := name[i]
-		plain = c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || (i > 0 && '0' <= c && c <= '9')
-	}
-	if plain && (len(name) > 17 || !keywords[strings.ToUpper(name)]) {
-		return name // no keyword is longer than CURRENT_TIMESTAMP
-	}
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
-}
+// Ident writes a column's (or any) name for a prompt in dialect ("" is
+// SQLite): cleaned of what could break a prompt's line (Clean), then
+// double-quoted when the dialect needs it (sqltext.Ident: not a plain word,
+// a keyword, or in PostgreSQL a capital letter).
+func Ident(dialect, name string) string { return sqltext.Ident(dialect, Clean(name)) }
+
+// TableIdent writes a table's name for a prompt in dialect, as Ident does:
+// a PostgreSQL table outside the search path is schema.table
+// (sqltext.TableIdent).
+func TableIdent(dialect, name string) string { return sqltext.TableIdent(dialect, Clean(name)) }
 
 // Clean makes s safe inside one line of a prompt: \n, \r and \t become
 // visible escapes; other control and format characters, line and paragraph
@@ -406,26 +454,6 @@ func Quote(s string, max int) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
-// keywords are SQLite's keywords: identifiers spelled like one are quoted.
-var keywords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, k := range strings.Fields(`ABORT ACTION ADD AFTER ALL ALTER ALWAYS ANALYZE AND AS ASC ATTACH
-		AUTOINCREMENT BEFORE BEGIN BETWEEN BY CASCADE CASE CAST CHECK COLLATE COLUMN COMMIT CONFLICT
-		CONSTRAINT CREATE CROSS CURRENT CURRENT_DATE CURRENT_TIME CURRENT_TIMESTAMP DATABASE DEFAULT
-		DEFERRABLE DEFERRED DELETE DESC DETACH DISTINCT DO DROP EACH ELSE END ESCAPE EXCEPT EXCLUDE
-		EXCLUSIVE EXISTS EXPLAIN FAIL FILTER FIRST FOLLOWING FOR FOREIGN FROM FULL GENERATED GLOB
-		GROUP GROUPS HAVING IF IGNORE IMMEDIATE IN INDEX INDEXED INITIALLY INNER INSERT INSTEAD
-		INTERSECT INTO IS ISNULL JOIN KEY LAST LEFT LIKE LIMIT MATCH MATERIALIZED NATURAL NO NOT
-		NOTHING NOTNULL NULL NULLS OF OFFSET ON OR ORDER OTHERS OUTER OVER PARTITION PLAN PRAGMA
-		PRECEDING PRIMARY QUERY RAISE RANGE RECURSIVE REFERENCES REGEXP REINDEX RELEASE RENAME
-		REPLACE RESTRICT RETURNING RIGHT ROLLBACK ROW ROWS SAVEPOINT SELECT SET TABLE TEMP TEMPORARY
-		THEN TIES TO TRANSACTION TRIGGER UNBOUNDED UNION UNIQUE UPDATE USING VACUUM VALUES VIEW
-		VIRTUAL WHEN WHERE WINDOW WITH WITHOUT`) {
-		m[k] = true
-	}
-	return m
-}()
-
 // EstimateTokens estimates the tokens s takes in a model's prompt: its length
 // in bytes divided by 4, rounded up. It is an estimate, not a tokenizer's
 // count: English text and SQL run close to 4 bytes a token, so budgets built
@@ -520,7 +548,7 @@ func PruneSchema(ctx context.Context, s *engine.Schema, question string, budgetT
 	full := make([]string, n)
 	fullBytes := 0
 	for i, t := range tables {
-		full[i] = RenderTable(t, RenderOptions{})
+		full[i] = RenderTable(t, RenderOptions{Dialect: s.Dialect})
 		fullBytes += len(full[i])
 	}
 	fullBytes += 2 * (n - 1)
@@ -572,7 +600,7 @@ func PruneSchema(ctx context.Context, s *engine.Schema, question string, budgetT
 	chosen := []int{}
 	isChosen := make([]bool, n)
 	used := 0 // bytes of the chosen renders and their separators
-	noSamples := RenderOptions{SampleRows: -1}.withDefaults()
+	noSamples := RenderOptions{SampleRows: -1, Dialect: s.Dialect}.withDefaults()
 	lean := make([]string, n) // renders without samples, made when needed
 	render := func(i, level int) string {
 		switch level {

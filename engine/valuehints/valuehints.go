@@ -13,6 +13,7 @@ import (
 	"math"
 	"querent/engine"
 	"querent/engine/schemactx"
+	"querent/engine/sqltext"
 	"querent/engine/text"
 	"sort"
 	"strings"
@@ -75,6 +76,7 @@ type ValueIndex struct {
 	byFirst map[rune][]int32   // first rune of the key → values, for typo matching
 	schema  map[string]bool    // stemmed words of the tables' and columns' names
 	skipped []string
+	dialect string // the database's SQL dialect, for the hints' names
 }
 
 type indexedColumn struct {
@@ -97,6 +99,8 @@ type storedValue struct {
 // ValueHint is a stored value that a question mentions.
 type ValueHint struct {
 	Table, Column string
+	// Dialect is the SQL dialect the hint is written in ("" is SQLite).
+	Dialect string
 	// Value is the value exactly as stored.
 	Value string
 	// Matched is the question's words that name it, as typed.
@@ -114,9 +118,9 @@ type ValueHint struct {
 //	Customer.Country = 'Brazil' (the question says "brasil"; also in Invoice.BillingCountry)
 func (h ValueHint) String() string {
 	var b strings.Builder
-	b.WriteString(schemactx.Ident(h.Table))
+	b.WriteString(schemactx.TableIdent(h.Dialect, h.Table))
 	b.WriteByte('.')
-	b.WriteString(schemactx.Ident(h.Column))
+	b.WriteString(schemactx.Ident(h.Dialect, h.Column))
 	b.WriteString(" = ")
 	b.WriteString(schemactx.Quote(h.Value, 1<<20))
 	var notes []string
@@ -173,7 +177,7 @@ func BuildValueIndex(ctx context.Context, db engine.Database, s *engine.Schema, 
 	}
 	bctx, cancel := context.WithTimeout(ctx, opts.Budget)
 	defer cancel()
-	vi := &ValueIndex{byKey: map[string][]int32{}, byFirst: map[rune][]int32{}, schema: map[string]bool{}}
+	vi := &ValueIndex{byKey: map[string][]int32{}, byFirst: map[rune][]int32{}, schema: map[string]bool{}, dialect: db.Dialect()}
 	byText := map[string]int32{}
 	perCol := opts.Budget / 4
 	if perCol < 50*time.Millisecond {
@@ -196,7 +200,7 @@ func BuildValueIndex(ctx context.Context, db engine.Database, s *engine.Schema, 
 			continue
 		}
 		for _, c := range t.Columns {
-			if c.Generated == "hidden" || !(strings.EqualFold(c.Affinity, "TEXT") || strings.TrimSpace(c.Type) == "") {
+			if c.Generated == "hidden" || !textColumn(vi.dialect, c) {
 				continue
 			}
 			name := t.Name + "." + c.Name
@@ -213,8 +217,7 @@ func BuildValueIndex(ctx context.Context, db engine.Database, s *engine.Schema, 
 				continue
 			}
 			timeout := min(left, perCol)
-			q := fmt.Sprintf("SELECT DISTINCT +c FROM (SELECT %s AS c FROM %s LIMIT %d) WHERE typeof(c) = 'text' AND length(c) <= %d LIMIT %d",
-				quoteIdent(c.Name), quoteIdent(t.Name), opts.MaxScanRows, opts.MaxValueLen, opts.MaxDistinct+1)
+			q := distinctValuesSQL(vi.dialect, t.Name, c.Name, opts)
 			res, err := db.Run(bctx, q, engine.RunOptions{MaxRows: opts.MaxDistinct + 1, Timeout: timeout})
 			if err != nil {
 				if cerr := ctx.Err(); cerr != nil {
@@ -290,7 +293,35 @@ func deadlineOf(ctx context.Context) time.Time {
 	return d
 }
 
-func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+// textColumn reports whether c holds text whose values a question may
+// name: in SQLite a column of TEXT affinity or of no declared type; in
+// PostgreSQL one of a character type (not a date, a number, JSON or an
+// array, which the adapter also gives TEXT affinity).
+func textColumn(dialect string, c *engine.TableColumn) bool {
+	if dialect == sqltext.PostgreSQL {
+		t := strings.ToLower(strings.TrimSpace(c.Type))
+		for _, p := range []string{"text", "character", "varchar", "char", "bpchar", "citext", "name"} {
+			if strings.HasPrefix(t, p) && !strings.HasSuffix(t, "[]") {
+				return true
+			}
+		}
+		return false
+	}
+	return strings.EqualFold(c.Affinity, "TEXT") || strings.TrimSpace(c.Type) == ""
+}
+
+// distinctValuesSQL is the statement that reads a text column's distinct
+// values in the database's dialect: in SQLite only values stored as text
+// (a column of no type may hold numbers too), in PostgreSQL the column's
+// values (it is of a text type).
+func distinctValuesSQL(dialect, table, column string, opts ValueIndexOptions) string {
+	if dialect == sqltext.PostgreSQL {
+		return fmt.Sprintf("SELECT DISTINCT c FROM (SELECT %s AS c FROM %s LIMIT %d) AS s WHERE length(c) <= %d LIMIT %d",
+			sqltext.QuoteIdent(column), sqltext.TableIdent(dialect, table), opts.MaxScanRows, opts.MaxValueLen, opts.MaxDistinct+1)
+	}
+	return fmt.Sprintf("SELECT DISTINCT +c FROM (SELECT %s AS c FROM %s LIMIT %d) WHERE typeof(c) = 'text' AND length(c) <= %d LIMIT %d",
+		sqltext.QuoteIdent(column), sqltext.QuoteIdent(table), opts.MaxScanRows, opts.MaxValueLen, opts.MaxDistinct+1)
+}
 
 func skipReason(err error) string {
 	var e *engine.Error
@@ -566,7 +597,7 @@ func (vi *ValueIndex) Hints(question string, max int) []ValueHint {
 		if c.listed[v.text] && spells(question, v.text) {
 			continue // the model sees the value, and the schema shows its column
 		}
-		h := ValueHint{Table: c.table, Column: c.column, Value: v.text, Exact: m.dist == 0,
+		h := ValueHint{Table: c.table, Column: c.column, Dialect: vi.dialect, Value: v.text, Exact: m.dist == 0,
 			Matched: question[words[m.start].start:words[m.start+m.n-1].end]}
 		for _, ci := range v.cols {
 			if ci != m.col {

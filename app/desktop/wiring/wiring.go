@@ -9,6 +9,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"querent/app/desktop"
@@ -16,16 +17,28 @@ import (
 	"querent/engine/export"
 	"querent/engine/files"
 	"querent/engine/ollama"
+	"querent/engine/postgres"
 	"querent/engine/sqlite"
 	"querent/engine/worker"
 )
 
-// OpenDatabase opens a user's file, or the bundled demo for "", in a query
-// worker (engine/worker): a copy of this executable that holds the guarded
-// connection and is killed when a statement outlives its timeout, is
-// cancelled and does not stop, or grows past the memory ceiling
-// (MaxMemory). Every binary that calls it must call RunWorkerIfAsked first.
-func OpenDatabase(ctx context.Context, path string) (engine.Database, error) {
+// OpenDatabase opens what target names: a PostgreSQL database for a
+// connection URL or key=value string (postgres.LooksLikeConnString), else a
+// user's SQLite file, or the bundled demo for "".
+//
+// A SQLite file is opened in a query worker (engine/worker): a copy of this
+// executable that holds the guarded connection and is killed when a
+// statement outlives its timeout, is cancelled and does not stop, or grows
+// past the memory ceiling (MaxMemory). Every binary that calls it must call
+// RunWorkerIfAsked first. A PostgreSQL database needs no worker: the server
+// runs the statement under its own statement_timeout, a cancel request
+// stops it, and the adapter refuses rows and results past the ceiling
+// before reading them.
+func OpenDatabase(ctx context.Context, target string, opts engine.OpenOptions) (engine.Database, error) {
+	if postgres.LooksLikeConnString(target) {
+		return postgres.Open(ctx, target, postgres.Options{RequireReadOnlyRole: opts.RequireReadOnlyRole, MaxMemory: MaxMemory()})
+	}
+	path := target
 	cfg := worker.Config{MaxMemory: MaxMemory()}
 	if path != "" {
 		// A file with changes waiting in its -wal (or a hot -journal) is read
@@ -53,6 +66,36 @@ func OpenDatabase(ctx context.Context, path string) (engine.Database, error) {
 		cfg.OnClose()
 	}
 	return db, err
+}
+
+// Connect opens the database a connection object of the sub-agent
+// contract names: a SQLite file ({"db_type": "sqlite", "host": FILE}; an
+// empty db_type is SQLite too) or a PostgreSQL database
+// ({"db_type": "postgresql", "host", "port", "database", "username",
+// "password", "ssl"}).
+func Connect(ctx context.Context, c engine.Connection, opts engine.OpenOptions) (engine.Database, error) {
+	if c.IsPostgres() {
+		return postgres.OpenConnection(ctx, c, postgres.Options{RequireReadOnlyRole: opts.RequireReadOnlyRole, MaxMemory: MaxMemory()})
+	}
+	if t := strings.ToLower(strings.TrimSpace(c.DBType)); t != "" && t != "sqlite" && t != "sqlite3" {
+		return nil, engine.Errorf(engine.CodeUsage, "db_type %q is not supported", c.DBType).WithHint(
+			`Querent reads SQLite files ("db_type": "sqlite", "host": FILE) and PostgreSQL databases ("db_type": "postgresql")`)
+	}
+	return OpenDatabase(ctx, c.Host, opts)
+}
+
+// DisplayName is how a database target is shown before it is open: a
+// PostgreSQL connection string as postgres://role@host:port/db, without
+// its password (or "a PostgreSQL connection string" when it does not
+// parse); anything else as given.
+func DisplayName(target string) string {
+	if !postgres.LooksLikeConnString(target) {
+		return target
+	}
+	if name, err := postgres.DisplayName(target); err == nil {
+		return name
+	}
+	return "a PostgreSQL connection string"
 }
 
 // RunWorkerIfAsked serves as a query worker and exits when this process
@@ -129,6 +172,7 @@ func DesktopDeps(version string) desktop.Deps {
 	imp := &Importer{}
 	return desktop.Deps{
 		Open:          OpenDatabase,
+		Connect:       Connect,
 		Model:         NewModel,
 		History:       OpenHistory,
 		Import:        imp.Import,

@@ -253,6 +253,58 @@ export interface ColumnStats {
  */
 export type ColumnStatsList = Record<string, ColumnStats | null>;
 
+/**
+ * desktop.ConnectRequest is the "Connect to PostgreSQL" dialog's form: the
+ * connection (the password is used for this connection only, never
+ * written anywhere), and whether to save the rest of it.
+ *
+ * Only the page sends it: a field left out is Go's zero value.
+ */
+export interface ConnectRequest {
+  connection?: Connection;
+  /**
+   * Save keeps the connection (without its password) in the list of
+   * saved connections, under Name ("" → database on host).
+   */
+  save?: boolean;
+  name?: string;
+}
+
+/**
+ * engine.Connection is the sub-agent contract's connection object: for a SQLite
+ * file {"db_type": "sqlite", "host": FILE}; for PostgreSQL
+ * {"db_type": "postgresql", "host": …, "port": 5432, "database": …,
+ * "username": …, "password": …, "ssl": true|false|"require"|…}, where empty
+ * fields come from the environment (PGHOST, PGUSER, ~/.pgpass…). The
+ * password is never shown, logged or stored by Querent.
+ *
+ * Only the page sends it: a field left out is Go's zero value.
+ */
+export interface Connection {
+  db_type?: string;
+  host?: string;
+  port?: number;
+  database?: string;
+  username?: string;
+  password?: string;
+  ssl?: string;
+}
+
+/**
+ * desktop.ConnectionTest is what Test connection found: who the role is and what
+ * it may do, the server, and the tables it can read.
+ */
+export interface ConnectionTest {
+  /** postgres://role@host:port/db */
+  name: string;
+  facts: Fact[] | null;
+  tables: number;
+  views: number;
+  /** a role that may write, a connection in clear… */
+  warnings: string[] | null;
+  elapsed_s: number;
+}
+
 /** desktop.CountResult is the number of rows a query's whole result has. */
 export interface CountResult {
   rows: number;
@@ -261,10 +313,14 @@ export interface CountResult {
 
 /** desktop.DatasetInfo describes the open database. */
 export interface DatasetInfo {
-  /** as shown: the file name, or the demo's name */
+  /** as shown: the file name, the demo's name, or a PostgreSQL database's name */
   name: string;
-  /** the file's absolute path; "" for the demo */
+  /** the file's absolute path; "" for the demo and a server */
   path: string;
+  /** "sqlite" or "postgresql" */
+  dialect: string;
+  /** PostgreSQL: postgres://role@host:port/db (never a password); "" for a file */
+  server: string;
   /** the bundled demo database */
   demo: boolean;
   /** always true: Querent never writes a database it opens */
@@ -458,6 +514,12 @@ export interface ExportResult {
   elapsed_s: number;
   /** Download is set in the browser mode: where the page fetches the file. */
   download?: string;
+}
+
+/** engine.Fact is one named fact of provenance, such as {"role", "agent_lecteur"}. */
+export interface Fact {
+  name: string;
+  value: string;
 }
 
 /** engine.ForeignKey is one foreign-key column. */
@@ -1026,6 +1088,21 @@ export interface RecentFile {
  */
 export type Rows = Record<string, Value>[];
 
+/**
+ * desktop.SavedConnection is a PostgreSQL connection the user saved: everything
+ * but the password, which is typed again (or comes from ~/.pgpass or
+ * PGPASSWORD).
+ */
+export interface SavedConnection {
+  name: string;
+  host: string;
+  port: number;
+  database: string;
+  username: string;
+  ssl: string;
+  saved_at: string;
+}
+
 /** engine.Schema describes a database: the JSON of `querent schema --format json`. */
 export interface Schema {
   database: string;
@@ -1069,6 +1146,12 @@ export interface SettingsData {
    * follow-up questions (one model request less per question).
    */
   skip_explanation: boolean;
+  /**
+   * RequireReadOnlyRole refuses to connect to PostgreSQL as a role that
+   * may do more than read (a superuser, a role that may write to a
+   * table), instead of connecting with a warning.
+   */
+  require_readonly_role: boolean;
 }
 
 /** engine.SkippedColumn is a column of the source that is not stored. */
@@ -1196,6 +1279,8 @@ export interface TopValue {
 export interface Services {
   /** Datasets opens databases, imports files and describes the open database. */
   Datasets: {
+    /** CancelConnect stops a connection test that waits on a server. */
+    CancelConnect(): void;
     /** CancelImport stops a running import. */
     CancelImport(): void;
     /** ChooseFile shows the desktop's open dialog for a database. */
@@ -1204,8 +1289,16 @@ export interface Services {
     ChooseImportFiles(): string[] | null;
     /** ChooseNewDatabase shows the desktop's save dialog for an import's target. */
     ChooseNewDatabase(defaultName: string): string;
+    /**
+     * Connect connects to a PostgreSQL database and makes it the window's
+     * (read-only, like a file), saving the connection without its password
+     * when asked.
+     */
+    Connect(req: ConnectRequest): DatasetInfo | null;
     /** Current returns the open database, or nil when none is open. */
     Current(): DatasetInfo | null;
+    /** ForgetConnection removes a saved connection and returns the list. */
+    ForgetConnection(name: string): SavedConnection[] | null;
     /**
      * ForgetPreview lets go of the files the last preview read (the import
      * dialog was closed without importing).
@@ -1222,7 +1315,10 @@ export interface Services {
      * result.
      */
     Import(req: ImportRequest): ImportReport | null;
-    /** Open opens a SQLite file read-only. */
+    /**
+     * Open opens a SQLite file read-only (or a PostgreSQL database named by its
+     * connection URL).
+     */
     Open(path: string): DatasetInfo | null;
     /** OpenDemo opens the bundled Chinook demo database. */
     OpenDemo(): DatasetInfo | null;
@@ -1240,8 +1336,15 @@ export interface Services {
     PreviewImport(req: ImportRequest): ImportPlan | null;
     /** Recent lists the databases opened before, newest first. */
     Recent(): RecentFile[] | null;
+    /** SavedConnections lists the saved PostgreSQL connections, newest first. */
+    SavedConnections(): SavedConnection[] | null;
     /** Schema describes the open database. */
     Schema(): Schema | null;
+    /**
+     * TestConnection connects, reads what the role may do and the tables it
+     * can read, and disconnects; the open database stays as it is.
+     */
+    TestConnection(conn: Connection): ConnectionTest | null;
   };
   /** Ask answers questions with the model, and tells how Ollama is doing. */
   Ask: {
