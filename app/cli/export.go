@@ -15,9 +15,9 @@ import (
 // Exporter writes the result of a query to a file; wired by cmd/querent.
 type Exporter func(ctx context.Context, db engine.Database, req export.Request) (*export.Report, error)
 
-const exportUsage = `Usage: querent export [--db FILE] (--sql SQL | --question Q [--model M] [--ollama HOST]) --out FILE.xlsx|FILE.csv
+const exportUsage = `Usage: querent export [--db FILE|URL] (--sql SQL | --question Q [--model M] [--ollama HOST]) --out FILE.xlsx|FILE.csv
                       [--max-rows N] [--timeout DUR] [--force] [--delimiter ,] [--bom] [--raw]
-                      [--chart none|auto|bar|line|pie|scatter|histogram]
+                      [--chart none|auto|bar|line|pie|scatter|histogram] [--language en|fr|zh]
 
 Exports the whole result of a query (not only the first rows shown on the
 screen) to an XLSX workbook or a CSV file, streamed so that memory stays
@@ -51,6 +51,8 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 	fs.Var(enumFlag{&delim, []string{",", ";", "tab", "|"}}, "delimiter", "the CSV field separator")
 	bom := fs.Bool("bom", false, "CSV: start with a UTF-8 byte-order mark (Excel then reads accents right)")
 	raw := fs.Bool("raw", false, "CSV: write text exactly, without neutralising formula-like cells (for programs)")
+	language := "en"
+	fs.Var(enumFlag{&language, export.Languages()}, "language", "XLSX: the language of the workbook's own words (sheet names, Provenance, Statistics, chart notes): en, fr or zh; the data is never translated")
 	chart := "none"
 	fs.Var(enumFlag{&chart, []string{"none", "auto", "bar", "line", "pie", "scatter", "histogram"}}, "chart", "XLSX: add a native Excel chart")
 	if ok, code := parseFlags(fs, args, s, exportUsage); !ok {
@@ -95,7 +97,7 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 		printWarnings(s.err, []string{tw})
 	}
 	printWarnings(s.err, db.Warnings())
-	req := export.Request{SQL: *sqlText, Out: *out, BOM: *bom, Raw: *raw, Force: *force, Chart: chart, MaxRows: *maxRows, Timeout: timeout}
+	req := export.Request{SQL: *sqlText, Out: *out, BOM: *bom, Raw: *raw, Force: *force, Chart: chart, MaxRows: *maxRows, Timeout: timeout, Language: language}
 	if ext == ".csv" {
 		req.Delimiter = delim
 	}

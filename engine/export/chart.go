@@ -276,7 +276,7 @@ func joinAnd(ns []string) string {
 
 // chartSheet creates the Chart sheet.
 func (x *xlsxWriter) chartSheet() (string, error) {
-	name := UniqueSheetName(sheetChart, x.f.GetSheetList())
+	name := UniqueSheetName(x.words.Chart, x.f.GetSheetList())
 	if _, err := x.f.NewSheet(name); err != nil {
 		return "", writeError(err)
 	}
@@ -292,7 +292,7 @@ func (x *xlsxWriter) notes(sheet, note string, sug engine.ChartSuggestion) error
 		return writeError(err)
 	}
 	if x.opts.Chart == ChartAuto {
-		return x.setRow(sheet, 2, "Chosen automatically: "+sug.Reason)
+		return x.setRow(sheet, 2, x.words.ChosenAutomatically+sug.Reason)
 	}
 	return nil
 }
@@ -337,18 +337,18 @@ func (x *xlsxWriter) histogram(ctx context.Context, db engine.Database, info *en
 	}
 	if !s.Sampled {
 		fromSample()
-		source = fmt.Sprintf("counts of all %s values", engine.GroupThousands(s.NumSeen))
+		source = fmt.Sprintf(x.words.SourceAll, engine.GroupThousands(s.NumSeen))
 	} else if err := x.binQuery(ctx, db, info, j, lo, width, bins, counts); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		fromSample()
-		source = fmt.Sprintf("counts from a sample of %s of %s values (the counting query failed: %s)",
+		source = fmt.Sprintf(x.words.SourceSample,
 			engine.GroupThousands(s.SampleSize), engine.GroupThousands(s.NumSeen), engine.AsError(err).Message)
 		x.warn.add("the histogram of %s counts a sample of %s of %s values: the query that counts them all failed (%s)",
 			name, engine.GroupThousands(s.SampleSize), engine.GroupThousands(s.NumSeen), engine.AsError(err).Message)
 	} else {
-		source = fmt.Sprintf("counts of all %s values, by a second query over the result", engine.GroupThousands(s.NumSeen))
+		source = fmt.Sprintf(x.words.SourceQuery, engine.GroupThousands(s.NumSeen))
 	}
 
 	sheet, err := x.chartSheet()
@@ -357,16 +357,16 @@ func (x *xlsxWriter) histogram(ctx context.Context, db engine.Database, info *en
 	}
 	var note string
 	if intBins {
-		note = fmt.Sprintf("Histogram of %s: one bin per value from %s to %s; %s.", name, fmtNum(lo.Float()), fmtNum(hi.Float()), source)
+		note = fmt.Sprintf(x.words.HistogramInt, name, fmtNum(lo.Float()), fmtNum(hi.Float()), source)
 	} else {
-		note = fmt.Sprintf("Histogram of %s: %d equal bins of width %s from %s to %s; %s.", name, bins, fmtNum(width),
+		note = fmt.Sprintf(x.words.HistogramBins, name, bins, fmtNum(width),
 			fmtNum(lo.Float()), fmtNum(hi.Float()), source)
 	}
 	if err := x.notes(sheet, note, sug); err != nil {
 		return err
 	}
 	const top = 4 // the table's header row
-	if err := x.setRow(sheet, top, "from", "to", "bin", "count"); err != nil {
+	if err := x.setRow(sheet, top, anyList(x.words.HistHeader)...); err != nil {
 		return err
 	}
 	if err := x.f.SetCellStyle(sheet, "A4", "D4", x.bold); err != nil {
@@ -396,7 +396,7 @@ func (x *xlsxWriter) histogram(ctx context.Context, db engine.Database, info *en
 		Legend:     excelize.ChartLegend{Position: "none"},
 		GapWidth:   &gap,
 		VaryColors: &vary,
-		Title:      excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "Distribution of " + name}}},
+		Title:      excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: x.words.DistributionOf + name}}},
 		Series: []excelize.ChartSeries{{
 			Name:       cellRef(sheet, 3, top),
 			Categories: colRange(sheet, 2, top+1, top+bins),

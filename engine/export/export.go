@@ -62,6 +62,11 @@ type Options struct {
 	// included (default engine.DefaultExportTimeout), and, separately, the
 	// second query of a histogram.
 	Timeout time.Duration
+	// Language is the language of the workbook's own words: sheet names,
+	// the Provenance sheet's fields, the Statistics sheet's header and
+	// notes, the chart's notes ("en", the default, "fr" or "zh"). The data
+	// is never translated.
+	Language string
 	// Provenance describes where the rows came from, for the Provenance
 	// sheet. The SQL, the row count and whether it was capped come from the
 	// run itself.
@@ -143,6 +148,8 @@ type Request struct {
 	ChartX  string   `json:"chart_x,omitempty"`
 	ChartY  []string `json:"chart_y,omitempty"`
 	MaxRows int64    `json:"max_rows"`
+	// Language is the workbook's own words' language (Options.Language).
+	Language string `json:"language,omitempty"`
 	// Timeout bounds the query (default engine.DefaultExportTimeout).
 	Timeout time.Duration `json:"-"`
 	// Question and Model, when the SQL answers a question, go into the
@@ -161,7 +168,7 @@ func Run(ctx context.Context, db engine.Database, req Request) (*Report, error) 
 		return nil, engine.Errorf(engine.CodeUsage, "the delimiter %q is not one of , ; tab |", req.Delimiter).WithHint("choose , ; tab or |")
 	}
 	opts := Options{Format: req.Format, Delimiter: d, BOM: req.BOM, Raw: req.Raw, Chart: req.Chart, ChartX: req.ChartX, ChartY: req.ChartY, Force: req.Force,
-		MaxRows: req.MaxRows, Timeout: req.Timeout, Progress: req.Progress,
+		MaxRows: req.MaxRows, Timeout: req.Timeout, Progress: req.Progress, Language: req.Language,
 		Provenance: Provenance{Question: req.Question, Model: req.Model, Version: req.Version}}
 	return Export(ctx, db, req.SQL, req.Out, opts)
 }
@@ -286,6 +293,9 @@ func normalize(o *Options, out string) error {
 	default:
 		return engine.Errorf(engine.CodeUsage, "unsupported CSV delimiter %q", o.Delimiter).
 			WithHint("use ',', ';', tab or '|'")
+	}
+	if _, err := labelsFor(o.Language); err != nil {
+		return err
 	}
 	if o.MaxRows < 0 {
 		return engine.Errorf(engine.CodeUsage, "--max-rows must not be negative").WithHint("use 0 for no limit")

@@ -20,13 +20,8 @@ import (
 	"querent/engine"
 )
 
-// Sheet names and layout of the workbook.
+// The layout of the workbook (its sheets' names are labels).
 const (
-	sheetData       = "Data"
-	sheetProvenance = "Provenance"
-	sheetStatistics = "Statistics"
-	sheetChart      = "Chart"
-
 	// maxSheetRows is Excel's row limit: a header and 1,048,575 data rows.
 	maxSheetRows = 1_048_576
 	// headRows are buffered before the first row is written: the stream
@@ -48,6 +43,7 @@ const (
 type xlsxWriter struct {
 	f      *excelize.File
 	opts   Options
+	words  *labels // the workbook's own words, in opts.Language
 	warn   *warnings
 	cols   []engine.Column
 	stats  *streamStats
@@ -103,7 +99,11 @@ func (x *xlsxWriter) where(o occurrences) string {
 // writeXLSX streams the result into w as a workbook.
 func writeXLSX(ctx context.Context, db engine.Database, sql string, w io.Writer, opts Options, rep *Report, prog *progress) (err error) {
 	var warn warnings
-	x := &xlsxWriter{f: excelize.NewFile(), opts: opts, warn: &warn}
+	words, err := labelsFor(opts.Language)
+	if err != nil {
+		return err
+	}
+	x := &xlsxWriter{f: excelize.NewFile(), opts: opts, warn: &warn, words: words}
 	defer func() {
 		if cerr := x.f.Close(); err == nil && cerr != nil {
 			err = writeError(cerr)
@@ -298,12 +298,12 @@ func (x *xlsxWriter) valueWidth(j int, v engine.Value) int {
 func (x *xlsxWriter) newDataSheet() error {
 	var name string
 	if len(x.sheets) == 0 {
-		name = sheetData
+		name = x.words.Data
 		if err := x.f.SetSheetName("Sheet1", name); err != nil {
 			return writeError(err)
 		}
 	} else {
-		name = UniqueSheetName(sheetData+" "+strconv.Itoa(len(x.sheets)+1), x.f.GetSheetList())
+		name = UniqueSheetName(x.words.Data+" "+strconv.Itoa(len(x.sheets)+1), x.f.GetSheetList())
 		if _, err := x.f.NewSheet(name); err != nil {
 			return writeError(err)
 		}
@@ -486,7 +486,7 @@ func (x *xlsxWriter) finishSheets(ctx context.Context, db engine.Database, info 
 	if info.Truncated {
 		x.warn.add("the export stopped at the row limit: %s rows were written (--max-rows)", engine.GroupThousands(info.Rows))
 	}
-	for _, s := range []string{sheetProvenance, sheetStatistics} {
+	for _, s := range []string{x.words.Provenance, x.words.Statistics} {
 		if _, err := x.f.NewSheet(UniqueSheetName(s, x.f.GetSheetList())); err != nil {
 			return writeError(err)
 		}
@@ -526,14 +526,14 @@ func shownDatabase(db engine.Database, name string) string {
 // databaseFacts are the Provenance sheet's rows that identify the data: a
 // file's sha256, or a server's facts (server, role, version, the snapshot's
 // time — engine.Origin).
-func databaseFacts(db engine.Database, sha256 string) [][]any {
+func databaseFacts(db engine.Database, sha256 string, w *labels) [][]any {
 	o, ok := db.(engine.Origin)
 	if !ok {
-		return [][]any{{"database sha256", sha256}}
+		return [][]any{{w.DatabaseSHA256, sha256}}
 	}
 	var rows [][]any
 	for _, f := range o.Origin() {
-		rows = append(rows, []any{f.Name, f.Value})
+		rows = append(rows, []any{w.fact(f.Name), f.Value})
 	}
 	return rows
 }
@@ -554,35 +554,36 @@ func (x *xlsxWriter) writeProvenance(ctx context.Context, db engine.Database, in
 	if p.Time.IsZero() {
 		p.Time = time.Now()
 	}
-	capped := "no"
+	w := x.words
+	capped := w.No
 	if info.Truncated {
-		capped = fmt.Sprintf("yes: stopped at the limit of %s rows (--max-rows)", engine.GroupThousands(x.opts.MaxRows))
+		capped = fmt.Sprintf(w.CappedYes, engine.GroupThousands(x.opts.MaxRows))
 	} else if x.opts.MaxRows > 0 {
-		capped = fmt.Sprintf("no (limit %s rows)", engine.GroupThousands(x.opts.MaxRows))
+		capped = fmt.Sprintf(w.CappedNo, engine.GroupThousands(x.opts.MaxRows))
 	}
-	sheet := sheetProvenance
+	sheet := w.Provenance
 	rows := [][]any{
-		{"field", "value"},
-		{"question", p.Question},
-		{"SQL", info.Query},
-		{"executed SQL", info.ExecutedSQL},
-		{"model", p.Model},
-		{"database", shownDatabase(db, p.Database)},
-		{"exported at", p.Time.Local().Format("2006-01-02 15:04:05 -07:00 MST")},
-		{"rows", info.Rows},
-		{"capped", capped},
-		{"tables used", strings.Join(info.TablesUsed, ", ")},
-		{"query time", info.Elapsed.Round(time.Millisecond).String()},
+		{w.Field, w.Value},
+		{w.Question, p.Question},
+		{w.SQL, info.Query},
+		{w.ExecutedSQL, info.ExecutedSQL},
+		{w.Model, p.Model},
+		{w.Database, shownDatabase(db, p.Database)},
+		{w.ExportedAt, p.Time.Local().Format("2006-01-02 15:04:05 -07:00 MST")},
+		{w.Rows, info.Rows},
+		{w.Capped, capped},
+		{w.TablesUsed, strings.Join(info.TablesUsed, ", ")},
+		{w.QueryTime, info.Elapsed.Round(time.Millisecond).String()},
 	}
-	rows = slices.Insert(rows, 6, databaseFacts(db, p.DatabaseSHA256)...)
+	rows = slices.Insert(rows, 6, databaseFacts(db, p.DatabaseSHA256, w)...)
 	if p.Version != "" {
-		rows = append(rows, []any{"Querent version", p.Version})
+		rows = append(rows, []any{w.Version, p.Version})
 	}
 	if len(x.warn.list) == 0 {
-		rows = append(rows, []any{"warnings", "none"})
+		rows = append(rows, []any{w.Warnings, w.None})
 	}
-	for _, w := range x.warn.list {
-		rows = append(rows, []any{"warning", w})
+	for _, m := range x.warn.list {
+		rows = append(rows, []any{w.Warning, m})
 	}
 	for i, r := range rows {
 		if err := x.setRow(sheet, i+1, r...); err != nil {
@@ -604,14 +605,11 @@ func (x *xlsxWriter) writeProvenance(ctx context.Context, db engine.Database, in
 	return nil
 }
 
-// statsHeader is the Statistics sheet's header.
-var statsHeader = []any{"column", "type", "kind", "count", "nulls", "distinct", "min", "max",
-	"mean", "std", "p25", "p50", "p75", "top value", "top count", "note"}
-
 // writeStatistics writes one row per column.
 func (x *xlsxWriter) writeStatistics() error {
-	sheet := sheetStatistics
-	if err := x.setRow(sheet, 1, statsHeader...); err != nil {
+	w := x.words
+	sheet := w.Statistics
+	if err := x.setRow(sheet, 1, anyList(w.StatsHeader)...); err != nil {
 		return err
 	}
 	for j, c := range x.cols {
@@ -619,24 +617,24 @@ func (x *xlsxWriter) writeStatistics() error {
 		var distinct any = s.Distinct
 		var notes []string
 		if s.DistinctCapped {
-			distinct = "more than " + engine.GroupThousands(int64(s.DistinctCap))
+			distinct = fmt.Sprintf(w.MoreThan, engine.GroupThousands(int64(s.DistinctCap)))
 		}
 		if s.Sampled {
-			notes = append(notes, fmt.Sprintf("p25, p50 and p75 from a sample of %s of %s values", engine.GroupThousands(s.SampleSize), engine.GroupThousands(s.NumSeen)))
+			notes = append(notes, fmt.Sprintf(w.SampleNote, engine.GroupThousands(s.SampleSize), engine.GroupThousands(s.NumSeen)))
 		}
 		if s.DistinctCapped && s.Top != nil {
-			notes = append(notes, fmt.Sprintf("top value among the first %s distinct values", engine.GroupThousands(int64(s.DistinctCap))))
+			notes = append(notes, fmt.Sprintf(w.TopAmong, engine.GroupThousands(int64(s.DistinctCap))))
 		}
 		if s.HasInf {
-			notes = append(notes, "no mean or std: the column holds Infinity")
+			notes = append(notes, w.NoMeanInf)
 		} else if s.Overflow {
-			notes = append(notes, "no mean or std: the values are too large")
+			notes = append(notes, w.NoMeanLarge)
 		}
 		var topCount any
 		if s.Top != nil {
 			topCount = s.TopCount
 		}
-		row := []any{c.Name, c.Type, s.Kind, s.Count, s.Nulls, distinct, statValue(s.Min), statValue(s.Max),
+		row := []any{c.Name, c.Type, w.kind(s.Kind), s.Count, s.Nulls, distinct, statValue(s.Min), statValue(s.Max),
 			floatPtr(s.Mean), floatPtr(s.Std), floatPtr(s.P25), floatPtr(s.P50), floatPtr(s.P75),
 			statValue(s.Top), topCount, strings.Join(notes, "; ")}
 		if err := x.setRow(sheet, j+2, row...); err != nil {
@@ -657,6 +655,15 @@ func (x *xlsxWriter) writeStatistics() error {
 		}
 	}
 	return nil
+}
+
+// anyList makes a row of cells from words.
+func anyList(words []string) []any {
+	out := make([]any, len(words))
+	for i, w := range words {
+		out[i] = w
+	}
+	return out
 }
 
 // statValue is a statistic as a cell: as the data sheet writes values.
