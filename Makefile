@@ -135,15 +135,18 @@ test: lint unit postgres frontend-test e2e race fuzz ollama mcp-inspector window
 
 unit: check-go
 	@rm -rf $(REPORTS); mkdir -p $(REPORTS)
-	QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 $(if $(QUERENT_QUICK),-short) ./...
+	QUERENT_SKIP_POSTGRES=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 $(if $(QUERENT_QUICK),-short) ./...
 
 ## postgres: the PostgreSQL backend against a real server that the tests start (a private
 ## cluster of Debian's PostgreSQL in a temporary folder): its red team, benign corpus and
-## connection tests; a missing server fails here instead of skipping
+## connection tests, then every face on PostgreSQL (the ask loop, eval's gold set, the
+## app's Connect services, sql/schema/ask/export/eval/mcp and the red team through
+## them); a missing server fails here instead of skipping. `make unit` leaves them to it.
 postgres: check-go
 ifeq ($(QUERENT_QUICK),)
 	@mkdir -p $(REPORTS)
 	QUERENT_REQUIRE_POSTGRES=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 ./engine/postgres/...
+	QUERENT_REQUIRE_POSTGRES=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run 'Postgres' -timeout 20m ./engine/eval ./engine/ask ./app/desktop ./cmd/querent
 else
 	@echo "postgres: the PostgreSQL tests are skipped (QUERENT_QUICK)"
 endif

@@ -109,6 +109,9 @@ func isExe(p string) bool {
 
 // Start makes and starts a new cluster. The caller must call Stop.
 func Start(ctx context.Context) (*Server, error) {
+	if v := os.Getenv("QUERENT_SKIP_POSTGRES"); v != "" && v != "0" && !Required() {
+		return nil, fmt.Errorf("%w: QUERENT_SKIP_POSTGRES is set (make postgres runs these tests)", ErrNoServer)
+	}
 	bin, err := FindBin()
 	if err != nil {
 		return nil, err

@@ -482,6 +482,8 @@ export interface ExportRequest {
   chart_x?: string;
   chart_y?: string[];
   max_rows?: number;
+  /** Language is the workbook's own words' language (Options.Language). */
+  language?: string;
   /**
    * Question and Model, when the SQL answers a question, go into the
    * file's provenance, with Querent's Version.
