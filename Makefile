@@ -242,7 +242,10 @@ bench: check-go
 	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestPostgresBenchReport$$' -timeout 30m ./engine/postgres >/dev/null || \
 	  QUERENT_BENCH=1 $(GO) test -count=1 -run '^TestPostgresBenchReport$$' -v -timeout 30m ./engine/postgres
 	@cat $(REPORTS)/bench.txt $(REPORTS)/bench-worker.txt $(REPORTS)/bench-import.txt $(REPORTS)/bench-ask.txt $(REPORTS)/bench-export.txt
+	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestPostgresCLIBenchReport$$' -timeout 30m ./cmd/querent >/dev/null || \
+	  QUERENT_BENCH=1 $(GO) test -count=1 -run '^TestPostgresCLIBenchReport$$' -v -timeout 30m ./cmd/querent
 	@cat $(REPORTS)/bench-postgres.txt 2>/dev/null || echo "bench-postgres: no PostgreSQL server, skipped"
+	@cat $(REPORTS)/bench-postgres-cli.txt 2>/dev/null || true
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./engine ./engine/ask ./engine/schemactx ./engine/valuehints ./engine/sqlite ./engine/ingest ./engine/export ./engine/postgres
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./engine/eval
 
