@@ -29,7 +29,7 @@ type historyDoc struct {
 
 func (c *CLI) runHistory(ctx context.Context, args []string, s *stdio) int {
 	fs := newFlags("history", historyUsage)
-	dbPath := fs.String("db", "", "only this database's entries")
+	dbPath := fs.String("db", "", "only this database's entries (a SQLite file or a PostgreSQL URL)")
 	limit := fs.Int("limit", 20, "the most entries to list")
 	format := "text"
 	fs.Var(enumFlag{&format, []string{"text", "json"}}, "format", "output: text (for people) or json")
@@ -61,7 +61,9 @@ func (c *CLI) runHistory(ctx context.Context, args []string, s *stdio) int {
 	}
 	defer closeH()
 	db := ""
-	if *dbPath != "" {
+	if shown := c.shown(*dbPath); shown != *dbPath {
+		db = shown // a PostgreSQL database, recorded as postgres://role@host:port/db
+	} else if *dbPath != "" {
 		if db, err = filepath.Abs(*dbPath); err != nil {
 			return fail(engine.Errorf(engine.CodeUsage, "cannot resolve %s: %v", *dbPath, err))
 		}

@@ -238,6 +238,13 @@ func TestPostgresFaces(t *testing.T) {
 	}
 	t.Logf("eval on PostgreSQL: %d of %d items matched (the others are unanswerable)", matched, len(rep.Items))
 
+	// The history lists the question asked on the server, by its name.
+	code, out, errs = p.run(t, "", nil, "history", "--db", p.reader, "--format", "json")
+	if code != 0 || !strings.Contains(out, "Which three countries spent most?") || !strings.Contains(out, `"database": "postgres://`+pgtest.Reader+`@127.0.0.1:`+p.port+`/chinook"`) {
+		t.Errorf("history --db URL: exit %d %.500s %s", code, out, errs)
+	}
+	noSecrets(t, "the history", out+errs)
+
 	// No password in any file of the data folder (the history among them).
 	data := os.Getenv("QUERENT_DATA_DIR")
 	filepath.Walk(data, func(path string, info os.FileInfo, err error) error {
