@@ -96,7 +96,7 @@ func (c *CLI) version() string {
 }
 
 func (c *CLI) usage(w io.Writer) {
-	fmt.Fprintf(w, `Querent %s: ask your SQLite data, offline and read-only.
+	fmt.Fprintf(w, `Querent %s: ask your SQLite and PostgreSQL data, offline and read-only.
 
 Usage: querent <command> [flags] [arguments]
 
@@ -110,6 +110,7 @@ Without --db, commands use the bundled Chinook demo database, so you can try
 them at once:
   querent sql "SELECT Name FROM Artist LIMIT 5"
   querent schema
+--db names a SQLite file or a PostgreSQL database (postgres://role@host/db).
 
 Run "querent <command> --help" for a command's flags.
 `)

@@ -9,7 +9,7 @@ import (
 	"querent/engine"
 )
 
-const schemaUsage = `Usage: querent schema [--db FILE] [--format text|json]
+const schemaUsage = `Usage: querent schema [--db FILE|URL] [--format text|json]
 
 Describes the database: tables and views with row counts, columns (declared
 type, affinity, NOT NULL, default, primary key), foreign keys, indexes, three

@@ -10,11 +10,12 @@ import (
 	"querent/engine"
 )
 
-const sqlUsage = `Usage: querent sql [--db FILE] [--max-rows N] [--timeout DUR] [--format table|json|csv] [--] SQL
+const sqlUsage = `Usage: querent sql [--db FILE|URL] [--max-rows N] [--timeout DUR] [--format table|json|csv] [--] SQL
 
-Runs one read-only SQL query. SQLite's own compiler checks it first: only a
-single SELECT (or WITH … SELECT, VALUES) that reads the database can run;
-nothing can write to the file. Give the SQL as one quoted argument, or - to
+Runs one read-only SQL query. The database's own compiler checks it first
+(SQLite's; on PostgreSQL its parser, a function allowlist and the server's
+Parse, then a read-only transaction): only a single SELECT (or WITH …
+SELECT, VALUES) that reads the database can run; nothing can write to it. Give the SQL as one quoted argument, or - to
 read it from standard input. Without --db, the bundled Chinook demo database
 is used.
 `
