@@ -26,6 +26,8 @@ export interface Friendly {
 export interface Context {
   /** timeoutS is the query timeout from the settings. */
   timeoutS?: number;
+  /** postgres: the database is (or is being connected to) a PostgreSQL server. */
+  postgres?: boolean;
 }
 
 /** friendly maps an error document to what the page shows. */
@@ -124,6 +126,22 @@ export function friendly(e: Pick<ErrorDoc, 'type' | 'message' | 'hint'>, ctx: Co
         actions: ['pull-model', 'open-settings'],
       };
     case 'database':
+      if (ctx.postgres && /read-only role is required/.test(e.message))
+        return {
+          title: 'This role may do more than read, and Settings ask for a read-only role.',
+          body: sentence(e.message),
+          next: 'Connect as a SELECT-only role (Details has the SQL that makes one), or clear “Refuse PostgreSQL roles that may write” in Settings.',
+          tone: 'warning',
+          actions: ['open-settings'],
+        };
+      if (ctx.postgres)
+        return {
+          title: "Querent couldn't connect to the PostgreSQL server.",
+          body: sentence(e.message),
+          next: hint || 'Check the host, port, database, user and password, then press Test connection again.',
+          tone: 'error',
+          actions: [],
+        };
       return {
         title: "The database couldn't be read.",
         body: sentence(e.message),

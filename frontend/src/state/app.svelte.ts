@@ -9,7 +9,9 @@ import type { Transport } from '../api/transport';
 import { answerRows } from '../lib/rows';
 import type { ChartChoice } from '../lib/chart';
 import { applyTheme } from '../lib/theme';
+import { setLanguage } from '../i18n/index.svelte';
 import { EvalState } from './eval.svelte';
+import { ConnectState } from './connect.svelte';
 
 export type { EvalRun, DraftState } from './eval.svelte';
 
@@ -86,7 +88,7 @@ export interface Busy {
   started: number;
 }
 
-export type Panel = null | 'history' | 'settings' | 'import' | 'export' | 'open' | 'ollama';
+export type Panel = null | 'history' | 'settings' | 'import' | 'export' | 'open' | 'ollama' | 'connect';
 
 /** View is what the area under the top bar shows: questions and answers, or "Evaluate models". */
 export type View = 'ask' | 'evaluate';
@@ -161,6 +163,8 @@ class AppState {
   scrollTo = $state<{ card: number; seq: number } | null>(null);
   /** evaluation is "Evaluate models": gold set, models, run, result, draft. */
   readonly evaluation: EvalState = new EvalState(this);
+  /** connection is the "Connect to PostgreSQL" dialog's form and its calls. */
+  readonly connection: ConnectState = new ConnectState(this);
 
   private seq = 0;
   private cardSeq = 0;
@@ -263,6 +267,7 @@ class AppState {
       (s) => {
         this.settings = s;
         applyTheme(s.theme);
+        setLanguage(s.language);
       },
       (e) => this.fail(e),
     );
@@ -317,7 +322,7 @@ class AppState {
   }
 
   private datasetChanged(info: DatasetInfo): void {
-    const changed = !this.dataset || this.dataset.path !== info.path || this.dataset.name !== info.name;
+    const changed = !this.dataset || this.dataset.path !== info.path || this.dataset.name !== info.name || this.dataset.server !== info.server;
     this.dataset = info;
     this.setTitle(info.title);
     if (changed || !this.schema) {
@@ -367,6 +372,33 @@ class AppState {
     } finally {
       this.busy = null;
     }
+  }
+
+  /** openConnect shows "Connect to PostgreSQL" (its saved connections read again). */
+  openConnect(): void {
+    this.banner = null;
+    this.panel = 'connect';
+    void this.connection.open();
+  }
+
+  /** closeConnect closes the dialog; the password typed in it is forgotten. */
+  closeConnect(): void {
+    this.connection.close();
+    if (this.panel === 'connect') this.panel = null;
+  }
+
+  /** connected makes a database the dialog connected to the window's. */
+  connected(info: DatasetInfo): void {
+    this.dataset = null; // a fresh schema and an empty thread
+    this.datasetChanged(info);
+    this.panel = null;
+    this.loadRecent();
+  }
+
+  /** busyOpening marks the window as opening a database (label) or done (null). */
+  busyOpening(label: string | null): void {
+    if (label) this.busy = { kind: 'open', label, progress: null, started: Date.now() };
+    else if (this.busy?.kind === 'open') this.busy = null;
   }
 
   /** refreshCurrent reads which database Go has open (after an import that opened its result). */
@@ -759,6 +791,7 @@ class AppState {
     const hostOrModelChanged = !this.settings || this.settings.ollama_host !== saved.ollama_host || this.settings.model !== saved.model;
     this.settings = saved;
     applyTheme(saved.theme);
+    setLanguage(saved.language);
     if (hostOrModelChanged) this.checkOllama();
     return saved;
   }
