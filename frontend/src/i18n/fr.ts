@@ -26,7 +26,6 @@ export const fr: Messages = {
     },
     save: 'Enregistrer cette connexion (sans son mot de passe)',
     name: 'Nom',
-    namePlaceholder: (def) => def,
     defaultName: (db, host) => `${db || 'base'} sur ${host || 'cet ordinateur'}`,
     portInvalid: 'Le port est un nombre de 1 à 65535 (PostgreSQL écoute sur 5432 sauf indication contraire).',
     databaseMissing: 'Tapez le nom de la base à ouvrir.',

@@ -26,7 +26,6 @@ export const zh: Messages = {
     },
     save: '保存此连接（不含密码）',
     name: '名称',
-    namePlaceholder: (def) => def,
     defaultName: (db, host) => `${host || '本机'} 上的 ${db || '数据库'}`,
     portInvalid: '端口是 1 到 65535 之间的数字（PostgreSQL 默认监听 5432）。',
     databaseMissing: '请输入要打开的数据库名称。',
