@@ -34,7 +34,7 @@ describe('the catalogues', () => {
         const key = `${prefix}.${k}`;
         if (typeof v === 'string' && !v.trim() && !key.endsWith('.empty')) empty.push(key);
         else if (typeof v === 'function') {
-          const args = Array.from({ length: v.length }, (_, i) => (i === 0 ? 2 : 'x'));
+          const args = Array.from({ length: v.length }, () => '2');
           const r = (v as (...a: unknown[]) => unknown)(...args);
           if (typeof r !== 'string' || !r.trim()) empty.push(key);
         } else if (v && typeof v === 'object') walk(v, key);
@@ -91,5 +91,52 @@ describe('the components', () => {
     expect(Object.keys(sources).length).toBeGreaterThan(20);
     const found = Object.entries(sources).flatMap(([path, src]) => hardCoded(src).map((f) => `${path.replace('../', '')}:${f.line}: ${f.text}`));
     expect(found).toEqual([]);
+  });
+});
+
+describe('numbers and dates for the language', async () => {
+  const { formatCount, formatNumber, formatStat, formatCell, cellText, rawText, formatBytes, formatDuration, viewText } = await import('../lib/format');
+  const { calendarTicks } = await import('../lib/chart');
+  const { toTSV } = await import('../lib/tsv');
+
+  it('writes them the English way by default, dates as stored', () => {
+    setLanguage('en');
+    expect([formatCount(1234567), formatNumber(1234.5678), formatCell(0.1), cellText('2020-01-22'), formatDuration(2)]).toEqual([
+      '1,234,567',
+      '1,234.57',
+      '0.1',
+      '2020-01-22',
+      '2.0 s',
+    ]);
+    expect(calendarTicks(Date.UTC(2020, 0, 1), Date.UTC(2021, 0, 1)).label(Date.UTC(2020, 4, 1))).toBe('2020-05');
+  });
+
+  it('writes them the French way: spaces between thousands, a decimal comma, day/month/year', () => {
+    setLanguage('fr');
+    const nb = (s: string) => s.replace(/[\u202f\u00a0]/g, ' ');
+    expect(nb(formatCount(1234567))).toBe('1 234 567');
+    expect(nb(formatNumber(1234.5678))).toBe('1 234,57');
+    expect(formatStat(3.14159)).toBe('3,142');
+    expect(formatCell(0.1)).toBe('0,1');
+    expect(viewText(791.9, { decimals: 2, blob: false })).toBe('791,90');
+    expect(cellText('2020-01-22')).toBe('22/01/2020');
+    expect(cellText('2020-01-22 14:05:09')).toBe('22/01/2020 14:05:09');
+    expect(cellText('2020-02-30')).toBe('2020-02-30'); // not a date: as stored
+    expect(cellText('Paris')).toBe('Paris');
+    expect(formatBytes(1500)).toBe('1,5 ko');
+    expect(formatDuration(2)).toBe('2,0 s');
+    expect(calendarTicks(Date.UTC(2020, 0, 1), Date.UTC(2021, 0, 1)).label(Date.UTC(2020, 4, 1))).toBe('mai 2020');
+    // Copies keep the exact values, whatever the language.
+    expect(rawText(0.1)).toBe('0.1');
+    expect(toTSV([[1234.5, '2020-01-22']], ['a', 'b'])).toBe('a\tb\n1234.5\t2020-01-22');
+  });
+
+  it('writes them the Chinese way', () => {
+    setLanguage('zh');
+    expect(formatCount(1234567)).toBe('1,234,567');
+    expect(cellText('2020-01-22')).toBe('2020/01/22');
+    expect(formatDuration(0.5)).toBe('500 毫秒');
+    expect(calendarTicks(Date.UTC(2020, 0, 1), Date.UTC(2021, 0, 1)).label(Date.UTC(2020, 4, 1))).toBe('2020年5月');
+    setLanguage('en');
   });
 });

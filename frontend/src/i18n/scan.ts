@@ -27,7 +27,14 @@ export const ALLOWED = new Set([
   'k',
   'B2:E50',
   'A1:F200',
+  'UTF-8',
+  'UTF-16LE',
+  'UTF-16BE',
+  // A prefix of the engine's own reason, matched in code (not shown).
+  'no header',
   'Escape',
+  'pass^',
+  'pass@',
   'ArrowDown',
   'ArrowUp',
   'ArrowLeft',
@@ -93,7 +100,7 @@ function splitBraces(s: string): { text: string; exprs: { text: string; at: numb
 }
 
 const allowed = (t: string) => {
-  const s = t.trim();
+  const s = t.replace(/&\w+;/g, ' ').trim();
   if (/^[^\s]*[/\\.:@][^\s]*$/.test(s)) return true; // a path, a file name, a model's name
   return !WORD.test(s) || ALLOWED.has(s) || s.split(/[\s/·,+()]+/).every((w) => !WORD.test(w) || ALLOWED.has(w));
 };
