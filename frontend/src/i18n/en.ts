@@ -62,6 +62,14 @@ export const en = {
     readOnlyFile: 'Querent never changes this file: every query is checked and runs read-only',
     readOnlyServer: 'Querent never changes this database: every query is checked and runs in a read-only transaction',
     roleWarning: 'Mind this connection:',
+    warnings: {
+      superuser: (role: string) =>
+        `Connected as ${role}, a superuser: PostgreSQL lets this role change anything, read and write the server's files and run programs on it; Querent keeps every query read-only, but connect with a SELECT-only role to be safe without relying on Querent.`,
+      mayWrite: (role: string, what: string) =>
+        `Connected as ${role}, a role that may do more than read (${what}): Querent keeps every query read-only, but connect with a SELECT-only role to be safe without relying on Querent.`,
+      inClear: (host: string) =>
+        `The connection to ${host} is not encrypted: the queries and their answers cross the network in clear (the SSL mode Require encrypts it).`,
+    },
   },
   app: {
     skip: 'Skip to the question box (/)',
@@ -529,7 +537,24 @@ export const en = {
     runAgain: 'Run this SQL again',
     openToRun: 'Open this database to run it again',
     directSQL: 'Direct SQL',
-    status: { ok: 'ok', refused: 'refused', cancelled: 'cancelled', error: 'error', timeout: 'timeout' } as Record<string, string>,
+    status: {
+      ok: 'ok',
+      refused: 'refused',
+      cancelled: 'cancelled',
+      error: 'error',
+      timeout: 'timeout',
+      syntax: 'syntax',
+      unknown_table: 'unknown table',
+      unknown_column: 'unknown column',
+      too_big: 'too big',
+      unanswerable: 'unanswerable',
+      clarification_needed: 'clarification needed',
+      model_error: 'model error',
+      llm_unavailable: 'llm unavailable',
+      model_missing: 'model missing',
+      database: 'database',
+      internal: 'internal',
+    } as Record<string, string>,
     wrongTitle: 'Never used again as an example for the model',
     markedWrong: 'marked wrong',
     namePlaceholder: 'A name for this query',

@@ -140,3 +140,21 @@ describe('numbers and dates for the language', async () => {
     setLanguage('en');
   });
 });
+
+describe('the connection warnings', async () => {
+  const { warningText } = await import('../lib/warnings');
+  const superuser =
+    "connected as postgres, a superuser: PostgreSQL lets this role change anything, read and write the server's files and run programs on it; Querent keeps every query read-only, but connect with a SELECT-only role to be safe without relying on Querent";
+
+  it('says the engine’s warnings in the page’s language, the role’s name kept', () => {
+    setLanguage('en');
+    expect(warningText(superuser)).toMatch(/^Connected as postgres, a superuser: PostgreSQL/);
+    setLanguage('fr');
+    expect(warningText(superuser)).toMatch(/^Connecté en tant que postgres, un superutilisateur/);
+    expect(warningText('connected as app, a role that may do more than read (writes 3 tables): Querent keeps…')).toContain('(writes 3 tables)');
+    setLanguage('zh');
+    expect(warningText('the connection to db.example.com is not encrypted: the queries…')).toContain('db.example.com');
+    expect(warningText('something else entirely')).toBe('Something else entirely.');
+    setLanguage('en');
+  });
+});
