@@ -103,9 +103,17 @@ func TestServicesSettings(t *testing.T) {
 	if _, err := svc.Settings.Save(desktop.SettingsData{MaxRows: -1}); engine.ErrorCode(err) != engine.CodeUsage {
 		t.Errorf("bad settings: %v", err)
 	}
-	saved, err := svc.Settings.Save(desktop.SettingsData{MaxRows: 10, TimeoutS: 5, Theme: "dark", OllamaHost: " 127.0.0.1:1 "})
-	if err != nil || saved.OllamaHost != "127.0.0.1:1" {
+	for _, lang := range []string{"de", "EN", "fr-FR"} {
+		if _, err := svc.Settings.Save(desktop.SettingsData{Language: lang}); engine.ErrorCode(err) != engine.CodeUsage {
+			t.Errorf("language %q: %v, want a usage error", lang, err)
+		}
+	}
+	saved, err := svc.Settings.Save(desktop.SettingsData{MaxRows: 10, TimeoutS: 5, Theme: "dark", OllamaHost: " 127.0.0.1:1 ", Language: "zh"})
+	if err != nil || saved.OllamaHost != "127.0.0.1:1" || saved.Language != "zh" {
 		t.Fatalf("%v %+v", err, saved)
+	}
+	if got, _ := svc.Settings.Get(); got.Language != "zh" {
+		t.Errorf("the language read back: %q, want zh", got.Language)
 	}
 	svc.Datasets.OpenDemo()
 	ans, _ := svc.Results.Run("SELECT * FROM Track")

@@ -25,6 +25,9 @@ type SettingsData struct {
 	// may do more than read (a superuser, a role that may write to a
 	// table), instead of connecting with a warning.
 	RequireReadOnlyRole bool `json:"require_readonly_role"`
+	// Language is the page's language: "en", "fr" or "zh"; "" follows
+	// the system's.
+	Language string `json:"language"`
 }
 
 func defaultSettings() SettingsData {
@@ -55,6 +58,8 @@ func (s SettingsData) valid() (SettingsData, error) {
 			"a query that needs longer is better exported, or narrowed with WHERE")
 	case s.Theme != "system" && s.Theme != "light" && s.Theme != "dark":
 		return s, engine.Errorf(engine.CodeUsage, "the theme is system, light or dark")
+	case s.Language != "" && s.Language != "en" && s.Language != "fr" && s.Language != "zh":
+		return s, engine.Errorf(engine.CodeUsage, "the language is en, fr or zh (or empty for the system's)")
 	}
 	return s, nil
 }

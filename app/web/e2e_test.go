@@ -58,11 +58,7 @@ func TestEndToEnd(t *testing.T) {
 	evalFake.SetModels("qwen2.5-coder:7b", "llama3.1:8b", "nomic-embed-text:latest")
 	evalFake.Respond(evaltest.GoldResponder(t, gold, "qwen2.5-coder:7b"))
 	evalURL := serveFor(t, evalFake.URL, "")
-	out := t.TempDir()
-	if d := os.Getenv("QUERENT_REPORT_DIR"); d != "" {
-		out = filepath.Join(d, "screenshots")
-		os.MkdirAll(out, 0o755)
-	}
+	out := reportDir(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", script, up, out, down)
@@ -86,6 +82,17 @@ func TestEndToEnd(t *testing.T) {
 	}
 }
 
+// reportDir is where the screenshots go: $QUERENT_REPORT_DIR/screenshots,
+// else a temporary folder.
+func reportDir(t *testing.T) string {
+	if d := os.Getenv("QUERENT_REPORT_DIR"); d != "" {
+		out := filepath.Join(d, "screenshots")
+		os.MkdirAll(out, 0o755)
+		return out
+	}
+	return t.TempDir()
+}
+
 func chromium() string {
 	if c := os.Getenv("CHROMIUM"); c != "" {
 		return c
@@ -97,8 +104,14 @@ func chromium() string {
 // database at open open ("": none, the page starts on its start screen),
 // and returns its URL.
 func serveFor(t *testing.T, host, open string) string {
+	return serveIn(t, host, open, t.TempDir())
+}
+
+// serveIn is serveFor with its data folder (settings, history, saved
+// connections) in dir.
+func serveIn(t *testing.T, host, open, dir string) string {
 	deps := wiring.DesktopDeps("e2e")
-	deps.DataDir = t.TempDir()
+	deps.DataDir = dir
 	svc := desktop.New(deps, nil, nil)
 	t.Cleanup(svc.Close)
 	if _, err := svc.Settings.Save(desktop.SettingsData{OllamaHost: host}); err != nil {

@@ -5,6 +5,8 @@ import { ApiError } from './error';
 import { normalise } from './events';
 import { detect, type Transport } from './transport';
 import type {
+  Connection,
+  ConnectRequest,
   DraftRequest,
   EvalRequest,
   EvalResult,
@@ -81,6 +83,15 @@ export const Datasets = {
   PreviewImport: (req: ImportRequest) => some(call('Datasets', 'PreviewImport', req)),
   ForgetPreview: () => call('Datasets', 'ForgetPreview'),
   CancelImport: () => call('Datasets', 'CancelImport'),
+  /** Connects to a PostgreSQL database and makes it the window's (read-only); the password is never stored. */
+  Connect: (req: ConnectRequest) => some(call('Datasets', 'Connect', req)),
+  /** Connects, reads what the role may do and what it can read, and disconnects. */
+  TestConnection: (conn: Connection) => some(call('Datasets', 'TestConnection', conn)),
+  /** Stops a connection test or a connect that waits on a server. */
+  CancelConnect: () => call('Datasets', 'CancelConnect'),
+  /** The saved connections (without their passwords), newest first. */
+  SavedConnections: () => list(call('Datasets', 'SavedConnections')),
+  ForgetConnection: (name: string) => list(call('Datasets', 'ForgetConnection', name)),
 };
 
 export const Ask = {

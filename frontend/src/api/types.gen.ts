@@ -1154,6 +1154,11 @@ export interface SettingsData {
    * table), instead of connecting with a warning.
    */
   require_readonly_role: boolean;
+  /**
+   * Language is the page's language: "en", "fr" or "zh"; "" follows
+   * the system's.
+   */
+  language: string;
 }
 
 /** engine.SkippedColumn is a column of the source that is not stored. */

@@ -1,6 +1,7 @@
 // What the cell panel shows of one value: a number exactly, text whole
 // (with its length), JSON laid out, a blob's size with its first bytes in
 // hex, NULL as NULL.
+import { i18n } from '../i18n/index.svelte';
 import type { Column, Value } from '../api/types';
 import { formatCount } from './format';
 
@@ -43,22 +44,22 @@ export function hexDump(b: Uint8Array, max = 512): string {
 }
 
 export function viewCell(v: Value, column: Column | undefined): CellView {
-  if (v === null || v === undefined) return { kind: 'null', text: '', shown: 'NULL', about: 'NULL: no value' };
-  if (typeof v === 'number') return { kind: 'number', text: String(v), shown: String(v), about: Number.isInteger(v) ? 'integer' : 'number' };
-  if (typeof v === 'boolean') return { kind: 'text', text: String(v), shown: String(v), about: 'boolean' };
+  if (v === null || v === undefined) return { kind: 'null', text: '', shown: 'NULL', about: i18n.m.grid.about.null };
+  if (typeof v === 'number') return { kind: 'number', text: String(v), shown: String(v), about: Number.isInteger(v) ? i18n.m.grid.about.integer : i18n.m.grid.about.number };
+  if (typeof v === 'boolean') return { kind: 'text', text: String(v), shown: String(v), about: i18n.m.grid.about.boolean };
   if (isBlobColumn(column)) {
     const b = base64Bytes(v);
-    if (b) return { kind: 'blob', text: v, shown: hexDump(b), about: `blob, ${formatCount(b.length)} byte${b.length === 1 ? '' : 's'} (copied as base64)` };
+    if (b) return { kind: 'blob', text: v, shown: hexDump(b), about: i18n.m.grid.about.blob(b.length, formatCount(b.length)) };
   }
   const t = v.trim();
   if ((t.startsWith('{') && t.endsWith('}')) || (t.startsWith('[') && t.endsWith(']'))) {
     try {
       const parsed = JSON.parse(t);
-      return { kind: 'json', text: v, shown: JSON.stringify(parsed, null, 2), about: `JSON ${Array.isArray(parsed) ? `array of ${formatCount(parsed.length)}` : 'object'}, ${formatCount(v.length)} characters` };
+      return { kind: 'json', text: v, shown: JSON.stringify(parsed, null, 2), about: i18n.m.grid.about.json(Array.isArray(parsed) ? formatCount(parsed.length) : null, formatCount(v.length)) };
     } catch {
       // not JSON after all: text
     }
   }
   const n = [...v].length;
-  return { kind: 'text', text: v, shown: v, about: `text, ${formatCount(n)} character${n === 1 ? '' : 's'}` };
+  return { kind: 'text', text: v, shown: v, about: i18n.m.grid.about.text(n, formatCount(n)) };
 }

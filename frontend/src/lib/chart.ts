@@ -9,16 +9,15 @@ import type { ChartKind, Column, Value } from '../api/types';
 import { histogram } from './histogram';
 import { numericColumns } from './rows';
 import { formatCount, formatNumber, formatStat } from './format';
+import { dateTick } from './locale';
+import { i18n } from '../i18n/index.svelte';
 
 export const CHART_KINDS: ChartKind[] = ['bar', 'line', 'pie', 'scatter', 'histogram'];
 
-export const KIND_LABELS: Record<ChartKind, string> = {
-  bar: 'Bar',
-  line: 'Line',
-  pie: 'Pie',
-  scatter: 'Scatter',
-  histogram: 'Histogram',
-};
+/** kindLabel is a chart kind's name in the page's language. */
+export function kindLabel(k: ChartKind | string): string {
+  return (i18n.m.chart.kinds as Record<string, string>)[k] ?? k;
+}
 
 /** A line or scatter draws every row up to this many points, then downsamples. */
 export const MAX_POINTS = 5000;
@@ -161,7 +160,6 @@ function label(v: Value): string {
   return String(v);
 }
 
-const ordinal = (k: number) => (k === 2 ? '2nd' : k === 3 ? '3rd' : `${k}th`);
 
 /** downsample keeps a series' shape in about max points: the points (sorted
  * by x) fall into max/2 even buckets, and each keeps its lowest and highest
@@ -199,17 +197,17 @@ export function chartData(columns: Column[], rows: Value[][], choice: ChartChoic
     const j = ys[0] ?? x;
     const bins = histogram(rows.map((r) => r[j]));
     const skipped = rows.filter((r) => typeof r[j] !== 'number').length;
-    if (skipped) notes.push(`${formatNumber(skipped)} empty or non-numeric values left out`);
+    if (skipped) notes.push(i18n.m.chart.notes.skipped(formatNumber(skipped)));
     return {
       kind,
       xAxis: 'category',
       labels: bins.map((b) => (b.lo === b.hi ? formatStat(b.lo) : `${formatStat(b.lo)} – ${formatStat(b.hi)}`)),
       series: [{ label: `${columns[j]?.name ?? ''} (count)`, data: bins.map((b) => b.count) }],
       xTitle: columns[j]?.name ?? '',
-      yTitle: 'Rows',
+      yTitle: i18n.m.chart.rows,
       points: bins.length,
       rows: n,
-      note: [`all ${formatCount(n - skipped)} values binned`, ...notes].join('; '),
+      note: [i18n.m.chart.notes.binned(formatCount(n - skipped)), ...notes].join('; '),
     };
   }
   if (kind === 'pie') {
@@ -218,13 +216,13 @@ export function chartData(columns: Column[], rows: Value[][], choice: ChartChoic
       .map((r) => ({ l: label(r[x]), v: r[j] }))
       .filter((p): p is { l: string; v: number } => typeof p.v === 'number' && p.v > 0);
     const dropped = n - pairs.length;
-    if (dropped) notes.push(`${formatNumber(dropped)} empty, zero or negative values left out`);
+    if (dropped) notes.push(i18n.m.chart.notes.dropped(formatNumber(dropped)));
     let slices = pairs;
     if (pairs.length > MAX_SLICES) {
       const sorted = [...pairs].sort((a, b) => b.v - a.v);
       const rest = sorted.slice(MAX_SLICES - 1);
-      slices = [...sorted.slice(0, MAX_SLICES - 1), { l: 'Other', v: rest.reduce((s, p) => s + p.v, 0) }];
-      notes.push(`the ${formatCount(rest.length)} smallest slices are summed as Other`);
+      slices = [...sorted.slice(0, MAX_SLICES - 1), { l: i18n.m.chart.other, v: rest.reduce((s, p) => s + p.v, 0) }];
+      notes.push(i18n.m.chart.notes.other(formatCount(rest.length)));
     }
     return {
       kind,
@@ -267,11 +265,11 @@ export function chartData(columns: Column[], rows: Value[][], choice: ChartChoic
     if (drawn < usable) {
       notes.push(
         kind === 'scatter'
-          ? `${formatCount(drawn)} of ${formatCount(usable)} points drawn, evenly spread`
-          : `downsampled evenly: ${formatCount(usable)} rows drawn as ${formatCount(drawn)} points (each of ${formatCount(Math.floor(MAX_POINTS / 2))} equal buckets keeps its lowest and highest value)`,
+          ? i18n.m.chart.notes.spread(formatCount(drawn), formatCount(usable))
+          : i18n.m.chart.notes.buckets(formatCount(usable), formatCount(drawn), formatCount(Math.floor(MAX_POINTS / 2))),
       );
-    } else notes.push(`every row drawn (${formatCount(drawn)} points)`);
-    if (left) notes.push(`${formatCount(left)} empty values left out`);
+    } else notes.push(i18n.m.chart.notes.every(formatCount(drawn)));
+    if (left) notes.push(i18n.m.chart.notes.empty(formatCount(left)));
     return { kind, xAxis: time ? 'time' : 'linear', labels: [], series, xTitle: xName, yTitle: yNames.join(', '), points: drawn, rows: n, note: notes.join('; ') };
   }
   // Categories on X: every row, or every k-th past the bound.
@@ -280,8 +278,8 @@ export function chartData(columns: Column[], rows: Value[][], choice: ChartChoic
   if (n > max) {
     const step = Math.ceil(n / max);
     data = rows.filter((_, i) => i % step === 0);
-    notes.push(`downsampled evenly: every ${ordinal(step)} of ${formatCount(n)} rows drawn (${formatCount(data.length)} ${kind === 'bar' ? 'bars' : 'points'})`);
-  } else if (kind === 'line') notes.push(`every row drawn (${formatCount(n)} points)`);
+    notes.push(i18n.m.chart.notes.everyKth(step, formatCount(n), formatCount(data.length), kind === 'bar'));
+  } else if (kind === 'line') notes.push(i18n.m.chart.notes.every(formatCount(n)));
   return {
     kind,
     xAxis: 'category',
@@ -334,7 +332,7 @@ export function calendarTicks(lo: number, hi: number, most = 12): TimeTicks {
       const t = Date.UTC(y, 0, 1);
       if (t >= lo) out.push(t);
     }
-    return { values: out, label: (ms) => String(new Date(ms).getUTCFullYear()) };
+    return { values: out, label: (ms) => dateTick(ms, 'year') ?? String(new Date(ms).getUTCFullYear()) };
   }
   if (span > 60 * DAY) {
     const months = span / (30.44 * DAY);
@@ -351,14 +349,14 @@ export function calendarTicks(lo: number, hi: number, most = 12): TimeTicks {
       if (t >= lo) out.push(t);
       m += step;
     }
-    return { values: out, label: (ms) => ymd(new Date(ms)).slice(0, 7) };
+    return { values: out, label: (ms) => dateTick(ms, 'month') ?? ymd(new Date(ms)).slice(0, 7) };
   }
   if (span > 2 * DAY) {
     const step = [1, 2, 7, 14, 28].find((k) => span / DAY / k <= most) ?? 28;
     let t = Date.UTC(d0.getUTCFullYear(), d0.getUTCMonth(), d0.getUTCDate());
     if (t < lo) t += DAY;
     for (; t <= hi; t += step * DAY) out.push(t);
-    return { values: out, label: (ms) => ymd(new Date(ms)) };
+    return { values: out, label: (ms) => dateTick(ms, 'day') ?? ymd(new Date(ms)) };
   }
   const h = DAY / 24;
   const step = [1, 2, 3, 6, 12].find((k) => span / h / k <= most) ?? 12;
@@ -367,7 +365,7 @@ export function calendarTicks(lo: number, hi: number, most = 12): TimeTicks {
     values: out,
     label: (ms) => {
       const d = new Date(ms);
-      return `${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:00`;
+      return dateTick(ms, 'hour') ?? `${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:00`;
     },
   };
 }

@@ -4,6 +4,7 @@
 // (the model's clarifying question, the closest column names).
 import type { ErrorDoc } from '../api/types';
 import { sentence } from './format';
+import { i18n } from '../i18n/index.svelte';
 
 export type Tone = 'error' | 'warning' | 'info';
 
@@ -26,154 +27,68 @@ export interface Friendly {
 export interface Context {
   /** timeoutS is the query timeout from the settings. */
   timeoutS?: number;
+  /** postgres: the database is (or is being connected to) a PostgreSQL server. */
+  postgres?: boolean;
 }
 
 /** friendly maps an error document to what the page shows. */
 export function friendly(e: Pick<ErrorDoc, 'type' | 'message' | 'hint'>, ctx: Context = {}): Friendly {
+  const E = i18n.m.errors;
   const hint = sentence(e.hint ?? '');
+  const f = (k: keyof typeof E.kinds, tone: Tone, actions: Action[], body = '', next?: string): Friendly => ({
+    title: E.kinds[k].title,
+    body,
+    next: next ?? E.kinds[k].next,
+    tone,
+    actions,
+  });
   switch (e.type) {
     case 'refused':
-      return {
-        title: 'That query would change the database.',
-        body: '',
-        next: 'Querent only reads: ask for the data instead.',
-        tone: 'warning',
-        actions: ['fix-sql'],
-      };
+      return f('refused', 'warning', ['fix-sql']);
     case 'syntax':
-      return {
-        title: "The SQL has a mistake SQLite can't read.",
-        body: '',
-        next: 'Fix it in the editor and press Run, or ask the question again in other words.',
-        tone: 'error',
-        actions: ['fix-sql'],
-      };
+      return { ...f('syntax', 'error', ['fix-sql']), title: ctx.postgres ? E.syntaxPostgres : E.kinds.syntax.title };
     case 'unknown_table':
-      return {
-        title: "The query names a table that doesn't exist.",
-        body: hint,
-        next: 'Check the table names in the sidebar, fix the SQL and press Run.',
-        tone: 'error',
-        actions: ['fix-sql'],
-      };
+      return f('unknown_table', 'error', ['fix-sql'], hint);
     case 'unknown_column':
-      return {
-        title: "The query names a column that doesn't exist.",
-        body: hint,
-        next: 'Fix the column name in the editor and press Run.',
-        tone: 'error',
-        actions: ['fix-sql'],
-      };
-    case 'timeout': {
-      const s = ctx.timeoutS ?? 30;
-      return {
-        title: `The query took longer than ${s} s and was stopped.`,
-        body: '',
-        next: 'Narrow it down (a WHERE filter, fewer joins, a LIMIT), or allow more time in Settings.',
-        tone: 'warning',
-        actions: ['fix-sql', 'open-settings'],
-      };
-    }
+      return f('unknown_column', 'error', ['fix-sql'], hint);
+    case 'timeout':
+      return { ...f('timeout', 'warning', ['fix-sql', 'open-settings']), title: E.timeout(ctx.timeoutS ?? 30) };
     case 'too_big':
-      return {
-        title: 'The result is too big to show here.',
-        body: '',
-        next: 'Ask for fewer rows or columns, or export it to get everything.',
-        tone: 'warning',
-        actions: ['fix-sql'],
-      };
+      return f('too_big', 'warning', ['fix-sql']);
     case 'clarification_needed':
-      return {
-        title: 'The model needs one more detail:',
-        body: sentence(e.message),
-        next: 'Answer below and Querent will ask again.',
-        tone: 'info',
-        actions: ['ask-again'],
-        prominent: true,
-      };
+      return { ...f('clarification_needed', 'info', ['ask-again'], sentence(e.message)), prominent: true };
     case 'unanswerable':
-      return {
-        title: `This database doesn't hold that data: ${e.message.trim().replace(/\.$/, '')}.`,
-        body: '',
-        next: 'Ask about what the tables hold: the sidebar lists them.',
-        tone: 'info',
-        actions: [],
-      };
+      return { ...f('unanswerable', 'info', []), title: E.unanswerable(e.message.trim().replace(/\.$/, '')) };
     case 'model_error':
-      return {
-        title: "The model's answer couldn't be used.",
-        body: '',
-        next: 'Ask again, perhaps in other words, or choose another model in Settings.',
-        tone: 'error',
-        actions: ['ask-again', 'open-settings'],
-      };
+      return f('model_error', 'error', ['ask-again', 'open-settings']);
     case 'llm_unavailable':
-      return {
-        title: "Ollama isn't running.",
-        body: '',
-        next: 'Start it: open the Ollama app, or run `ollama serve`. Direct SQL still works.',
-        tone: 'warning',
-        actions: ['check-ollama'],
-      };
+      return f('llm_unavailable', 'warning', ['check-ollama']);
     case 'model_missing':
-      return {
-        title: "The model isn't installed yet.",
-        body: '',
-        next: 'Download it (a few GB, once), or choose an installed model in Settings.',
-        tone: 'warning',
-        actions: ['pull-model', 'open-settings'],
-      };
+      return f('model_missing', 'warning', ['pull-model', 'open-settings']);
     case 'database':
-      return {
-        title: "The database couldn't be read.",
-        body: sentence(e.message),
-        next: hint || 'Check that the file is a SQLite database and that it can be read.',
-        tone: 'error',
-        actions: [],
-      };
+      if (ctx.postgres && /read-only role is required/.test(e.message))
+        return { ...f('readonly_role', 'warning', ['open-settings'], sentence(e.message)) };
+      if (ctx.postgres) return f('connect', 'error', [], sentence(e.message), hint || E.kinds.connect.next);
+      return f('database', 'error', [], sentence(e.message), hint || E.kinds.database.next);
     case 'import':
-      return {
-        title: 'The import failed; nothing was written.',
-        body: sentence(e.message),
-        next: hint || 'Fix the file or the options and import again.',
-        tone: 'error',
-        actions: [],
-      };
+      return f('import', 'error', [], sentence(e.message), hint || E.kinds.import.next);
     case 'export':
-      return {
-        title: 'The export failed.',
-        body: sentence(e.message),
-        next: hint || 'Choose another place to save it and try again.',
-        tone: 'error',
-        actions: [],
-      };
+      return f('export', 'error', [], sentence(e.message), hint || E.kinds.export.next);
     case 'usage': {
       // A file with several mistakes (a gold set) lists one a line.
       const lines = e.message.split('\n').filter((l) => l.trim());
-      if (lines.length > 1) return { title: 'There are mistakes to fix:', body: lines.join('\n'), next: hint, tone: 'warning', actions: [] };
-      return { title: sentence(e.message) || "That didn't work.", body: '', next: hint, tone: 'warning', actions: [] };
+      if (lines.length > 1) return { title: E.mistakes, body: lines.join('\n'), next: hint, tone: 'warning', actions: [] };
+      return { title: sentence(e.message) || E.didntWork, body: '', next: hint, tone: 'warning', actions: [] };
     }
     case 'cancelled':
-      return { title: 'Stopped.', body: '', next: '', tone: 'info', actions: [] };
+      return { title: E.stopped, body: '', next: '', tone: 'info', actions: [] };
     case 'connection':
-      return {
-        title: 'Querent is not answering.',
-        body: '',
-        next: 'The program that served this page may have stopped: start `querent serve` again and open the address it prints.',
-        tone: 'error',
-        actions: ['reload'],
-      };
+      return f('connection', 'error', ['reload']);
     case 'unauthorized':
-      return { title: 'This page needs its access address.', body: '', next: 'Open the address that `querent serve` printed.', tone: 'error', actions: [] };
+      return f('unauthorized', 'error', []);
     case 'internal':
     default:
-      return {
-        title: 'Something went wrong inside Querent.',
-        body: '',
-        next: 'This is a bug: please report it with the details below.',
-        tone: 'error',
-        actions: [],
-      };
+      return f('internal', 'error', []);
   }
 }
 

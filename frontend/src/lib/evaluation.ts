@@ -1,12 +1,14 @@
 // Evaluations in words and numbers: where a run is ("question 12 of 69"),
 // scores as percentages, the best model, each question's outcome per model.
 import type { EvalItem, EvalProgress, EvalResult, ItemScore, ModelReport } from '../api/types';
+import { i18n } from '../i18n/index.svelte';
+import { oneDecimal } from './format';
 
 /** pct writes a 0..1 score as a percentage: 100%, 0%, 87.5%; null is "—". */
 export function pct(x: number | null | undefined): string {
   if (x === null || x === undefined || !isFinite(x)) return '—';
   const v = x * 100;
-  return Math.abs(v - Math.round(v)) < 0.05 ? `${Math.round(v)}%` : `${v.toFixed(1)}%`;
+  return Math.abs(v - Math.round(v)) < 0.05 ? i18n.m.eval.percent(String(Math.round(v))) : i18n.m.eval.percent(oneDecimal(v));
 }
 
 /** Where a run is, from one progress event. */
@@ -35,8 +37,8 @@ export function position(p: EvalProgress, models: number): Position {
 /** progressLine: "qwen2.5-coder:7b — question 12 of 69: How many…" (with
  * ", try 2 of 3" when each question is asked more than once). */
 export function progressLine(p: Position): string {
-  const tries = p.k > 1 ? `, try ${p.try} of ${p.k}` : '';
-  return `${p.model} — question ${p.n} of ${p.items}${tries}${p.question ? `: ${p.question}` : ''}`;
+  const E = i18n.m.eval;
+  return `${p.model} — ${E.questionOf(p.n, p.items)}${p.k > 1 ? E.tryOf(p.try, p.k) : ''}${p.question ? `: ${p.question}` : ''}`;
 }
 
 /** modelName is a report's model (predictions have none). */
@@ -59,17 +61,18 @@ export function best(models: ModelReport[]): string {
 /** outcomeLabel says an outcome in plain words; an unanswerable question is
  * right when the model declines it. */
 export function outcomeLabel(outcome: string, unanswerable = false): string {
+  const O = i18n.m.eval.outcomes;
   switch (outcome) {
     case 'match':
-      return unanswerable ? 'declined, rightly' : 'right';
+      return unanswerable ? O.declinedRightly : O.right;
     case 'wrong_result':
-      return unanswerable ? 'answered (should decline)' : 'wrong result';
+      return unanswerable ? O.answered : O.wrong;
     case 'failed':
-      return 'failed';
+      return O.failed;
     case 'abstained':
-      return unanswerable ? 'declined' : 'declined (false refusal)';
+      return unanswerable ? O.declined : O.falseRefusal;
     case 'missing':
-      return 'not asked';
+      return O.notAsked;
     default:
       return outcome.replace(/_/g, ' ');
   }
@@ -119,11 +122,11 @@ export function rows(result: EvalResult): Row[] {
       const verdict: Cell['verdict'] =
         asked.length === 0 ? 'missing' : matches === tries.length ? 'all' : matches === 0 ? 'none' : 'some';
       const shown = tries.find((t) => !t.match) ?? tries[0];
-      const label = shown ? outcomeLabel(shown.outcome, item.unanswerable) : 'not asked';
+      const label = shown ? outcomeLabel(shown.outcome, item.unanswerable) : i18n.m.eval.outcomes.notAsked;
       const reason = tries
         .map((t) => {
           const why = t.reason || outcomeLabel(t.outcome, item.unanswerable);
-          return tries.length > 1 ? `Try ${t.try}: ${why}` : why;
+          return tries.length > 1 ? i18n.m.eval.tryWhy(t.try, why) : why;
         })
         .join('\n');
       return { model: name, tries, matches, verdict, label, reason };

@@ -1,8 +1,11 @@
 // How values and sizes read on screen: numbers with the user's separators,
 // NULL distinct from the text 'NULL', dates as stored, sizes in KB/MB.
 import type { Value } from '../api/types';
+import { i18n } from '../i18n/index.svelte';
+import { localDate, localMark, localNumberText, numberFormat } from './locale';
 
-const intFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+// Whole numbers with the locale's thousands separators (3,503; 3 503; 3,503).
+const intFmt = { format: (n: number) => numberFormat({ maximumFractionDigits: 0 }).format(n) };
 
 /** formatCount writes a whole number with thousands separators: 3,503. */
 export function formatCount(n: number): string {
@@ -16,9 +19,9 @@ export function formatNumber(n: number): string {
   if (!isFinite(n)) return n > 0 ? '∞' : n < 0 ? '−∞' : 'NaN';
   if (Number.isInteger(n) && Math.abs(n) < 1e15) return intFmt.format(n);
   const a = Math.abs(n);
-  if (a !== 0 && (a >= 1e15 || a < 1e-4)) return n.toExponential(3).replace('e+', 'e');
+  if (a !== 0 && (a >= 1e15 || a < 1e-4)) return localMark(n.toExponential(3).replace('e+', 'e'));
   const decimals = a >= 1000 ? 2 : a >= 1 ? 4 : 6;
-  return new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals }).format(n);
+  return numberFormat({ maximumFractionDigits: decimals }).format(n);
 }
 
 /** formatStat writes a statistic (mean, std, percentiles): at most 2
@@ -28,9 +31,9 @@ export function formatStat(n: number | null | undefined): string {
   if (!isFinite(n)) return formatNumber(n);
   const a = Math.abs(n);
   if (Number.isInteger(n)) return intFmt.format(n);
-  if (a >= 100) return new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(n);
-  if (a !== 0 && a < 1e-4) return n.toExponential(2);
-  return new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 }).format(n);
+  if (a >= 100) return numberFormat({ maximumFractionDigits: 2 }).format(n);
+  if (a !== 0 && a < 1e-4) return localMark(n.toExponential(2));
+  return numberFormat({ maximumSignificantDigits: 4 }).format(n);
 }
 
 /** isNull tells a SQL NULL (only null: the text 'NULL' is a value). */
@@ -50,7 +53,7 @@ export function cellText(v: Value | undefined): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'number') return formatCell(v);
   if (typeof v === 'boolean') return v ? 'true' : 'false';
-  return v;
+  return localDate(v);
 }
 
 /** formatCell writes a number cell: thousands separators for integers up to
@@ -58,7 +61,7 @@ export function cellText(v: Value | undefined): string {
 export function formatCell(n: number): string {
   if (!isFinite(n)) return formatNumber(n);
   if (Number.isInteger(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER) return intFmt.format(n);
-  return String(n);
+  return localNumberText(n);
 }
 
 /** rawText is a cell for copying: exact, no separators; NULL is empty. */
@@ -71,31 +74,33 @@ export function rawText(v: Value | undefined): string {
 export function formatValue(v: Value | undefined): string {
   if (v === null || v === undefined) return 'NULL';
   if (typeof v === 'number') return formatNumber(v);
-  return String(v);
+  return localDate(String(v));
 }
 
 /** formatBytes writes a size: 0 B, 980 B, 1.5 KB, 12.3 MB, 4.1 GB. */
 export function formatBytes(n: number): string {
   if (!isFinite(n) || n < 0) return '—';
-  if (n < 1000) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
+  const U = i18n.m.units;
+  if (n < 1000) return `${n} ${U.b}`;
+  const units = [U.kb, U.mb, U.gb, U.tb];
   let v = n;
   let i = -1;
   do {
     v /= 1000;
     i++;
   } while (v >= 1000 && i < units.length - 1);
-  return `${v >= 100 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+  return `${v >= 100 ? Math.round(v) : oneDecimal(v)} ${units[i]}`;
 }
 
 /** formatDuration writes seconds: 12 ms, 1.3 s, 2 min 5 s. */
 export function formatDuration(s: number): string {
   if (!isFinite(s) || s < 0) return '—';
-  if (s < 0.001) return '< 1 ms';
-  if (s < 1) return `${Math.round(s * 1000)} ms`;
-  if (s < 60) return `${s < 10 ? s.toFixed(1) : Math.round(s)} s`;
+  const U = i18n.m.units;
+  if (s < 0.001) return `< 1 ${U.ms}`;
+  if (s < 1) return `${Math.round(s * 1000)} ${U.ms}`;
+  if (s < 60) return `${s < 10 ? oneDecimal(s) : Math.round(s)} ${U.s}`;
   const m = Math.floor(s / 60);
-  return `${m} min ${Math.round(s - m * 60)} s`;
+  return `${m} ${U.min} ${Math.round(s - m * 60)} ${U.s}`;
 }
 
 /** formatDateTime writes an ISO time from Go as local date and time:
@@ -106,11 +111,17 @@ export function formatDateTime(iso: string, now: Date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
   const sameDay = d.getFullYear() === now.getFullYear() && d.getMonth() === now.getMonth() && d.getDate() === now.getDate();
-  if (sameDay) return `Today ${time}`;
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
+  if (sameDay) return i18n.m.units.today(time);
+  return `${localDate(`${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`)} ${time}`;
 }
 
-/** plural writes "1 row", "3,503 rows". */
+/** oneDecimal writes 1.5, 2.0 (1,5 and 2,0 in French). */
+export function oneDecimal(n: number): string {
+  return numberFormat({ minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false }).format(n);
+}
+
+/** plural writes "1 row", "3,503 rows" (English words: callers that show it
+ * pass the catalogue's). */
 export function plural(n: number, one: string, many = one + 's'): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
@@ -166,7 +177,6 @@ export function columnDecimals(rows: Value[][], j: number, sample = 2000): numbe
   return most;
 }
 
-const fixedFmts = new Map<number, Intl.NumberFormat>();
 
 /** viewText is a cell as the grid shows it, in its column's view. */
 export function viewText(v: Value | undefined, cv: ColumnView | undefined): string {
@@ -174,13 +184,12 @@ export function viewText(v: Value | undefined, cv: ColumnView | undefined): stri
   if (cv?.blob && typeof v === 'string') {
     const pad = v.endsWith('==') ? 2 : v.endsWith('=') ? 1 : 0;
     const n = Math.max(0, Math.floor((v.length * 3) / 4) - pad);
-    return `${formatCount(n)} byte${n === 1 ? '' : 's'}`;
+    return i18n.m.units.bytes(n, formatCount(n));
   }
   if (typeof v === 'number' && cv && cv.decimals > 0 && isFinite(v) && Math.abs(v) < 1e15 && decimalsOf(v) <= cv.decimals) {
-    let f = fixedFmts.get(cv.decimals);
-    if (!f) {
-      f = new Intl.NumberFormat('en-US', { minimumFractionDigits: cv.decimals, maximumFractionDigits: cv.decimals });
-      fixedFmts.set(cv.decimals, f);
+    let f: Intl.NumberFormat | undefined;
+    {
+      f = numberFormat({ minimumFractionDigits: cv.decimals, maximumFractionDigits: cv.decimals });
     }
     return f.format(v);
   }

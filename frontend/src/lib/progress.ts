@@ -1,7 +1,11 @@
 // The ask loop's stages in words.
 import type { AskProgress } from '../api/types';
+import { i18n } from '../i18n/index.svelte';
 
-export const STEPS = ['Preparing', 'Writing SQL', 'Checking', 'Running', 'Checking values'];
+/** steps are the loop's five steps in the page's language. */
+export function steps(): readonly string[] {
+  return i18n.m.progress.steps;
+}
 
 export function stepIndex(stage: string): number {
   switch (stage) {
@@ -24,26 +28,24 @@ export function stepIndex(stage: string): number {
 }
 
 export function stageLabel(p: AskProgress): string {
-  const tokens = p.tokens > 0 ? ` · ${p.tokens} tokens` : '';
+  const P = i18n.m.progress;
+  const tokens = p.tokens > 0 ? P.tokens(p.tokens) : '';
   switch (p.stage) {
     case 'preparing':
-      return 'Preparing: reading the schema…';
+      return P.preparing;
     case 'writing SQL':
-      return `Writing SQL…${tokens}`;
+      return P.writing + tokens;
     case 'checking':
-      return 'Checking the SQL…';
+      return P.checking;
     case 'running':
-      return 'Running the query…';
-    case 'repairing': {
-      const total = Math.max(1, p.attempts - 1);
-      const n = Math.max(1, p.attempt - 1);
-      return `Repairing the SQL (${n} of ${total})…${tokens}`;
-    }
+      return P.running;
+    case 'repairing':
+      return P.repairing(Math.max(1, p.attempt - 1), Math.max(1, p.attempts - 1)) + tokens;
     case 'checking values':
-      return 'Checking the values…';
+      return P.checkingValues;
     case 'done':
-      return 'Finishing…';
+      return P.done;
     default:
-      return p.stage ? `${p.stage[0].toUpperCase()}${p.stage.slice(1)}…` : 'Working…';
+      return p.stage ? `${p.stage[0].toUpperCase()}${p.stage.slice(1)}…` : P.working;
   }
 }

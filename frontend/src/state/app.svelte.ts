@@ -9,7 +9,9 @@ import type { Transport } from '../api/transport';
 import { answerRows } from '../lib/rows';
 import type { ChartChoice } from '../lib/chart';
 import { applyTheme } from '../lib/theme';
+import { i18n, setLanguage } from '../i18n/index.svelte';
 import { EvalState } from './eval.svelte';
+import { ConnectState } from './connect.svelte';
 
 export type { EvalRun, DraftState } from './eval.svelte';
 
@@ -86,7 +88,7 @@ export interface Busy {
   started: number;
 }
 
-export type Panel = null | 'history' | 'settings' | 'import' | 'export' | 'open' | 'ollama';
+export type Panel = null | 'history' | 'settings' | 'import' | 'export' | 'open' | 'ollama' | 'connect';
 
 /** View is what the area under the top bar shows: questions and answers, or "Evaluate models". */
 export type View = 'ask' | 'evaluate';
@@ -161,6 +163,8 @@ class AppState {
   scrollTo = $state<{ card: number; seq: number } | null>(null);
   /** evaluation is "Evaluate models": gold set, models, run, result, draft. */
   readonly evaluation: EvalState = new EvalState(this);
+  /** connection is the "Connect to PostgreSQL" dialog's form and its calls. */
+  readonly connection: ConnectState = new ConnectState(this);
 
   private seq = 0;
   private cardSeq = 0;
@@ -263,6 +267,7 @@ class AppState {
       (s) => {
         this.settings = s;
         applyTheme(s.theme);
+        setLanguage(s.language);
       },
       (e) => this.fail(e),
     );
@@ -305,7 +310,7 @@ class AppState {
   forgetRecent(path: string): void {
     api.Datasets.ForgetRecent(path).then(
       (r) => (this.recent = r),
-      (e) => this.toast(`Could not update the recent files: ${e instanceof Error ? e.message : String(e)}`),
+      (e) => this.toast(i18n.m.state.recentFailed(e instanceof Error ? e.message : String(e))),
     );
   }
 
@@ -317,7 +322,7 @@ class AppState {
   }
 
   private datasetChanged(info: DatasetInfo): void {
-    const changed = !this.dataset || this.dataset.path !== info.path || this.dataset.name !== info.name;
+    const changed = !this.dataset || this.dataset.path !== info.path || this.dataset.name !== info.name || this.dataset.server !== info.server;
     this.dataset = info;
     this.setTitle(info.title);
     if (changed || !this.schema) {
@@ -346,13 +351,13 @@ class AppState {
     if (ev.running || ev.draft.running) {
       this.banner = {
         type: 'usage',
-        message: ev.running ? 'An evaluation is running on this database' : 'A gold set is being drafted from this database',
-        hint: 'wait for it to end, or press Cancel in Evaluate, then open the other database',
+        message: ev.running ? i18n.m.state.evalRunning : i18n.m.state.draftRunning,
+        hint: i18n.m.state.evalRunningHint,
         query: '',
       };
       return false;
     }
-    this.busy = { kind: 'open', label: path ? 'Opening the file…' : 'Opening the demo database…', progress: null, started: Date.now() };
+    this.busy = { kind: 'open', label: path ? i18n.m.start.openingFile : i18n.m.start.openingDemo, progress: null, started: Date.now() };
     this.banner = null;
     try {
       const info = path ? await api.Datasets.Open(path) : await api.Datasets.OpenDemo();
@@ -367,6 +372,33 @@ class AppState {
     } finally {
       this.busy = null;
     }
+  }
+
+  /** openConnect shows "Connect to PostgreSQL" (its saved connections read again). */
+  openConnect(): void {
+    this.banner = null;
+    this.panel = 'connect';
+    void this.connection.open();
+  }
+
+  /** closeConnect closes the dialog; the password typed in it is forgotten. */
+  closeConnect(): void {
+    this.connection.close();
+    if (this.panel === 'connect') this.panel = null;
+  }
+
+  /** connected makes a database the dialog connected to the window's. */
+  connected(info: DatasetInfo): void {
+    this.dataset = null; // a fresh schema and an empty thread
+    this.datasetChanged(info);
+    this.panel = null;
+    this.loadRecent();
+  }
+
+  /** busyOpening marks the window as opening a database (label) or done (null). */
+  busyOpening(label: string | null): void {
+    if (label) this.busy = { kind: 'open', label, progress: null, started: Date.now() };
+    else if (this.busy?.kind === 'open') this.busy = null;
   }
 
   /** refreshCurrent reads which database Go has open (after an import that opened its result). */
@@ -485,7 +517,7 @@ class AppState {
       c.taken = 'question';
       c.pending = true;
     }
-    this.busy = { kind: 'ask', label: 'Asking', question: q, card: c.id, progress: { stage: 'preparing', attempt: 0, attempts: 4, tokens: 0 }, started: Date.now() };
+    this.busy = { kind: 'ask', label: i18n.m.ask.asking, question: q, card: c.id, progress: { stage: 'preparing', attempt: 0, attempts: 4, tokens: 0 }, started: Date.now() };
     this.banner = null;
     if (typed) this.question = '';
     try {
@@ -534,14 +566,14 @@ class AppState {
     if (!c)
       c = this.addCard({
         source: 'sql',
-        heading: o.heading ?? 'Your SQL',
+        heading: o.heading ?? i18n.m.ask.yourSQL,
         question: o.question ?? '',
         taken: 'sql',
         pending: true,
         typed: !!o.typed,
         fromHistory: !!o.fromHistory,
       });
-    this.busy = { kind: 'run', label: 'Running the query', card: c.id, progress: null, started: Date.now() };
+    this.busy = { kind: 'run', label: i18n.m.ask.running, card: c.id, progress: null, started: Date.now() };
     this.banner = null;
     if (o.typed && this.question.trim() === sql.trim()) this.question = '';
     try {
@@ -603,7 +635,7 @@ class AppState {
     if (!c && last && last.source === 'preview' && !this.busy) {
       c = last;
       c.table = table;
-      c.heading = `Preview of ${table}`;
+      c.heading = i18n.m.ask.previewOf(table);
       c.tableRows = tableRows;
       c.collapsed = false;
       c.doc = null;
@@ -611,13 +643,13 @@ class AppState {
       c.pending = true;
       this.reveal(c.id);
     }
-    if (!c) c = this.addCard({ source: 'preview', heading: `Preview of ${table}`, table, tableRows, taken: 'sql', pending: true });
-    this.busy = { kind: 'preview', label: `Loading ${table}`, card: c.id, progress: null, started: Date.now() };
+    if (!c) c = this.addCard({ source: 'preview', heading: i18n.m.ask.previewOf(table), table, tableRows, taken: 'sql', pending: true });
+    this.busy = { kind: 'preview', label: i18n.m.ask.loadingTable(table), card: c.id, progress: null, started: Date.now() };
     this.banner = null;
     try {
       const ans = await api.Results.Preview(table);
       if (my !== this.seq) return;
-      this.fill(c, ans, 'preview', { heading: `Preview of ${table}` });
+      this.fill(c, ans, 'preview', { heading: i18n.m.ask.previewOf(table) });
     } catch (e) {
       if (my === this.seq) {
         this.fail(e);
@@ -638,7 +670,7 @@ class AppState {
       const page = await api.Results.Page({ sql: c.sql, offset: c.rows.length, limit: PAGE });
       if (c.rev !== rev) return; // the card got a new result meanwhile
       if (page.errors?.length) {
-        this.toast(`The next rows could not be read: ${page.errors[0].message}`);
+        this.toast(i18n.m.state.nextRowsFailed(page.errors[0].message));
         c.more = false;
         return;
       }
@@ -646,7 +678,7 @@ class AppState {
       c.more = page.truncated;
       if (!c.more && c.total.state !== 'done') c.total = { state: 'done', rows: c.rows.length };
     } catch (e) {
-      this.toast(`The next rows could not be read: ${errorDoc(e).message}`);
+      this.toast(i18n.m.state.nextRowsFailed(errorDoc(e).message));
     } finally {
       if (c.rev === rev) c.loading = false;
     }
@@ -689,11 +721,11 @@ class AppState {
       const found = await api.History.List({ text: c.question, limit: 50 });
       const e = found.find((h) => h.question === c.question && h.sql === (c.doc?.query ?? ''));
       if (!e) {
-        this.toast('This answer is not in the history.');
+        this.toast(i18n.m.state.notInHistory);
         return false;
       }
       await api.History.MarkWrong(e.id, true);
-      this.toast('Marked as wrong: the model will not take it as an example again.');
+      this.toast(i18n.m.state.markedWrong);
       return true;
     } catch (e) {
       this.fail(e);
@@ -718,7 +750,7 @@ class AppState {
       await api.Ask.NewConversation();
       this.turns = 0;
       this.conversation = null;
-      this.toast('New conversation: the next question starts fresh.');
+      this.toast(i18n.m.state.newConversation);
     } catch (e) {
       this.fail(e);
     }
@@ -759,6 +791,7 @@ class AppState {
     const hostOrModelChanged = !this.settings || this.settings.ollama_host !== saved.ollama_host || this.settings.model !== saved.model;
     this.settings = saved;
     applyTheme(saved.theme);
+    setLanguage(saved.language);
     if (hostOrModelChanged) this.checkOllama();
     return saved;
   }

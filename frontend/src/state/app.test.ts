@@ -248,7 +248,7 @@ describe('the app state', () => {
     const f = fake({ 'Settings.Save': (s) => s });
     await app.boot(f.t);
     const before = f.calls.filter((c) => c.target === 'Ask.Status').length;
-    await app.saveSettings({ ollama_host: '', model: 'sqlcoder:7b', max_rows: 100, timeout_s: 30, theme: 'dark', skip_explanation: false, require_readonly_role: false });
+    await app.saveSettings({ ollama_host: '', model: 'sqlcoder:7b', max_rows: 100, timeout_s: 30, theme: 'dark', skip_explanation: false, require_readonly_role: false, language: '' });
     expect(app.settings?.max_rows).toBe(100);
     expect(f.calls.filter((c) => c.target === 'Ask.Status').length).toBe(before + 1);
   });

@@ -2,6 +2,7 @@
 // with its progress and Cancel; the result; drafting a gold set from the
 // open database. Only this module (through src/api) starts an evaluation.
 import * as api from '../api';
+import { i18n } from '../i18n/index.svelte';
 import type { DatasetInfo, DraftResult, ErrorDoc, EvalProgress, EvalResult, GoldSetInfo, OllamaStatus } from '../api';
 
 /** What the evaluation needs of the page's state. */
@@ -307,7 +308,7 @@ export class EvalState {
     if (d.running || !this.host.dataset) return;
     const out = d.out.trim();
     if (!out) {
-      d.error = { type: 'usage', message: 'No file to save the gold set to', hint: 'type where to save it, for example ~/data-gold.toml', query: '' };
+      d.error = { type: 'usage', message: i18n.m.state.noDraftFile, hint: i18n.m.state.noDraftFileHint, query: '' };
       return;
     }
     d.running = true;
@@ -337,7 +338,7 @@ export class EvalState {
       if (err.type === 'cancelled') d.stopped = true;
       else if (err.type === 'export' && /already exists/i.test(err.message)) d.exists = true;
       else if (err.type === 'export')
-        d.error = { type: 'usage', message: `The gold set could not be saved: ${err.message}`, hint: err.hint || 'choose another place to save it', query: '' };
+        d.error = { type: 'usage', message: i18n.m.state.draftSaveFailed(err.message), hint: err.hint || i18n.m.state.draftSaveFailedHint, query: '' };
       else d.error = err;
       if (err.type === 'llm_unavailable' || err.type === 'model_missing') this.host.checkOllama();
     } finally {

@@ -159,7 +159,7 @@ describe('the calls of the dialogs', () => {
 // Only src/api and src/state talk to Go: the components and helpers import
 // nothing but types from src/api.
 describe('the way to Go', () => {
-  const sources = import.meta.glob(['../components/*.svelte', '../lib/*.ts', '../App.svelte', '../main.ts', '!../**/*.test.ts'], {
+  const sources = import.meta.glob(['../components/*.svelte', '../lib/*.ts', '../i18n/*.ts', '../App.svelte', '../main.ts', '!../**/*.test.ts'], {
     query: '?raw',
     import: 'default',
     eager: true,
