@@ -21,12 +21,16 @@ type Answer struct {
 	OptimizationHints       []string        `json:"optimization_hints"`
 	VisualizationSuggestion string          `json:"visualization_suggestion"`
 	VisualizationReason     string          `json:"visualization_reason"`
-	Explanation             string          `json:"explanation"`
-	FollowUpQuestions       []string        `json:"follow_up_questions"`
-	TablesUsed              []string        `json:"tables_used"`
-	SessionContext          map[string]any  `json:"session_context"`
-	Model                   *string         `json:"model"`
-	Attempts                []Attempt       `json:"attempts"`
+	// VisualizationReasons is VisualizationReason in each language the
+	// page speaks (ReasonLanguages: en, fr, zh), the column names as they
+	// are. An addition to the contract's fields; empty when no rows ran.
+	VisualizationReasons map[string]string `json:"visualization_reasons"`
+	Explanation          string            `json:"explanation"`
+	FollowUpQuestions    []string          `json:"follow_up_questions"`
+	TablesUsed           []string          `json:"tables_used"`
+	SessionContext       map[string]any    `json:"session_context"`
+	Model                *string           `json:"model"`
+	Attempts             []Attempt         `json:"attempts"`
 	// TimeToRowsS is the time from the question to its rows (the SQL run),
 	// null for direct SQL.
 	TimeToRowsS *float64 `json:"time_to_rows_s"`
@@ -156,6 +160,7 @@ func NewAnswer(query string) *Answer {
 		Errors:                  []ErrorDoc{},
 		Warnings:                []string{},
 		VisualizationSuggestion: ChartTable,
+		VisualizationReasons:    map[string]string{},
 	}
 }
 
@@ -184,6 +189,7 @@ func (a *Answer) SetResult(res *Result) {
 	chart := SuggestChart(res.Columns, res.Rows, a.Stats)
 	a.VisualizationSuggestion = chart.Kind
 	a.VisualizationReason = chart.Reason
+	a.VisualizationReasons = chart.Reasons
 }
 
 // AddError records err in the answer's errors.

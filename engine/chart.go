@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 )
@@ -50,6 +49,9 @@ type ChartSuggestion struct {
 	Y []string `json:"y,omitempty"`
 	// Reason explains the choice in one plain sentence naming the columns.
 	Reason string `json:"reason"`
+	// Reasons is Reason in each of ReasonLanguages ("en", "fr", "zh"), the
+	// column names as they are.
+	Reasons map[string]string `json:"reasons"`
 }
 
 // Roles a column can play in a chart.
@@ -94,15 +96,15 @@ func SuggestChart(cols []Column, rows [][]Value, stats ColumnStatsList) ChartSug
 	n := len(rows)
 	switch {
 	case len(cols) == 0:
-		return table("the query returned no columns, so there is nothing to chart")
+		return table(chartWhy{key: "no_columns"})
 	case n == 0:
-		return table("the query returned no rows, so there is nothing to chart")
+		return table(chartWhy{key: "no_rows"})
 	case n == 1 && len(cols) == 1:
-		return table(fmt.Sprintf("a single value (%s) reads best as it is", cols[0].Name))
+		return table(chartWhy{key: "single_value", names: []string{cols[0].Name}})
 	case n == 1:
-		return table(fmt.Sprintf("a single row of %s columns reads best as a table", countWord(len(cols))))
+		return table(chartWhy{key: "single_row", count: len(cols)})
 	case len(cols) > maxChartColumns:
-		return table(fmt.Sprintf("%s columns are too many for one chart: a table shows them all", countWord(len(cols))))
+		return table(chartWhy{key: "too_many_columns", count: len(cols)})
 	}
 	if !statsMatch(cols, stats) {
 		stats = ComputeStats(cols, rows)
@@ -129,74 +131,78 @@ func SuggestChart(cols []Column, rows [][]Value, stats ColumnStatsList) ChartSug
 	if len(dates) > 0 && len(measures) > 0 {
 		d := dates[0]
 		if len(cats) > 0 && d.stats.Distinct < d.stats.Count {
-			return table(fmt.Sprintf("%s repeats for each %s: a table shows every combination (a line needs one row per %s)",
-				d.name, cats[0].name, d.name))
+			return table(chartWhy{key: "repeats_per_date", names: []string{d.name}, others: []string{cats[0].name}})
 		}
-		y := firstNames(measures, maxSeries)
-		return ChartSuggestion{Kind: ChartLine, X: d.name, Y: y,
-			Reason: fmt.Sprintf("one date-like column (%s) and %s: a line shows the trend over time%s",
-				d.name, numbers(measures), drawn(measures))}
+		return suggest(ChartLine, d.name, firstNames(measures, maxSeries),
+			chartWhy{key: "line", names: []string{d.name}, numbers: allNames(measures)})
 	}
 
 	// Bar or pie: numbers compared across categories.
 	if len(cats) == 1 && len(measures) > 0 {
 		c := cats[0]
 		if n > maxBars {
-			return table(fmt.Sprintf("%s repeats across %d rows, too many bars for one chart: a table shows them (group by %s to compare totals)",
-				c.name, n, c.name))
+			return table(chartWhy{key: "too_many_bars", names: []string{c.name}, count: n})
 		}
 		if pie(c, measures, n) {
 			m := measures[0]
-			return ChartSuggestion{Kind: ChartPie, X: c.name, Y: []string{m.name},
-				Reason: fmt.Sprintf("one category (%s) with %s values, one row each, and one non-negative number (%s): a pie shows each share of the whole",
-					c.name, countWord(int(c.stats.Distinct)), m.name)}
+			return suggest(ChartPie, c.name, []string{m.name},
+				chartWhy{key: "pie", names: []string{c.name}, numbers: []string{m.name}, count: int(c.stats.Distinct)})
 		}
-		return ChartSuggestion{Kind: ChartBar, X: c.name, Y: firstNames(measures, maxSeries),
-			Reason: fmt.Sprintf("one category (%s) and %s: a bar compares them across %s%s",
-				c.name, numbers(measures), c.name, drawn(measures))}
+		return suggest(ChartBar, c.name, firstNames(measures, maxSeries),
+			chartWhy{key: "bar", names: []string{c.name}, numbers: allNames(measures)})
 	}
 
 	if len(cats) == 0 && len(dates) == 0 {
 		// Scatter: how two numbers relate.
 		if len(measures) == 2 {
 			x, y := measures[0].name, measures[1].name
+			why := chartWhy{key: "scatter", numbers: []string{x, y}, count: n}
 			if n < minScatterRows {
-				return table(fmt.Sprintf("two numbers (%s and %s) but only %d rows: a table shows them better than a scatter", x, y, n))
+				why.key = "few_for_scatter"
+				return table(why)
 			}
-			return ChartSuggestion{Kind: ChartScatter, X: x, Y: []string{y},
-				Reason: fmt.Sprintf("two numbers (%s and %s) over %d rows: a scatter shows how they relate", x, y, n)}
+			return suggest(ChartScatter, x, []string{y}, why)
 		}
 		// Histogram: how one number is distributed.
 		if len(measures) == 1 && len(others) == 0 {
 			m := measures[0].name
+			why := chartWhy{key: "histogram", numbers: []string{m}, count: n}
 			if n < minHistogramRows {
-				return table(fmt.Sprintf("one number (%s) over only %d rows: a table shows them better than a histogram", m, n))
+				why.key = "few_for_histogram"
+				return table(why)
 			}
-			return ChartSuggestion{Kind: ChartHistogram, X: m,
-				Reason: fmt.Sprintf("one number (%s) over %d rows: a histogram shows how its values are distributed", m, n)}
+			return suggest(ChartHistogram, m, nil, why)
 		}
 	}
 
 	// Table, saying why.
+	every := make([]string, len(cols))
+	for i, c := range cols {
+		every[i] = c.Name
+	}
 	switch {
 	case len(measures) == 0 && len(cats) == 0 && len(dates) == 0 && allText(cols, stats):
-		return table(fmt.Sprintf("only text with many different values (%s): a table shows it best", colNames(cols)))
+		return table(chartWhy{key: "only_text", names: every})
 	case len(measures) == 0:
-		return table(fmt.Sprintf("no number to plot among %s: a table shows the values best", colNames(cols)))
+		return table(chartWhy{key: "no_number", names: every})
 	case len(cats) > 1:
-		return table(fmt.Sprintf("%s categories (%s) and %s: a table shows each combination",
-			countWord(len(cats)), names(cats), numbers(measures)))
+		return table(chartWhy{key: "categories", names: allNames(cats), numbers: allNames(measures)})
 	case len(dates) == 0 && len(cats) == 0 && len(measures) > 2:
-		return table(fmt.Sprintf("%s with no category or date to plot them against: a table shows them best", numbers(measures)))
+		return table(chartWhy{key: "numbers_only", numbers: allNames(measures)})
 	case len(others) > 0:
-		return table(fmt.Sprintf("%s beside %s, which cannot be grouped or plotted: a table shows the rows as they are",
-			numbers(measures), names(others)))
+		return table(chartWhy{key: "unplottable", numbers: allNames(measures), others: allNames(others)})
 	}
-	return table(fmt.Sprintf("no simple chart fits %s: a table shows them best", colNames(cols)))
+	return table(chartWhy{key: "no_simple_chart", names: every})
 }
 
-func table(reason string) ChartSuggestion {
-	return ChartSuggestion{Kind: ChartTable, Reason: reason}
+// suggest is a chart of kind, with its reason in every language.
+func suggest(kind, x string, y []string, why chartWhy) ChartSuggestion {
+	r := why.reasons()
+	return ChartSuggestion{Kind: kind, X: x, Y: y, Reason: r["en"], Reasons: r}
+}
+
+func table(why chartWhy) ChartSuggestion {
+	return suggest(ChartTable, "", nil, why)
 }
 
 // statsMatch reports whether stats were computed for cols.
@@ -540,57 +546,6 @@ func firstNames(cs []chartColumn, k int) []string {
 	return out
 }
 
-// numbers says "one number (Total)" or "two numbers (A and B)".
-func numbers(cs []chartColumn) string {
-	if len(cs) == 1 {
-		return fmt.Sprintf("one number (%s)", cs[0].name)
-	}
-	return fmt.Sprintf("%s numbers (%s)", countWord(len(cs)), names(cs))
-}
-
-// drawn notes the numbers left out of a line or bar chart.
-func drawn(cs []chartColumn) string {
-	if len(cs) <= maxSeries {
-		return ""
-	}
-	return fmt.Sprintf(" (the first %s are drawn)", countWord(maxSeries))
-}
-
-func names(cs []chartColumn) string {
-	ns := make([]string, len(cs))
-	for i, c := range cs {
-		ns[i] = c.name
-	}
-	return joinNames(ns)
-}
-
-func colNames(cols []Column) string {
-	ns := make([]string, len(cols))
-	for i, c := range cols {
-		ns[i] = c.Name
-	}
-	return joinNames(ns)
-}
-
-// joinNames says "A", "A and B", "A, B and C", or "A, B, C and 3 more".
-func joinNames(ns []string) string {
-	if len(ns) > chartReasonMaxNames {
-		more := len(ns) - chartReasonMaxNames + 1
-		ns = append(ns[:chartReasonMaxNames-1:chartReasonMaxNames-1], fmt.Sprintf("%d more", more))
-	}
-	switch len(ns) {
-	case 0:
-		return ""
-	case 1:
-		return ns[0]
-	}
-	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
-}
-
-func countWord(n int) string {
-	words := [...]string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
-	if 0 <= n && n < len(words) {
-		return words[n]
-	}
-	return fmt.Sprint(n)
+func allNames(cs []chartColumn) []string {
+	return firstNames(cs, len(cs))
 }

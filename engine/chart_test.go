@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -333,6 +334,7 @@ func TestSuggestChart(t *testing.T) {
 				if tt.wantReason != "" && got.Reason != tt.wantReason {
 					t.Errorf("reason:\ngot  %q\nwant %q", got.Reason, tt.wantReason)
 				}
+				checkReasons(t, got)
 			}
 		})
 	}
@@ -390,5 +392,60 @@ func TestIDNames(t *testing.T) {
 		if got := weakIDName(tt.name); got != tt.weak {
 			t.Errorf("weakIDName(%q): got %v, want %v", tt.name, got, tt.weak)
 		}
+	}
+}
+
+// checkReasons checks a suggestion's reason in every language: said, with
+// nothing left of its template, naming the columns the chart draws.
+func checkReasons(t *testing.T, got ChartSuggestion) {
+	t.Helper()
+	if got.Reasons["en"] != got.Reason {
+		t.Errorf("the English reason %q is not Reason %q", got.Reasons["en"], got.Reason)
+	}
+	for _, lang := range ReasonLanguages {
+		r := got.Reasons[lang]
+		if r == "" || strings.ContainsAny(r, "{}") || strings.Contains(r, "%!") {
+			t.Errorf("%s: the reason %q is not a finished sentence", lang, r)
+		}
+		for _, name := range append([]string{got.X}, got.Y...) {
+			if !strings.Contains(r, name) {
+				t.Errorf("%s: the reason %q does not name %s", lang, r, name)
+			}
+		}
+	}
+}
+
+func TestChartReasonsInEveryLanguage(t *testing.T) {
+	for _, lang := range ReasonLanguages {
+		for key := range chartLanguages["en"].sentences {
+			if chartLanguages[lang].sentences[key] == "" {
+				t.Errorf("%s has no sentence for %s", lang, key)
+			}
+		}
+		if len(chartLanguages[lang].sentences) != len(chartLanguages["en"].sentences) {
+			t.Errorf("%s has %d sentences, English %d", lang, len(chartLanguages[lang].sentences), len(chartLanguages["en"].sentences))
+		}
+	}
+	cols, rows := result(30, []string{"InvoiceDate", "Total", "Tax", "Items", "Discount"}, func(i, j int) Value {
+		if j == 0 {
+			return day(i)
+		}
+		return float64(i*j) + 0.5
+	})
+	got := SuggestChart(cols, rows, ComputeStats(cols, rows))
+	want := map[string]string{
+		"en": "one date-like column (InvoiceDate) and four numbers (Total, Tax, Items and Discount): a line shows the trend over time (the first three are drawn)",
+		"fr": "une colonne de dates (InvoiceDate) et quatre nombres (Total, Tax, Items et Discount) : une courbe montre l’évolution dans le temps (les trois premiers sont tracés)",
+		"zh": "一个日期列（InvoiceDate）和 4 个数值（Total、Tax、Items 和 Discount）：折线图显示随时间的变化趋势（只绘制前 3 个）",
+	}
+	if !reflect.DeepEqual(got.Reasons, want) {
+		t.Errorf("reasons:\ngot  %q\nwant %q", got.Reasons, want)
+	}
+	many := []string{"a", "b", "c", "d", "e", "f"}
+	cols, rows = result(3, many, func(i, j int) Value { return fmt.Sprintf("t%d-%d", i, j) })
+	got = SuggestChart(cols, rows, ComputeStats(cols, rows))
+	if got.Kind != ChartTable || got.Reasons["fr"] != "" && !strings.Contains(got.Reasons["fr"], "a, b, c et 3 autres") ||
+		!strings.Contains(got.Reasons["zh"], "a、b、c 等另外 3 列") {
+		t.Errorf("a long list of names: %q", got.Reasons)
 	}
 }

@@ -292,7 +292,11 @@ func (x *xlsxWriter) notes(sheet, note string, sug engine.ChartSuggestion) error
 		return writeError(err)
 	}
 	if x.opts.Chart == ChartAuto {
-		return x.setRow(sheet, 2, x.words.ChosenAutomatically+sug.Reason)
+		reason := sug.Reasons[x.words.code]
+		if reason == "" {
+			reason = sug.Reason
+		}
+		return x.setRow(sheet, 2, x.words.ChosenAutomatically+reason)
 	}
 	return nil
 }

@@ -12,6 +12,8 @@ import (
 // notes, the chart's notes and titles — in one language. The data itself
 // (values, column names, the question, the SQL) is never translated.
 type labels struct {
+	code string // the language's key in languages (a key of engine.ChartSuggestion.Reasons)
+
 	Data, Provenance, Statistics, Chart string
 
 	Field, Value                                                string
@@ -117,6 +119,12 @@ var languages = map[string]*labels{
 		HistHeader:     []string{"从", "到", "分组", "计数"},
 		DistributionOf: "分布：",
 	},
+}
+
+func init() {
+	for code, l := range languages {
+		l.code = code
+	}
 }
 
 // Languages lists the languages a workbook's own words can be in.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"querent/engine"
@@ -33,10 +34,14 @@ func TestXLSXLanguages(t *testing.T) {
 		lang                                       string
 		sheets                                     []string
 		field, question, statsFirst, kind, chartTo string
+		reason                                     string // the chart's reason in the language
 	}{
-		{"fr", []string{"Données", "Provenance", "Statistiques", "Graphique"}, "champ", "question", "colonne", "numérique", "Choisi automatiquement : "},
-		{"zh", []string{"数据", "来源", "统计", "图表"}, "字段", "问题", "列", "数值", "自动选择："},
-		{"fr-CA", []string{"Données", "Provenance", "Statistiques", "Graphique"}, "champ", "question", "colonne", "numérique", "Choisi automatiquement : "},
+		{"fr", []string{"Données", "Provenance", "Statistiques", "Graphique"}, "champ", "question", "colonne", "numérique", "Choisi automatiquement : ",
+			"une catégorie (genre) et un nombre (tracks) : des barres les comparent selon genre"},
+		{"zh", []string{"数据", "来源", "统计", "图表"}, "字段", "问题", "列", "数值", "自动选择：",
+			"一个分类（genre）和 1 个数值（tracks）：柱状图按 genre 比较它们"},
+		{"fr-CA", []string{"Données", "Provenance", "Statistiques", "Graphique"}, "champ", "question", "colonne", "numérique", "Choisi automatiquement : ",
+			"une catégorie (genre)"},
 	} {
 		f := openXLSX(t, write(tt.lang))
 		if got := f.GetSheetList(); !reflect.DeepEqual(got, tt.sheets) {
@@ -57,6 +62,8 @@ func TestXLSXLanguages(t *testing.T) {
 		chart := rawRows(t, f, tt.sheets[3])
 		if len(chart) < 2 || len(chart[1][0]) < len(tt.chartTo) || chart[1][0][:len(tt.chartTo)] != tt.chartTo {
 			t.Errorf("%s: chart notes %q", tt.lang, chart)
+		} else if !strings.Contains(chart[1][0], tt.reason) {
+			t.Errorf("%s: the chart's reason %q does not say %q", tt.lang, chart[1][0], tt.reason)
 		}
 	}
 	_, err := export.Export(context.Background(), db, query, filepath.Join(t.TempDir(), "x.xlsx"), export.Options{Language: "de"})

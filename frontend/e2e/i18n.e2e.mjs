@@ -129,6 +129,7 @@ try {
   await lastCard().locator(tid('chart-tab')).click();
   await lastCard().locator(tid('chart-canvas')).waitFor();
   check((await lastCard().locator(tid('chart-type-bar')).innerText()) === 'Barres', 'the chart kinds in French');
+  check((await lastCard().locator(tid('chart-why')).innerText()).includes('une courbe montre l’évolution dans le temps'), `the chart's reason in French: ${await lastCard().locator(tid('chart-why')).innerText()}`);
   await show(lastCard().locator(tid('chart-reason')));
   await shot('i18n-fr-chart');
 
@@ -194,6 +195,7 @@ try {
   await shot('i18n-zh-stats');
   await first.locator(tid('chart-tab')).click();
   await first.locator(tid('chart-canvas')).waitFor();
+  check((await first.locator(tid('chart-why')).innerText()).includes('折线图显示随时间的变化趋势'), `the chart's reason in Chinese: ${await first.locator(tid('chart-why')).innerText()}`);
   await show(first.locator(tid('chart-reason')));
   await shot('i18n-zh-chart');
 

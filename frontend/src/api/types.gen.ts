@@ -79,6 +79,12 @@ export interface Answer {
   optimization_hints: string[];
   visualization_suggestion: string;
   visualization_reason: string;
+  /**
+   * VisualizationReasons is VisualizationReason in each language the
+   * page speaks (ReasonLanguages: en, fr, zh), the column names as they
+   * are. An addition to the contract's fields; empty when no rows ran.
+   */
+  visualization_reasons: Record<string, string> | null;
   explanation: string;
   follow_up_questions: string[];
   tables_used: string[];

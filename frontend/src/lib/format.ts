@@ -141,7 +141,9 @@ export function sentence(s: string, keep: string[] = []): string {
   const first = t.split(/\s/)[0].replace(/[:,;.!?]+$/, '');
   const own = /[/\\._0-9@]/.test(first) || keep.includes(first) || /^['"`“(]/.test(first);
   const c = own ? t : t[0].toUpperCase() + t.slice(1);
-  return /[.!?:]$/.test(c) ? c : c + '.';
+  if (/[.!?:。！？：]$/.test(c)) return c;
+  // A Chinese sentence ends with its own full stop.
+  return /[\u3400-\u9fff]/.test(c) ? c + '。' : c + '.';
 }
 
 /** CellView is how a column's cells read in the grid: numbers with the

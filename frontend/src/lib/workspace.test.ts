@@ -82,6 +82,8 @@ describe('sentences', () => {
   it('keep the case of column names the caller names', () => {
     expect(sentence('day repeats for each country', ['day'])).toBe('day repeats for each country.');
     expect(sentence('one date-like column')).toBe('One date-like column.');
+    expect(sentence('一个分类（genre）和 1 个数值（tracks）：柱状图按 genre 比较它们')).toBe('一个分类（genre）和 1 个数值（tracks）：柱状图按 genre 比较它们。');
+    expect(sentence('已完成。')).toBe('已完成。');
   });
 });
 

@@ -32,6 +32,7 @@ function answer(over: Partial<Answer> = {}): Answer {
     optimization_hints: [],
     visualization_suggestion: 'table',
     visualization_reason: '',
+    visualization_reasons: {},
     explanation: '',
     follow_up_questions: [],
     tables_used: [],
