@@ -6,8 +6,9 @@ import (
 )
 
 // ReasonLanguages are the languages a chart's reason is said in
-// (ChartSuggestion.Reasons): those of the page and of the exported
-// workbook's own words.
+// (ChartSuggestion.Reasons), and an import's reasons (ImportColumn.Reasons,
+// SkippedColumn.Reasons, PlanColumn.SkipReasons): those of the page and of
+// the exported workbook's own words.
 var ReasonLanguages = []string{"en", "fr", "zh"}
 
 // chartWhy is the reason for a chart choice in parts, so that each

@@ -100,6 +100,10 @@ type ImportColumn struct {
 	// ("every value is a whole number", "kept as text: line 57 holds
 	// 'approx. 5', which is not a number; 378 of 379 values are numbers").
 	Reason string `json:"reason"`
+	// Reasons is Reason in each of ReasonLanguages ("en", "fr", "zh"),
+	// the values it quotes as they are; absent from a report written
+	// before it was said in each.
+	Reasons map[string]string `json:"reasons,omitempty"`
 	// Position is the column's place in the source, from 1: the CSV field,
 	// or the sheet's column (A is 1).
 	Position int `json:"position"`
@@ -131,6 +135,8 @@ type SkippedColumn struct {
 	// Reason says why: the analyst skipped it, or it has neither a header
 	// nor a value (Querent's rule for CSV and XLSX alike).
 	Reason string `json:"reason"`
+	// Reasons is Reason in each of ReasonLanguages.
+	Reasons map[string]string `json:"reasons,omitempty"`
 	// ByAnalyst is true when the analyst skipped it.
 	ByAnalyst bool `json:"by_analyst"`
 }
@@ -400,6 +406,8 @@ type PlanColumn struct {
 	// Skip is true when the column is not stored; SkipReason says why.
 	Skip       bool   `json:"skip"`
 	SkipReason string `json:"skip_reason,omitempty"`
+	// SkipReasons is SkipReason in each of ReasonLanguages.
+	SkipReasons map[string]string `json:"skip_reasons,omitempty"`
 	// Suggested is a type most values fit when the column stays TEXT
 	// because some do not ("" when none): choosing it with the policy null
 	// stores them as NULL.

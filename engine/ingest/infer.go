@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -23,7 +22,28 @@ const (
 type offender struct {
 	line  int64 // 0: none
 	value string
-	why   string
+	why   whyNot
+}
+
+// whyNot is why a value does not fit a kind: a sentence of the reasons'
+// tables (importWords) and what it cites; the zero value: it fits.
+type whyNot struct {
+	key  string
+	a, b string // the values or currency signs it cites
+	line int64  // the line it cites
+}
+
+// part words w for a reason.
+func (w whyNot) part() part {
+	switch w.key {
+	case "other_style":
+		return say(w.key, quoted(w.a), lineAt(w.line))
+	case "other_currency":
+		return say(w.key, val(w.a), lineAt(w.line), val(w.b))
+	case "month_then_day", "day_then_month":
+		return say(w.key, lineAt(w.line), quoted(w.a))
+	}
+	return say(w.key)
 }
 
 // badList counts the values that did not fit an interpretation and keeps
@@ -35,7 +55,7 @@ type badList struct {
 }
 
 // add counts a value that does not fit; s is cloned only when kept.
-func (b *badList) add(line int64, s, why string) {
+func (b *badList) add(line int64, s string, why whyNot) {
 	b.n++
 	switch {
 	case b.k < len(b.at):
@@ -264,7 +284,7 @@ func (c *Inferrer) Add(line int64, s string) {
 		if !counted && !(recheck && line < c.dead[k].line) {
 			continue
 		}
-		var why string
+		var why whyNot
 		switch k {
 		case kNumber:
 			why = c.num.add(line, t, false)
@@ -275,7 +295,7 @@ func (c *Inferrer) Add(line int64, s string) {
 		case kDate:
 			why = c.date.add(line, t)
 		}
-		if why == "" {
+		if why.key == "" {
 			if c.alive[k] {
 				c.accepted[k]++
 			}
@@ -511,14 +531,14 @@ func finiteFloat(body string, neg bool, style byte) bool {
 
 // add checks one value against a number (pct false) or percentage column;
 // it returns why the value does not fit, or "".
-func (st *numInfo) add(line int64, t string, pct bool) string {
+func (st *numInfo) add(line int64, t string, pct bool) whyNot {
 	if !pct {
 		// Fast paths: a plain whole number reads the same in both styles;
 		// a plain decimal like 12.5 (unless it could be European 1.234)
 		// reads only US-style.
 		switch quickNumber(t) {
 		case quickWhole:
-			return ""
+			return whyNot{}
 		case quickDecimal:
 			if !st.noUS {
 				if !st.noEU {
@@ -528,8 +548,8 @@ func (st *numInfo) add(line int64, t string, pct bool) string {
 					}
 				}
 				st.fracUS = true
-				st.fracUSAt.add(line, t, "")
-				return ""
+				st.fracUSAt.add(line, t, whyNot{})
+				return whyNot{}
 			}
 		}
 	}
@@ -538,9 +558,9 @@ func (st *numInfo) add(line int64, t string, pct bool) string {
 	if pct {
 		if t[len(t)-1] != '%' {
 			if _, _, _, _, ok := splitAmount(t); ok && numberLike(t) {
-				return "a number without a % sign"
+				return whyNot{key: "no_pct_sign"}
 			}
-			return "which is not a percentage"
+			return whyNot{key: "not_percentage"}
 		}
 		body = trimSpace(t[:len(t)-1])
 		if body != "" && (body[0] == '-' || body[0] == '+') {
@@ -548,7 +568,7 @@ func (st *numInfo) add(line int64, t string, pct bool) string {
 			body = trimSpace(body[1:])
 		}
 		if body == "" {
-			return "which is not a percentage"
+			return whyNot{key: "not_percentage"}
 		}
 	} else {
 		var ok bool
@@ -566,7 +586,7 @@ func (st *numInfo) add(line int64, t string, pct bool) string {
 			ns.eu = false
 		}
 		if !ns.us && !ns.eu {
-			return "a whole number too large to store exactly"
+			return whyNot{key: "too_large"}
 		}
 	}
 	if ns.exp {
@@ -579,19 +599,19 @@ func (st *numInfo) add(line int64, t string, pct bool) string {
 	}
 	if !ns.us && !ns.eu {
 		if ns.leadingZero {
-			return "a code with a leading zero (a number would lose it)"
+			return whyNot{key: "leading_zero"}
 		}
 		if pct {
-			return "which is not a percentage"
+			return whyNot{key: "not_percentage"}
 		}
 		return whyNotNumber(t)
 	}
 	us, eu := ns.us && !st.noUS, ns.eu && !st.noEU
 	if !us && !eu {
-		return fmt.Sprintf("written in another number style than %q on line %d", st.styleBy.value, st.styleBy.line)
+		return whyNot{key: "other_style", a: st.styleBy.value, line: st.styleBy.line}
 	}
 	if sym != "" && st.sym != "" && sym != st.sym {
-		return fmt.Sprintf("an amount in %s while line %d holds one in %s", sym, st.symBy.line, st.sym)
+		return whyNot{key: "other_currency", a: sym, b: st.sym, line: st.symBy.line}
 	}
 	if (!ns.us && !st.noUS) || (!ns.eu && !st.noEU) {
 		if st.styleBy.line == 0 || line < st.styleBy.line {
@@ -601,11 +621,11 @@ func (st *numInfo) add(line int64, t string, pct bool) string {
 	st.noUS, st.noEU = !us, !eu
 	if ns.us && !ns.usWhole {
 		st.fracUS = true
-		st.fracUSAt.add(line, t, "")
+		st.fracUSAt.add(line, t, whyNot{})
 	}
 	if ns.eu && !ns.euWhole {
 		st.fracEU = true
-		st.fracEUAt.add(line, t, "")
+		st.fracEUAt.add(line, t, whyNot{})
 		if strings.IndexByte(body, ',') >= 0 {
 			st.decComma = true
 		}
@@ -618,7 +638,7 @@ func (st *numInfo) add(line int64, t string, pct bool) string {
 	}
 	st.paren = st.paren || paren
 	st.exp = st.exp || ns.exp
-	return ""
+	return whyNot{}
 }
 
 // Kinds of quickNumber.
@@ -672,11 +692,11 @@ func numberLike(t string) bool {
 	return ns.us || ns.eu
 }
 
-func whyNotNumber(t string) string {
+func whyNotNumber(t string) whyNot {
 	if t[len(t)-1] == '%' {
-		return "a percentage among plain numbers"
+		return whyNot{key: "pct_among"}
 	}
-	return "which is not a number"
+	return whyNot{key: "not_number"}
 }
 
 // style is the number style a column reads in: 'u' (1,234.5) unless only
@@ -750,13 +770,13 @@ func boolValue(t string) (v int64, pair uint8, ok bool) {
 	return 0, 0, false
 }
 
-func (c *Inferrer) addBool(t string) string {
+func (c *Inferrer) addBool(t string) whyNot {
 	_, pair, ok := boolValue(t)
 	if !ok {
-		return "which is not a yes/no value"
+		return whyNot{key: "not_yes_no"}
 	}
 	c.boolWords |= pair
-	return ""
+	return whyNot{}
 }
 
 // boolWord reports a yes/no word other than 1/0: a column of only 1 and 0
@@ -955,10 +975,10 @@ func parseDate(t string) (d dateScan, why string, ok bool) {
 		return d, "", false
 	}
 	if !d.ambiguous && !engine.ValidDate(d.y, d.a, d.b) {
-		return d, "which is not a valid date", false
+		return d, "invalid_date", false
 	}
 	if d.ambiguous && !engine.ValidDate(d.y, d.a, d.b) && !engine.ValidDate(d.y, d.b, d.a) {
-		return d, "which is not a valid date", false
+		return d, "invalid_date", false
 	}
 	if i == len(t) {
 		return d, "", true
@@ -1000,7 +1020,7 @@ func parseTimeOf(d dateScan, r string) (dateScan, string, bool) {
 		d.f.time |= tfSecond
 		r = r[e3:]
 		if r != "" && r[0] == '.' {
-			return d, "which has fractional seconds", false
+			return d, "fraction_secs", false
 		}
 	}
 	rest := strings.TrimLeft(r, " ")
@@ -1011,35 +1031,35 @@ func parseTimeOf(d dateScan, r string) (dateScan, string, bool) {
 		if h == 12 {
 			h = 0
 		} else if h < 1 || h > 12 {
-			return d, "which is not a valid time", false
+			return d, "invalid_time", false
 		}
 	case strings.EqualFold(rest, "pm"), strings.EqualFold(rest, "p.m."):
 		d.f.time |= tfAMPM
 		if h < 1 || h > 12 {
-			return d, "which is not a valid time", false
+			return d, "invalid_time", false
 		}
 		if h != 12 {
 			h += 12
 		}
 	case rest == "Z" || rest[0] == '+' || rest[0] == '-' || strings.EqualFold(rest, "utc") || strings.EqualFold(rest, "gmt"):
-		return d, "which has a time zone", false
+		return d, "time_zone", false
 	default:
 		return d, "", false
 	}
 	if h > 23 || mi > 59 || d.s > 59 {
-		return d, "which is not a valid time", false
+		return d, "invalid_time", false
 	}
 	d.h, d.mi = h, mi
 	return d, "", true
 }
 
-func (st *dateInfo) add(line int64, t string) string {
+func (st *dateInfo) add(line int64, t string) whyNot {
 	d, why, ok := parseDate(t)
 	if !ok {
 		if why == "" {
-			why = "which is not a date"
+			why = "not_date"
 		}
-		return why
+		return whyNot{key: why}
 	}
 	if d.ambiguous {
 		// parseDate made sure that at least one order reads the value.
@@ -1047,9 +1067,9 @@ func (st *dateInfo) add(line int64, t string) string {
 		dm := engine.ValidDate(d.y, d.b, d.a)
 		if !(st.mdOK && md) && !(st.dmOK && dm) {
 			if md {
-				return fmt.Sprintf("which puts the month first, while line %d (%q) puts the day first", st.dmBy.line, st.dmBy.value)
+				return whyNot{key: "month_then_day", a: st.dmBy.value, line: st.dmBy.line}
 			}
-			return fmt.Sprintf("which puts the day first, while line %d (%q) puts the month first", st.mdBy.line, st.mdBy.value)
+			return whyNot{key: "day_then_month", a: st.mdBy.value, line: st.mdBy.line}
 		}
 		st.numeric = true
 		if !md && (st.dmBy.line == 0 || line < st.dmBy.line) {
@@ -1070,7 +1090,7 @@ func (st *dateInfo) add(line int64, t string) string {
 	if d.f.time&tfTime != 0 {
 		st.withTime = true
 		if d.h != 0 || d.mi != 0 || d.s != 0 {
-			st.timedAt.add(line, t, "")
+			st.timedAt.add(line, t, whyNot{})
 		}
 	} else {
 		st.dateOnly = true
@@ -1087,7 +1107,7 @@ func (st *dateInfo) add(line int64, t string) string {
 			st.seen = append(st.seen, d.f)
 		}
 	}
-	return ""
+	return whyNot{}
 }
 
 // dayFirst is the order of n/n/yyyy dates: true when only day/month reads
@@ -1146,10 +1166,15 @@ func (f dateFormat) label(dayFirst bool) string {
 // --- the result ---
 
 // Result returns the column's type (one of the engine.Type* constants) and
-// the reason for it, in words a user understands.
+// the reason for it, in words a user understands (in English: result
+// gives the reason in parts, for every language).
 func (c *Inferrer) Result() (typ string, reason string) {
-	return c.decide()
+	typ, r := c.decide()
+	return typ, english(r, false)
 }
+
+// result is Result with the reason in parts.
+func (c *Inferrer) result() (string, seq) { return c.decide() }
 
 // Counts returns how many values are stored converted to the column's type
 // and how many are stored as their original text (values that are not
@@ -1163,17 +1188,21 @@ func (c *Inferrer) Counts() (converted, keptAsText int64) {
 	return c.n - c.blank - c.missing, 0
 }
 
-func (c *Inferrer) missingNote() string {
+// missingNote words the missing values ("; 3 values missing (empty, NA),
+// stored as NULL"); nil when there are none.
+func (c *Inferrer) missingNote() part {
 	if c.missing == 0 && c.blank == 0 {
-		return ""
+		return nil
 	}
-	words := []string{}
+	words := []part{}
 	if c.blank > 0 || c.spaces {
-		words = append(words, "empty")
+		words = append(words, say("empty_word"))
 	}
-	words = append(words, c.markers...)
-	return fmt.Sprintf("; %s missing (%s), stored as NULL", countNoun(c.blank+c.missing, "value", "values"),
-		strings.Join(words, ", "))
+	for _, m := range c.markers {
+		words = append(words, val(m))
+	}
+	n := c.blank + c.missing
+	return say(pluralKey("missing", n), count(n), list{sep: "comma", items: words})
 }
 
 func countNoun(n int64, one, many string) string {
@@ -1203,16 +1232,16 @@ func formatCount(n int64) string {
 	return b.String()
 }
 
-func (c *Inferrer) decide() (string, string) {
+func (c *Inferrer) decide() (string, seq) {
 	values := c.n - c.blank - c.missing
 	if values == 0 {
 		switch {
 		case c.n == 0:
-			return engine.TypeText, "no values (no data rows)"
+			return engine.TypeText, seq{say("no_rows")}
 		case len(c.markers) > 0:
-			return engine.TypeText, "every value is empty or a missing-value marker (" + strings.Join(c.markers, ", ") + ")"
+			return engine.TypeText, seq{say("all_markers", vals("comma", c.markers))}
 		}
-		return engine.TypeText, "every value is empty"
+		return engine.TypeText, seq{say("all_empty")}
 	}
 	note := c.missingNote()
 	if c.alive[kBool] && c.boolWord() {
@@ -1222,18 +1251,18 @@ func (c *Inferrer) decide() (string, string) {
 				words = append(words, p.text)
 			}
 		}
-		return engine.TypeBoolean, "every value is " + strings.Join(words, " or ") + ", stored as 1/0" + note
+		return engine.TypeBoolean, seq{say("boolean", vals("or", words)), note}
 	}
 	if c.alive[kNumber] {
 		return c.numberResult(note)
 	}
 	if c.alive[kPercent] {
 		st := &c.pct
-		r := "percentages, stored as fractions (12% → 0.12)"
+		r := seq{say("percentages")}
 		if st.style() == 'e' && st.decComma {
-			r += "; decimal commas (European style)"
+			r = append(r, say("pct_dec_comma"))
 		}
-		return engine.TypeReal, r + note
+		return engine.TypeReal, append(r, note)
 	}
 	if c.alive[kDate] {
 		return c.dateResult(note)
@@ -1250,51 +1279,55 @@ func (c *Inferrer) decide() (string, string) {
 		// Nothing fitted any interpretation; a value that almost did (a
 		// code with a leading zero, a date with a time zone) says why.
 		for _, k := range []int{kNumber, kDate} {
-			if o := c.dead[k]; o.line == c.first.line && !genericWhy[o.why] {
+			if o := c.dead[k]; o.line == c.first.line && !genericWhy[o.why.key] {
 				best = k
 				break
 			}
 		}
 	}
 	if best < 0 {
-		return engine.TypeText, fmt.Sprintf("the values are text (line %d holds %q)", c.first.line, c.first.value)
+		return engine.TypeText, seq{say("text_values", lineAt(c.first.line), quoted(c.first.value))}
 	}
 	o := c.dead[best]
-	return engine.TypeText, fmt.Sprintf("kept as text: line %d holds %q, %s", o.line, o.value, o.why) + c.fitNote(best)
+	return engine.TypeText, seq{say("kept_text", lineAt(o.line), quoted(o.value), o.why.part()), c.fitNote(best)}
 }
 
 // fitNote words how many values fit kind k when most do: "; 378 of 379
-// values are dates written m/d/yy, 1 is not". It is "" when the kind was
+// values are dates written m/d/yy, 1 is not". It is nil when the kind was
 // not checked to the end or fits fewer values than it does not.
-func (c *Inferrer) fitNote(k int) string {
+func (c *Inferrer) fitNote(k int) part {
 	b := &c.bad[k]
 	if c.partial[k] || b.n == 0 || c.fit[k] <= b.n {
-		return ""
+		return nil
 	}
 	values := c.fit[k] + b.n
-	not := "1 is not"
+	not := say("fit_not_1")
 	if b.n > 1 {
-		not = fmt.Sprintf("%s are not (first on lines %s)", formatCount(b.n), b.lines())
+		lines := make(lineList, b.k)
+		for i, o := range b.at[:b.k] {
+			lines[i] = o.line
+		}
+		not = say("fit_not_n", count(b.n), lines)
 	}
-	return fmt.Sprintf("; %s of %s values are %s, %s", formatCount(c.fit[k]), formatCount(values), c.kindWords(k), not)
+	return say("fit", count(c.fit[k]), count(values), c.kindWords(k), not)
 }
 
 // kindWords names what the values of kind k are, as reasons say it.
-func (c *Inferrer) kindWords(k int) string {
+func (c *Inferrer) kindWords(k int) part {
 	switch k {
 	case kNumber:
 		st := &c.num
 		switch {
 		case st.sym != "":
-			return "amounts in " + st.sym
+			return say("amounts_in", val(st.sym))
 		case st.whole():
-			return "whole numbers"
+			return say("whole_numbers")
 		}
-		return "numbers"
+		return say("numbers")
 	case kPercent:
-		return "percentages"
+		return say("percentages_w")
 	case kBool:
-		return "yes/no values"
+		return say("yes_no_values")
 	case kDate:
 		st := &c.date
 		var labels []string
@@ -1303,16 +1336,18 @@ func (c *Inferrer) kindWords(k int) string {
 				labels = append(labels, l)
 			}
 		}
-		what := "dates"
-		if st.withTime {
-			what = "date-times"
-		}
 		if len(labels) == 0 {
-			return what
+			if st.withTime {
+				return say("date_times")
+			}
+			return say("dates")
 		}
-		return what + " written " + strings.Join(labels, ", ")
+		if st.withTime {
+			return say("date_times_in", vals("comma", labels))
+		}
+		return say("dates_in", vals("comma", labels))
 	}
-	return "values"
+	return say("values")
 }
 
 // kindType is the type a column of kind k's values gets.
@@ -1365,9 +1400,9 @@ type choice struct {
 	cv      *converter
 	bad     badList // the values that do not fit
 	atLeast bool    // bad.n is a lower bound
-	words   string  // what the values that fit are ("dates written m/d/yy")
+	words   part    // what the values that fit are ("dates written m/d/yy")
 	fit     int64   // how many fit
-	note    string  // how the values are read, when that needs saying
+	note    part    // how the values are read, when that needs saying (nil: no need)
 }
 
 // choose says how the values fit typ (one of the Type* constants), the
@@ -1389,7 +1424,7 @@ func (c *Inferrer) choose(typ string) choice {
 		}
 		ch.bad = c.bad[kNumber].merge(frac)
 		ch.fit = c.fit[kNumber] - frac.n
-		ch.words = "whole numbers"
+		ch.words = say("whole_numbers")
 	case engine.TypeReal:
 		k = kNumber
 		cv.kind = cvReal
@@ -1402,16 +1437,16 @@ func (c *Inferrer) choose(typ string) choice {
 			cv.sym = c.num.sym
 		}
 		ch.bad, ch.fit = c.bad[k], c.fit[k]
-		ch.words = "numbers"
+		ch.words = say("numbers")
 		if k == kPercent {
-			ch.words = "percentages"
-			ch.note = "percentages stored as fractions (12% → 0.12)"
+			ch.words = say("percentages_w")
+			ch.note = say("pct_fractions")
 		}
 	case engine.TypeBoolean:
 		k = kBool
 		cv.kind = cvBoolean
 		ch.bad, ch.fit = c.bad[k], c.fit[k]
-		ch.words = "yes/no values"
+		ch.words = say("yes_no_values")
 	case engine.TypeDate, engine.TypeDateTime:
 		k = kDate
 		cv.kind = cvDateTime
@@ -1424,12 +1459,12 @@ func (c *Inferrer) choose(typ string) choice {
 		}
 		ch.words = c.kindWords(kDate)
 		if c.date.numeric && c.date.mdOK && c.date.dmOK && c.date.ambiguous.line != 0 {
-			ch.note = "read month first: no value shows the order"
+			ch.note = say("month_first_read")
 		}
 	default:
 		cv.kind = cvText
 		ch.fit = c.n - c.blank
-		ch.words = "text"
+		ch.words = say("text")
 	}
 	if k >= 0 {
 		ch.atLeast = c.partial[k]
@@ -1440,52 +1475,51 @@ func (c *Inferrer) choose(typ string) choice {
 
 // genericWhy are the reasons that only say a value is not of a kind.
 var genericWhy = map[string]bool{
-	"which is not a number": true, "which is not a percentage": true, "which is not a yes/no value": true,
-	"which is not a date": true, "a number without a % sign": true, "a percentage among plain numbers": true,
+	"not_number": true, "not_percentage": true, "not_yes_no": true,
+	"not_date": true, "no_pct_sign": true, "pct_among": true,
 }
 
-func (c *Inferrer) numberResult(note string) (string, string) {
+func (c *Inferrer) numberResult(note part) (string, seq) {
 	st := &c.num
-	var parts []string
+	var parts []part
 	typ := engine.TypeReal
 	if st.whole() {
 		typ = engine.TypeInteger
 	}
 	switch {
 	case st.sym != "":
-		parts = append(parts, "amounts in "+st.sym+" (currency signs and thousands separators dropped")
 		if st.paren {
-			parts[0] += "; accounting parentheses read as negative"
+			parts = append(parts, say("amounts_paren", val(st.sym)))
+		} else {
+			parts = append(parts, say("amounts", val(st.sym)))
 		}
-		parts[0] += ")"
 		if typ == engine.TypeInteger {
-			parts = append(parts, "every amount is whole")
+			parts = append(parts, say("amount_whole"))
 		}
 	case typ == engine.TypeInteger:
-		parts = append(parts, "every value is a whole number")
+		parts = append(parts, say("all_whole"))
 	default:
-		parts = append(parts, "every value is a number")
+		parts = append(parts, say("all_numbers"))
 	}
 	if st.style() == 'e' {
 		switch {
 		case st.decComma && st.groupEU:
-			parts = append(parts, "written European-style (1.234,5): . between thousands, decimal comma")
+			parts = append(parts, say("european"))
 		case st.decComma:
-			parts = append(parts, "written with a decimal comma (European style)")
+			parts = append(parts, say("decimal_comma"))
 		case st.groupEU:
-			parts = append(parts, "written with . between thousands (European style)")
+			parts = append(parts, say("dot_thousands"))
 		}
 	} else if st.groupUS && st.sym == "" {
-		parts = append(parts, "thousands separators removed")
+		parts = append(parts, say("thousands_gone"))
 	}
-	return typ, strings.Join(parts, "; ") + note
+	return typ, seq{list{sep: "semi", items: parts}, note}
 }
 
-func (c *Inferrer) dateResult(note string) (string, string) {
+func (c *Inferrer) dateResult(note part) (string, seq) {
 	st := &c.date
 	if st.numeric && st.mdOK && st.dmOK && st.ambiguous.line != 0 {
-		return engine.TypeText, fmt.Sprintf("kept as text: dates such as %q (line %d) could be month/day or day/month, "+
-			"and no value decides (none has a first or second part over 12)", st.ambiguous.value, st.ambiguous.line)
+		return engine.TypeText, seq{say("ambiguous_dates", quoted(st.ambiguous.value), lineAt(st.ambiguous.line))}
 	}
 	dayFirst := st.dayFirst()
 	var labels []string
@@ -1495,30 +1529,30 @@ func (c *Inferrer) dateResult(note string) (string, string) {
 			labels = append(labels, l)
 		}
 	}
-	typ, what := engine.TypeDate, "dates"
+	typ, what := engine.TypeDate, "dates_in"
 	if st.withTime {
-		typ, what = engine.TypeDateTime, "date-times"
+		typ, what = engine.TypeDateTime, "date_times_in"
 	}
-	r := what + " written " + strings.Join(labels, ", ")
-	var notes []string
+	r := seq{say(what, vals("comma", labels))}
+	var notes []part
 	if st.numeric {
 		switch {
 		case dayFirst:
-			notes = append(notes, fmt.Sprintf("a first part over 12 on line %d shows the order", st.dmBy.line))
+			notes = append(notes, say("day_first", lineAt(st.dmBy.line)))
 		case st.mdBy.line != 0:
-			notes = append(notes, fmt.Sprintf("a second part over 12 on line %d shows the order", st.mdBy.line))
+			notes = append(notes, say("month_first", lineAt(st.mdBy.line)))
 		}
 	}
 	if st.twoDigit {
-		notes = append(notes, "two-digit years 00–68 read as 20xx, 69–99 as 19xx")
+		notes = append(notes, say("two_digit_years"))
 	}
 	if st.withTime && st.dateOnly {
-		notes = append(notes, "dates without a time read as midnight")
+		notes = append(notes, say("midnight"))
 	}
 	if len(notes) > 0 {
-		r += " (" + strings.Join(notes, "; ") + ")"
+		r = append(r, say("notes", list{sep: "semi", items: notes}))
 	}
-	return typ, r + note
+	return typ, append(r, note)
 }
 
 // --- conversion ---

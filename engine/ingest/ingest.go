@@ -950,7 +950,7 @@ func (pl *csvPlan) secondPass(ctx context.Context, keep []int, convs []*cellConv
 					return pl.changedErr(fmt.Sprintf("line %d, column %s holds %q, which is not %s like the rest of the column",
 						p.lineOf(j), pl.colName[j], shown(unsafeString(fb)), c.cv.typ))
 				}
-				c.bad.add(p.lineOf(j), unsafeString(fb), "")
+				c.bad.add(p.lineOf(j), unsafeString(fb), whyNot{})
 			}
 			row[k] = v
 		}

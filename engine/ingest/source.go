@@ -57,7 +57,7 @@ type srcColumn struct {
 	empty    bool // no header and no value
 	// reason rewords the Inferrer's reason for the source (XLSX: rows,
 	// not lines; date cells); nil keeps it.
-	reason func(typ, reason string) string
+	reason func(typ string, reason seq) seq
 }
 
 // Close removes what the source keeps on disk (an XLSX sheet's rows); a
@@ -140,7 +140,7 @@ func (c *cellConv) convert(line int64, s string) (engine.Value, bool) {
 		return v, true
 	}
 	if c.nullBad {
-		c.bad.add(line, s, "")
+		c.bad.add(line, s, whyNot{})
 		return nil, true
 	}
 	return nil, false
@@ -150,7 +150,7 @@ func (c *cellConv) convert(line int64, s string) (engine.Value, bool) {
 type planned struct {
 	col     *srcColumn
 	skip    bool
-	skipWhy string
+	skipWhy part // why it is skipped, in parts
 	byUser  bool // skipped or kept by the analyst
 	keep    bool // kept though empty
 	name    string
@@ -158,7 +158,7 @@ type planned struct {
 	typ     string // stored type
 	chosen  string // the type the analyst chose ("" none)
 	onBad   string
-	reason  string
+	reason  part // why it has its type, in parts
 	cv      *converter
 	nullBad bool
 	bad     badList
@@ -345,11 +345,11 @@ func (s *Source) Apply(ch Choices) (t *engine.ImportTable, matched []bool, err e
 	var empties []string
 	for _, p := range ps {
 		if p.col.empty && !p.keep && !p.skip {
-			p.skip, p.skipWhy = true, "no header and no values: "+engine.EmptyColumnRule
+			p.skip, p.skipWhy = true, say("skip_empty")
 			empties = append(empties, s.label(p.col))
 		}
-		if p.skip && p.skipWhy == "" {
-			p.skipWhy = "skipped by the analyst"
+		if p.skip && p.skipWhy == nil {
+			p.skipWhy = say("skip_analyst")
 		}
 	}
 	if len(empties) > 0 {
@@ -408,8 +408,9 @@ func (s *Source) Apply(ch Choices) (t *engine.ImportTable, matched []bool, err e
 		pc := s.planColumn(p)
 		t.PreviewColumns = append(t.PreviewColumns, pc)
 		if p.skip {
+			why, whys := sayAll(p.skipWhy, s.rows())
 			t.Skipped = append(t.Skipped, engine.SkippedColumn{Position: p.col.pos, OriginalName: p.col.original,
-				Name: p.name, Reason: p.skipWhy, ByAnalyst: p.byUser})
+				Name: p.name, Reason: why, Reasons: whys, ByAnalyst: p.byUser})
 			continue
 		}
 		keep = append(keep, i)
@@ -443,7 +444,7 @@ func (s *Source) Apply(ch Choices) (t *engine.ImportTable, matched []bool, err e
 			p := kept[k]
 			col.BadValues, col.BadAt, col.BadAtLeast = c.bad.n, c.bad.values(), false
 			col.Converted = p.conv + p.bad.n - c.bad.n
-			col.Reason = s.nullReason(p, c.bad, false)
+			col.Reason, col.Reasons = sayAll(s.nullReason(p, c.bad, false), s.rows())
 		}
 		return nil
 	}
@@ -471,7 +472,7 @@ func describeCol(c *srcColumn) string {
 // detected gives a column the type inference chose.
 func (s *Source) detected(p *planned) {
 	inf := p.col.inf
-	typ, reason := inf.Result()
+	typ, reason := inf.result()
 	if p.col.reason != nil {
 		reason = p.col.reason(typ, reason)
 	}
@@ -492,18 +493,18 @@ func (s *Source) decide(p *planned) error {
 	}
 	ch := inf.choose(p.chosen)
 	what := strings.ToUpper(p.chosen[:1]) + strings.ToLower(p.chosen[1:])
-	notes := ""
-	if ch.note != "" {
-		notes = "; " + ch.note
+	var notes part
+	if ch.note != nil {
+		notes = say("note", ch.note)
 	}
 	if ch.bad.n == 0 {
 		p.typ, p.cv = p.chosen, ch.cv
 		if p.chosen == engine.TypeText {
 			p.conv, p.kept = 0, inf.n-inf.blank
-			p.reason = "text, as chosen (detected: " + typ + ")"
+			p.reason = say("text_chosen", val(typ))
 		} else {
 			p.conv = values
-			p.reason = fmt.Sprintf("%s, as chosen: all %s values are %s%s%s", what, formatCount(values), ch.words, notes, inf.missingNote())
+			p.reason = seq{say("all_fit", val(what), count(values), ch.words), notes, inf.missingNote()}
 		}
 		p.over = append(p.over, "type")
 		return nil
@@ -513,13 +514,12 @@ func (s *Source) decide(p *planned) error {
 	case engine.OnBadNull:
 		p.typ, p.cv, p.nullBad = p.chosen, ch.cv, true
 		p.conv = values - ch.bad.n
-		p.reason = s.nullReason(p, ch.bad, ch.atLeast) + notes
+		p.reason = seq{s.nullReason(p, ch.bad, ch.atLeast), notes}
 	case engine.OnBadError:
 		p.typ, p.cv = p.chosen, ch.cv
 		p.conv = values - ch.bad.n
 		p.over = append(p.over, "type")
-		p.reason = fmt.Sprintf("%s, as chosen: %s values are not %s (%s), which stops the import (the policy error)",
-			p.chosen, s.countBad(ch), typeWords(p.chosen), s.listBad(ch.bad))
+		p.reason = say("stops", val(p.chosen), s.countBad(ch), typeWords(p.chosen), s.listBad(ch.bad))
 		o := ch.bad.at[0]
 		more := ""
 		if ch.bad.n > 1 {
@@ -527,10 +527,10 @@ func (s *Source) decide(p *planned) error {
 			if ch.bad.n > int64(ch.bad.k) {
 				etc = ", …"
 			}
-			more = fmt.Sprintf(" (%s values in all, on %ss %s%s)", s.countBad(ch), s.lineWord, ch.bad.lines(), etc)
+			more = fmt.Sprintf(" (%s values in all, on %ss %s%s)", english(s.countBad(ch), false), s.lineWord, ch.bad.lines(), etc)
 		}
 		return engine.Errorf(engine.CodeImport, "%s, column %s: %s %d holds %q, which is not %s%s", s.where(), p.col.name,
-			s.lineWord, o.line, o.value, typeWords(p.chosen), more).
+			s.lineWord, o.line, o.value, english(typeWords(p.chosen), false), more).
 			WithHint("store such values as NULL (the policy null, --column \"%s:%s:null-bad\"), keep the column as text, or correct the file",
 				p.col.name, strings.ToLower(p.chosen))
 	default:
@@ -539,71 +539,73 @@ func (s *Source) decide(p *planned) error {
 		if typ != engine.TypeText {
 			// Chosen over a typed column (an INTEGER wanted for decimals):
 			// the detected type holds every value, so it stays.
-			p.reason = fmt.Sprintf("%s: %s values are not %s (%s), so the detected type is kept; %s", reason,
-				s.countBad(ch), typeWords(p.chosen), s.listBad(ch.bad), "choose the policy null to store them as NULL")
+			p.reason = say("detected_kept", reason, s.countBad(ch), typeWords(p.chosen), s.listBad(ch.bad))
 		} else {
-			p.reason = fmt.Sprintf("kept as text: %s was chosen, but %s values are not %s (%s); choose the policy null to store them as NULL",
-				p.chosen, s.countBad(ch), typeWords(p.chosen), s.listBad(ch.bad))
+			p.reason = say("text_kept", val(p.chosen), s.countBad(ch), typeWords(p.chosen), s.listBad(ch.bad))
 		}
 	}
 	p.over = append(p.over, "type")
 	return nil
 }
 
-func (s *Source) countBad(ch choice) string {
+func (s *Source) countBad(ch choice) part {
 	if ch.atLeast {
-		return "at least " + formatCount(ch.bad.n)
+		return say("at_least", count(ch.bad.n))
 	}
-	return formatCount(ch.bad.n)
+	return count(ch.bad.n)
 }
 
+// rows says whether the source's reasons say rows (of a sheet) rather
+// than lines (of a file).
+func (s *Source) rows() bool { return s.lineWord == "row" }
+
 // listBad words the first bad values: `line 212 "Aug. 1981", line 300 "?"`.
-func (s *Source) listBad(b badList) string {
-	parts := make([]string, b.k)
+func (s *Source) listBad(b badList) part {
+	items := make([]part, b.k)
 	for i, o := range b.at[:b.k] {
-		parts[i] = fmt.Sprintf("%s %d %q", s.lineWord, o.line, o.value)
+		items[i] = say("bad_at", lineAt(o.line), quoted(o.value))
 	}
-	r := strings.Join(parts, ", ")
+	r := seq{list{sep: "comma", items: items}}
 	if b.n > int64(b.k) {
-		r += ", …"
+		r = append(r, say("etc"))
 	}
 	return r
 }
 
 // nullReason words a column whose bad values are stored as NULL.
-func (s *Source) nullReason(p *planned, bad badList, atLeast bool) string {
+func (s *Source) nullReason(p *planned, bad badList, atLeast bool) part {
 	inf := p.col.inf
 	values := inf.n - inf.blank - inf.missing
 	ch := inf.choose(p.chosen)
-	n := "1 value that is not"
+	n := say("null_that_1")
 	if bad.n != 1 {
-		n = formatCount(bad.n) + " values that are not"
+		n = say("null_that_n", count(bad.n))
 		if atLeast {
-			n = "at least " + n
+			n = say("null_that_least", count(bad.n))
 		}
 	}
 	if bad.n == 0 {
-		return fmt.Sprintf("%s, as chosen: all %s values are %s%s", p.chosen, formatCount(values), ch.words, inf.missingNote())
+		return seq{say("all_fit", val(p.chosen), count(values), ch.words), inf.missingNote()}
 	}
-	return fmt.Sprintf("%s, as chosen: %s of %s values are %s; %s, stored as NULL: %s%s", p.chosen,
-		formatCount(values-bad.n), formatCount(values), ch.words, n, s.listBad(bad), inf.missingNote())
+	return seq{say("some_null", val(p.chosen), count(values-bad.n), count(values), ch.words, n, s.listBad(bad)),
+		inf.missingNote()}
 }
 
 // typeWords names what values of a type are.
-func typeWords(typ string) string {
+func typeWords(typ string) part {
 	switch typ {
 	case engine.TypeInteger:
-		return "a whole number"
+		return say("a_whole_number")
 	case engine.TypeReal:
-		return "a number"
+		return say("a_number")
 	case engine.TypeDate:
-		return "a date"
+		return say("a_date")
 	case engine.TypeDateTime:
-		return "a date-time"
+		return say("a_date_time")
 	case engine.TypeBoolean:
-		return "a yes/no value"
+		return say("a_yes_no")
 	}
-	return "text"
+	return say("text")
 }
 
 // planColumn describes a column for the report and the preview.
@@ -611,9 +613,10 @@ func (s *Source) planColumn(p *planned) engine.PlanColumn {
 	typ, _ := p.col.inf.Result()
 	c := engine.PlanColumn{ImportColumn: engine.ImportColumn{
 		Name: p.name, OriginalName: p.col.original, Type: p.typ, Converted: p.conv, KeptAsText: p.kept,
-		Reason: p.reason, Position: p.col.pos, DetectedType: typ, OnBad: p.onBad, BadAt: []engine.BadValue{},
+		Position: p.col.pos, DetectedType: typ, OnBad: p.onBad, BadAt: []engine.BadValue{},
 		Overridden: []string{},
 	}}
+	c.Reason, c.Reasons = sayAll(p.reason, s.rows())
 	if p.renamed {
 		c.Overridden = append(c.Overridden, "name")
 	}
@@ -628,7 +631,8 @@ func (s *Source) planColumn(p *planned) engine.PlanColumn {
 		c.ChosenType = p.chosen
 	}
 	if p.skip {
-		c.Skip, c.SkipReason = true, p.skipWhy
+		c.Skip = true
+		c.SkipReason, c.SkipReasons = sayAll(p.skipWhy, s.rows())
 		if p.byUser {
 			c.Overridden = append(c.Overridden, "skip")
 		}

@@ -1231,8 +1231,7 @@ func (s *sheetReader) finish() *sheetResult {
 		kind, has := col.kind, col.nonEmpty > 0
 		src.cols = append(src.cols, &srcColumn{pos: c + base, header: col.header, original: col.original, name: names[c],
 			inf: col.inf, empty: empty,
-			reason: func(typ, reason string) string {
-				reason = rowsNotLines(reason)
+			reason: func(typ string, reason seq) seq {
 				if has {
 					reason = kind.reason(typ, reason)
 				}
@@ -1281,57 +1280,28 @@ func (s *sheetReader) finish() *sheetResult {
 // reason words the reason of a column of Excel date or TRUE/FALSE cells:
 // the Inferrer read the ISO text and true/false words they became, which
 // its reason would describe as if the sheet held them.
-func (k columnKind) reason(typ, reason string) string {
-	rest := "" // the Inferrer's note on missing values
-	if i := strings.LastIndex(reason, "; "); i >= 0 && strings.HasSuffix(reason, "stored as NULL") {
-		rest = reason[i:]
+func (k columnKind) reason(typ string, reason seq) seq {
+	var rest part // the Inferrer's note on missing values
+	if m, ok := reason.last().(sentence); ok && strings.HasPrefix(m.key, "missing_") {
+		rest = m
 	}
-	like := ""
+	var like part
 	if k.example != "" {
-		like = fmt.Sprintf(" (shown like %q)", k.example)
+		like = say("shown_like", quoted(k.example))
 	}
 	switch {
 	case k.date && typ == engine.TypeDate:
-		return "Excel date cells" + like + ", stored as YYYY-MM-DD from their serial numbers" + rest
+		return seq{say("excel_dates", like), rest}
 	case k.date && typ == engine.TypeDateTime:
-		return "Excel date-time cells" + like + ", stored as YYYY-MM-DD HH:MM:SS from their serial numbers (rounded to the second)" + rest
+		return seq{say("excel_datetimes", like), rest}
 	case k.date:
-		return reason + "; its Excel date cells" + like + " are stored as YYYY-MM-DD (HH:MM:SS) text"
+		return append(reason, say("excel_date_text", like))
 	case k.boolean && typ == engine.TypeBoolean:
-		return "Excel TRUE/FALSE cells, stored as 1/0" + rest
+		return seq{say("excel_booleans"), rest}
 	case k.boolean:
-		return reason + "; its Excel TRUE/FALSE cells are stored as the text true/false"
+		return append(reason, say("excel_bool_text"))
 	}
 	return reason
-}
-
-// rowsNotLines words the Inferrer's reasons for a sheet: "line 57"
-// becomes "row 57" (the sheet's row number), outside quoted values.
-func rowsNotLines(reason string) string {
-	if !strings.Contains(reason, "line ") {
-		return reason
-	}
-	var b strings.Builder
-	quoted := false
-	for i := 0; i < len(reason); i++ {
-		c := reason[i]
-		switch {
-		case c == '\\' && quoted && i+1 < len(reason):
-			b.WriteByte(c)
-			i++
-			b.WriteByte(reason[i])
-			continue
-		case c == '"':
-			quoted = !quoted
-		case !quoted && strings.HasPrefix(reason[i:], "line ") && i+5 < len(reason) &&
-			reason[i+5] >= '0' && reason[i+5] <= '9' && (i == 0 || !unicode.IsLetter(rune(reason[i-1]))):
-			b.WriteString("row ")
-			i += 4
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
 }
 
 // Date and boolean cells.

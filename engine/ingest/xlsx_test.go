@@ -685,15 +685,18 @@ func TestXLSXSerials(t *testing.T) {
 }
 
 func TestXLSXRowsNotLines(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{`kept as text: line 57 holds "approx. 5", which is not a number`, `kept as text: row 57 holds "approx. 5", which is not a number`},
-		{`the values are text (line 2 holds "see line 4")`, `the values are text (row 2 holds "see line 4")`},
-		{`every value is a number`, `every value is a number`},
-		{`dates such as "1/2/03" (line 9) could be month/day`, `dates such as "1/2/03" (row 9) could be month/day`},
+	tests := []struct {
+		in   part
+		want string
+	}{
+		{say("kept_text", lineAt(57), quoted("approx. 5"), say("not_number")), `kept as text: row 57 holds "approx. 5", which is not a number`},
+		{say("text_values", lineAt(2), quoted("see line 4")), `the values are text (row 2 holds "see line 4")`},
+		{say("all_numbers"), `every value is a number`},
+		{say("ambiguous_dates", quoted("1/2/03"), lineAt(9)), `kept as text: dates such as "1/2/03" (row 9) could be month/day or day/month, and no value decides (none has a first or second part over 12)`},
 	}
 	for _, tt := range tests {
-		if got := rowsNotLines(tt.in); got != tt.want {
-			t.Errorf("rowsNotLines(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := english(tt.in, true); got != tt.want {
+			t.Errorf("in a sheet: %q, want %q", got, tt.want)
 		}
 	}
 }

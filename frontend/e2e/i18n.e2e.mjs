@@ -2,7 +2,7 @@
 // End-to-end check of the page in French and in Simplified Chinese in a
 // real browser (Debian's Chromium through playwright-core).
 //
-//   node e2e/i18n.e2e.mjs URL OUTDIR
+//   node e2e/i18n.e2e.mjs URL OUTDIR [MESSY_DIR]
 //
 // URL is a `querent serve` address (token included) with nothing open and
 // an Ollama that is down. The browser says it speaks French (its locale):
@@ -14,13 +14,16 @@
 // same empty box for every character), that the choice survives a reload,
 // and that "Same as the system" brings French back. On every screen no
 // text is cut by its box and nothing overflows the window. Screenshots go
-// to OUTDIR (i18n-*.png); a failed check exits 1 with its message.
+// to OUTDIR (i18n-*.png); a failed check exits 1 with its message. With
+// MESSY_DIR (the shared messy files) it first previews
+// 538_cabinet-turnover.csv in the import dialog and reads start_date's
+// reason in French, the values it quotes as they are.
 import { chromium } from 'playwright-core';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const [url, outDir] = process.argv.slice(2);
+const [url, outDir, messyDir] = process.argv.slice(2);
 if (!url || !outDir) {
   console.error('usage: node e2e/i18n.e2e.mjs URL OUTDIR');
   process.exit(2);
@@ -107,6 +110,21 @@ try {
   check((await text('h1')) === 'Interrogez vos données', `the headline: ${await text('h1')}`);
   check((await text(`${tid('open-demo')} .ct`)) === 'Ouvrir la base de démonstration', 'the demo button in French');
   await shot('i18n-fr-start');
+
+  if (messyDir) {
+    step = 'the import dialog in French: the engine’s reasons too';
+    await page.click(tid('import-button'));
+    await page.locator(tid('import-dialog')).waitFor();
+    await page.fill(tid('import-inputs'), join(messyDir, 'csv', '538_cabinet-turnover.csv'));
+    await page.locator(tid('preview-table')).waitFor();
+    const why = page.locator(`${tid('import-col-4')} .why`);
+    await page.waitForFunction(() => document.querySelector('[data-testid="import-col-4"] .why')?.textContent?.includes('gardée comme texte'));
+    const reason = (await why.innerText()).replace(/\s+/g, ' ');
+    check(reason.includes('gardée comme texte : la ligne 58 contient « Aug. 1981 », qui n’est pas une date ; 371 valeurs sur 379 sont des dates écrites m/d/yy'), `start_date's reason in French: ${reason}`);
+    await shot('i18n-fr-import');
+    await page.click(`${tid('import-dialog')} ${tid('dialog-close')}`);
+    await page.locator(tid('import-dialog')).waitFor({ state: 'detached' });
+  }
 
   step = 'an answer in French: numbers with a decimal comma, dates day/month/year';
   await page.click(tid('open-demo'));

@@ -635,6 +635,12 @@ export interface ImportColumn {
    */
   reason: string;
   /**
+   * Reasons is Reason in each of ReasonLanguages ("en", "fr", "zh"),
+   * the values it quotes as they are; absent from a report written
+   * before it was said in each.
+   */
+  reasons?: Record<string, string>;
+  /**
    * Position is the column's place in the source, from 1: the CSV field,
    * or the sheet's column (A is 1).
    */
@@ -975,6 +981,12 @@ export interface PlanColumn {
    */
   reason: string;
   /**
+   * Reasons is Reason in each of ReasonLanguages ("en", "fr", "zh"),
+   * the values it quotes as they are; absent from a report written
+   * before it was said in each.
+   */
+  reasons?: Record<string, string>;
+  /**
    * Position is the column's place in the source, from 1: the CSV field,
    * or the sheet's column (A is 1).
    */
@@ -1005,6 +1017,8 @@ export interface PlanColumn {
   /** Skip is true when the column is not stored; SkipReason says why. */
   skip: boolean;
   skip_reason?: string;
+  /** SkipReasons is SkipReason in each of ReasonLanguages. */
+  skip_reasons?: Record<string, string>;
   /**
    * Suggested is a type most values fit when the column stays TEXT
    * because some do not ("" when none): choosing it with the policy null
@@ -1178,6 +1192,8 @@ export interface SkippedColumn {
    * nor a value (Querent's rule for CSV and XLSX alike).
    */
   reason: string;
+  /** Reasons is Reason in each of ReasonLanguages. */
+  reasons?: Record<string, string>;
   /** ByAnalyst is true when the analyst skipped it. */
   by_analyst: boolean;
 }
