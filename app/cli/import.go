@@ -10,15 +10,16 @@ import (
 	"strings"
 
 	"querent/engine"
+	"querent/engine/imports"
 )
 
 // Importer reads the inputs and writes them into the target, all or
 // nothing. It is wired by cmd/querent.
-type Importer func(ctx context.Context, req engine.ImportRequest) (*engine.ImportReport, error)
+type Importer func(ctx context.Context, req imports.ImportRequest) (*imports.ImportReport, error)
 
 // Previewer says what an import would do, writing nothing (the plan). It
 // is wired by cmd/querent.
-type Previewer func(ctx context.Context, req engine.ImportRequest) (*engine.ImportPlan, error)
+type Previewer func(ctx context.Context, req imports.ImportRequest) (*imports.ImportPlan, error)
 
 const importUsage = `Usage: querent import --db OUT.sqlite [--table NAME] [--sheet NAME]... [--replace|--replace-user-table|--append]
                       [--encoding auto|utf-8|utf-16|utf-16le|utf-16be|windows-1252] [--delimiter auto|,|;|tab||]
@@ -112,39 +113,39 @@ func (f headerRowFlag) Set(s string) error {
 
 // parseColumnSpec reads --column COLUMN:TYPE[:ON_BAD]. The column's name
 // may itself hold colons: the type and policy are read from the right.
-func parseColumnSpec(spec string) (engine.ColumnOverride, error) {
+func parseColumnSpec(spec string) (imports.ColumnOverride, error) {
 	parts := strings.Split(spec, ":")
 	bad := engine.Errorf(engine.CodeUsage, "--column %q: write it as COLUMN:TYPE or COLUMN:TYPE:ON_BAD", spec).
 		WithHint("for example --column \"start_date:date:null-bad\"; TYPE is text, integer, real, date, datetime or boolean, ON_BAD text, null-bad or error")
 	if len(parts) < 2 {
-		return engine.ColumnOverride{}, bad
+		return imports.ColumnOverride{}, bad
 	}
 	n := len(parts)
 	if n >= 3 {
-		if _, ok := engine.ParseType(parts[n-2]); ok {
-			if pol, ok := engine.ParseOnBad(parts[n-1]); ok {
+		if _, ok := imports.ParseType(parts[n-2]); ok {
+			if pol, ok := imports.ParseOnBad(parts[n-1]); ok {
 				col := strings.Join(parts[:n-2], ":")
 				if strings.TrimSpace(col) == "" {
-					return engine.ColumnOverride{}, bad
+					return imports.ColumnOverride{}, bad
 				}
-				return engine.ColumnOverride{Column: col, Type: parts[n-2], OnBad: pol}, nil
+				return imports.ColumnOverride{Column: col, Type: parts[n-2], OnBad: pol}, nil
 			}
 		}
 	}
-	if _, ok := engine.ParseType(parts[n-1]); !ok {
-		return engine.ColumnOverride{}, engine.Errorf(engine.CodeUsage, "--column %q: %q is not a type", spec, parts[n-1]).
+	if _, ok := imports.ParseType(parts[n-1]); !ok {
+		return imports.ColumnOverride{}, engine.Errorf(engine.CodeUsage, "--column %q: %q is not a type", spec, parts[n-1]).
 			WithHint("use text, integer, real, date, datetime or boolean, then optionally :text, :null-bad or :error")
 	}
 	col := strings.Join(parts[:n-1], ":")
 	if strings.TrimSpace(col) == "" {
-		return engine.ColumnOverride{}, bad
+		return imports.ColumnOverride{}, bad
 	}
-	return engine.ColumnOverride{Column: col, Type: parts[n-1]}, nil
+	return imports.ColumnOverride{Column: col, Type: parts[n-1]}, nil
 }
 
 func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
 	fs := newFlags("import", importUsage)
-	var req engine.ImportRequest
+	var req imports.ImportRequest
 	fs.StringVar(&req.Target, "db", "", "the SQLite file to write (created when it does not exist)")
 	fs.StringVar(&req.Table, "table", "", "the table's name (default: the file's or sheet's name)")
 	fs.Var(stringsFlag{&req.Sheets}, "sheet", "an XLSX sheet to import (repeatable; default: every sheet)")
@@ -177,11 +178,11 @@ func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
 		if format == "json" {
 			var doc any
 			if preview {
-				doc = &engine.ImportPlan{PlanVersion: engine.PlanVersion, Database: req.Target, Tables: []engine.PlanTable{},
+				doc = &imports.ImportPlan{PlanVersion: imports.PlanVersion, Database: req.Target, Tables: []imports.PlanTable{},
 					Warnings: []string{}, Errors: []engine.ErrorDoc{engine.NewErrorDoc(err)}}
 			} else {
-				doc = &engine.ImportReport{Database: req.Target, Warnings: []string{}, Errors: []engine.ErrorDoc{engine.NewErrorDoc(err)},
-					Tables: []engine.ImportedTable{}}
+				doc = &imports.ImportReport{Database: req.Target, Warnings: []string{}, Errors: []engine.ErrorDoc{engine.NewErrorDoc(err)},
+					Tables: []imports.ImportedTable{}}
 			}
 			if werr := writeJSON(s.out, doc); werr != nil {
 				fmt.Fprintf(s.err, "querent import: cannot write the output: %v\n", werr)
@@ -203,10 +204,10 @@ func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
 		if i <= 0 || strings.TrimSpace(r[i+1:]) == "" {
 			return fail(engine.Errorf(engine.CodeUsage, "--rename %q: write it as COLUMN=NAME", r).WithHint("%s", `for example --rename "Primary %=primary_share"`))
 		}
-		req.Columns = append(req.Columns, engine.ColumnOverride{Column: r[:i], Name: strings.TrimSpace(r[i+1:])})
+		req.Columns = append(req.Columns, imports.ColumnOverride{Column: r[:i], Name: strings.TrimSpace(r[i+1:])})
 	}
 	for _, k := range skips {
-		req.Columns = append(req.Columns, engine.ColumnOverride{Column: k, Skip: true})
+		req.Columns = append(req.Columns, imports.ColumnOverride{Column: k, Skip: true})
 	}
 	if planFile != "" {
 		if err := loadPlan(planFile, &req); err != nil {
@@ -227,7 +228,7 @@ func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
 		return fail(engine.Errorf(engine.CodeInternal, "this build cannot import"))
 	}
 	if line := newProgress(s.err, format, "Ctrl-C cancels"); line != nil {
-		req.Progress = func(pr engine.ImportProgress) { importStage(line, pr) }
+		req.Progress = func(pr imports.ImportProgress) { importStage(line, pr) }
 		defer line.clear()
 	}
 	if preview {
@@ -245,7 +246,7 @@ func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
 		return 0
 	}
 	if req.Progress != nil {
-		req.Progress(engine.ImportProgress{Phase: "done"})
+		req.Progress(imports.ImportProgress{Phase: "done"})
 	}
 	printWarnings(s.err, got.Warnings)
 	if err := writeImportText(s.out, got); err != nil {
@@ -257,18 +258,18 @@ func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
 
 // loadPlan reads a plan file into req: its tables' choices, its files
 // (unless inputs were named), its sheets and database (unless given).
-func loadPlan(path string, req *engine.ImportRequest) error {
+func loadPlan(path string, req *imports.ImportRequest) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return engine.Errorf(engine.CodeUsage, "cannot read the plan %s: %v", path, err).WithHint("give the file --preview --format json wrote")
 	}
-	var plan engine.ImportPlan
+	var plan imports.ImportPlan
 	if err := json.Unmarshal(b, &plan); err != nil || plan.PlanVersion == 0 {
 		return engine.Errorf(engine.CodeUsage, "%s is not a Querent import plan", path).
 			WithHint("write one with: querent import --preview --format json [choices] FILE > plan.json")
 	}
-	if plan.PlanVersion > engine.PlanVersion {
-		return engine.Errorf(engine.CodeUsage, "%s is a plan of version %d; this Querent reads version %d", path, plan.PlanVersion, engine.PlanVersion).
+	if plan.PlanVersion > imports.PlanVersion {
+		return engine.Errorf(engine.CodeUsage, "%s is a plan of version %d; this Querent reads version %d", path, plan.PlanVersion, imports.PlanVersion).
 			WithHint("update Querent, or write the plan again with this one")
 	}
 	if len(plan.Tables) == 0 {
@@ -296,11 +297,11 @@ func loadPlan(path string, req *engine.ImportRequest) error {
 // printPreview prints the plan: JSON, or for people per table how it is
 // read, its columns and its first rows. It exits 1 when the import would
 // fail (the plan's errors), 0 otherwise.
-func (c *CLI) printPreview(ctx context.Context, req engine.ImportRequest, format string, s *stdio) int {
+func (c *CLI) printPreview(ctx context.Context, req imports.ImportRequest, format string, s *stdio) int {
 	plan, err := c.Preview(ctx, req)
 	if err != nil {
 		if format == "json" {
-			doc := &engine.ImportPlan{PlanVersion: engine.PlanVersion, Database: req.Target, Tables: []engine.PlanTable{},
+			doc := &imports.ImportPlan{PlanVersion: imports.PlanVersion, Database: req.Target, Tables: []imports.PlanTable{},
 				Warnings: []string{}, Errors: []engine.ErrorDoc{engine.NewErrorDoc(err)}}
 			writeJSON(s.out, doc)
 		} else {
@@ -309,7 +310,7 @@ func (c *CLI) printPreview(ctx context.Context, req engine.ImportRequest, format
 		return engine.ExitCode(engine.ErrorCode(err))
 	}
 	if req.Progress != nil {
-		req.Progress(engine.ImportProgress{Phase: "done"})
+		req.Progress(imports.ImportProgress{Phase: "done"})
 	}
 	code := 0
 	if len(plan.Errors) > 0 {
@@ -339,7 +340,7 @@ func (c *CLI) printPreview(ctx context.Context, req engine.ImportRequest, format
 // previewTextRows is how many of a plan's first rows the text shows.
 const previewTextRows = 10
 
-func writePlanText(w io.Writer, plan *engine.ImportPlan) error {
+func writePlanText(w io.Writer, plan *imports.ImportPlan) error {
 	var b strings.Builder
 	where := "nothing written"
 	if plan.Database != "" {
@@ -399,7 +400,7 @@ func writePlanText(w io.Writer, plan *engine.ImportPlan) error {
 }
 
 // layoutText words how a table is read.
-func layoutText(l engine.ImportLayout, chosen []string) string {
+func layoutText(l imports.ImportLayout, chosen []string) string {
 	var parts []string
 	mark := func(what, field string) string {
 		for _, c := range chosen {
@@ -431,7 +432,7 @@ func layoutText(l engine.ImportLayout, chosen []string) string {
 }
 
 // writeColumnsText lists a plan's columns: position, name, type, why.
-func writeColumnsText(b *strings.Builder, cols []engine.PlanColumn) {
+func writeColumnsText(b *strings.Builder, cols []imports.PlanColumn) {
 	nameW, typeW := 0, 0
 	for _, c := range cols {
 		nameW = max(nameW, displayWidth(c.Name))
@@ -454,9 +455,9 @@ func writeColumnsText(b *strings.Builder, cols []engine.PlanColumn) {
 			notes = append(notes, "renamed")
 		}
 		switch c.OnBad {
-		case engine.OnBadNull:
+		case imports.OnBadNull:
 			notes = append(notes, "bad values stored as NULL")
-		case engine.OnBadError:
+		case imports.OnBadError:
 			notes = append(notes, "a bad value stops the import")
 		}
 		if c.Suggested != "" {
@@ -479,7 +480,7 @@ func containsWord(list []string, w string) bool {
 	return false
 }
 
-func writeImportText(w io.Writer, rep *engine.ImportReport) error {
+func writeImportText(w io.Writer, rep *imports.ImportReport) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Imported %s into %s in %s:\n", plural(len(rep.Tables), "table"), rep.Database, humanSeconds(rep.ElapsedS))
 	for _, t := range rep.Tables {
@@ -524,7 +525,7 @@ func writeImportText(w io.Writer, rep *engine.ImportReport) error {
 }
 
 // importStage draws the import's phase, file, bar and counts.
-func importStage(line *progress, pr engine.ImportProgress) {
+func importStage(line *progress, pr imports.ImportProgress) {
 	if pr.Phase == "done" {
 		line.clear()
 		return

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"querent/engine"
+	"querent/engine/imports"
 )
 
 // TestImportIntoOtherDatabases reproduces issue 11 §4: `querent import
@@ -75,7 +75,7 @@ func TestImportReplaceUserTableFlag(t *testing.T) {
 		t.Errorf("with --append: exit %d\n%s", code, errs)
 	}
 	code, out, errs := runImport(t, "import", "--db", db, "--table", "Artist", "--replace-user-table", "--format", "json", in)
-	var rep engine.ImportReport
+	var rep imports.ImportReport
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || len(rep.Tables) != 1 || rep.Tables[0].Action != "replaced" ||
 		!reflect.DeepEqual(rep.Warnings, []string{"replaced table Artist, which Querent did not import (3 rows)"}) {
 		t.Errorf("--replace-user-table: exit %d %s %s", code, out, errs)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"querent/engine"
+	"querent/engine/imports"
 )
 
 const messyCSV = "../../../shared/data/messy/csv/"
@@ -23,16 +23,16 @@ func messy(t *testing.T, path string) string {
 	return abs
 }
 
-func readPlan(t *testing.T, out string) engine.ImportPlan {
+func readPlan(t *testing.T, out string) imports.ImportPlan {
 	t.Helper()
-	var p engine.ImportPlan
+	var p imports.ImportPlan
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatalf("the preview is not a plan: %v\n%s", err, out)
 	}
 	return p
 }
 
-func planColumn(t *testing.T, tb engine.PlanTable, name string) engine.PlanColumn {
+func planColumn(t *testing.T, tb imports.PlanTable, name string) imports.PlanColumn {
 	t.Helper()
 	for _, c := range tb.Columns {
 		if c.Name == name {
@@ -40,7 +40,7 @@ func planColumn(t *testing.T, tb engine.PlanTable, name string) engine.PlanColum
 		}
 	}
 	t.Fatalf("no column %s in the plan", name)
-	return engine.PlanColumn{}
+	return imports.PlanColumn{}
 }
 
 // --preview writes nothing, not even with --db, and says what writing
@@ -66,7 +66,7 @@ func TestImportPreviewWritesNothing(t *testing.T) {
 	// Without --db there is nothing to check, and that is fine.
 	code, out, _ = runImport(t, "import", "--preview", "--format", "json", cab)
 	p := readPlan(t, out)
-	if code != 0 || p.PlanVersion != 1 || p.Database != "" || p.Tables[0].Action != "" || len(p.Tables[0].PreviewRows) != engine.PreviewRows {
+	if code != 0 || p.PlanVersion != 1 || p.Database != "" || p.Tables[0].Action != "" || len(p.Tables[0].PreviewRows) != imports.PreviewRows {
 		t.Errorf("preview without --db: exit %d, %+v", code, p)
 	}
 	// An import into an existing table is an error the preview shows.
@@ -108,7 +108,7 @@ func TestImportNullBad(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s %s", code, out, errs)
 	}
-	var rep engine.ImportReport
+	var rep imports.ImportReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestImportNullBad(t *testing.T) {
 	if tb.BadValues != 8+32 || tb.Encoding != "utf-8-bom" || tb.HeaderRow != 1 || len(tb.Skipped) != 3 || !tb.Skipped[0].ByAnalyst {
 		t.Errorf("report: bad %d, layout %+v, skipped %+v", tb.BadValues, tb.ImportLayout, tb.Skipped)
 	}
-	var sd engine.ImportColumn
+	var sd imports.ImportColumn
 	for _, c := range tb.Columns {
 		if c.Name == "start_date" {
 			sd = c
@@ -189,7 +189,7 @@ func TestImportPlanReplay(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("replay: exit %d %s %s", code, out, errs)
 	}
-	var rep engine.ImportReport
+	var rep imports.ImportReport
 	json.Unmarshal([]byte(out), &rep)
 	if rep.Database != db || rep.Tables[0].Name != "cabinet" || rep.Tables[0].BadValues != 8 {
 		t.Fatalf("replay report: %+v", rep)
@@ -219,7 +219,7 @@ func TestImportPlanReplay(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("replay on next month: exit %d %s %s", code, out, errs)
 	}
-	rep = engine.ImportReport{}
+	rep = imports.ImportReport{}
 	json.Unmarshal([]byte(out), &rep)
 	if got := columnsOf(rep.Tables[0]); !slices.Equal(got, want) || rep.Tables[0].Action != "appended" || rep.Tables[0].Rows != 381 {
 		t.Errorf("next month: %q, %s %d rows", got, rep.Tables[0].Action, rep.Tables[0].Rows)
@@ -252,7 +252,7 @@ func TestImportPlanReplay(t *testing.T) {
 	}
 }
 
-func columnsOf(t engine.ImportedTable) []string {
+func columnsOf(t imports.ImportedTable) []string {
 	var out []string
 	for _, c := range t.Columns {
 		out = append(out, c.Name+" "+c.Type)
@@ -293,17 +293,17 @@ func TestImportXLSXLayoutFlags(t *testing.T) {
 func TestParseColumnSpec(t *testing.T) {
 	tests := []struct {
 		in   string
-		want engine.ColumnOverride
+		want imports.ColumnOverride
 		err  bool
 	}{
-		{"start_date:date", engine.ColumnOverride{Column: "start_date", Type: "date"}, false},
-		{"start_date:date:null-bad", engine.ColumnOverride{Column: "start_date", Type: "date", OnBad: "null"}, false},
-		{"Primary %:REAL:error", engine.ColumnOverride{Column: "Primary %", Type: "REAL", OnBad: "error"}, false},
-		{"Time: start:datetime", engine.ColumnOverride{Column: "Time: start", Type: "datetime"}, false},
-		{"#4:integer:text", engine.ColumnOverride{Column: "#4", Type: "integer", OnBad: "text"}, false},
-		{"start_date", engine.ColumnOverride{}, true},
-		{"start_date:money", engine.ColumnOverride{}, true},
-		{":date", engine.ColumnOverride{}, true},
+		{"start_date:date", imports.ColumnOverride{Column: "start_date", Type: "date"}, false},
+		{"start_date:date:null-bad", imports.ColumnOverride{Column: "start_date", Type: "date", OnBad: "null"}, false},
+		{"Primary %:REAL:error", imports.ColumnOverride{Column: "Primary %", Type: "REAL", OnBad: "error"}, false},
+		{"Time: start:datetime", imports.ColumnOverride{Column: "Time: start", Type: "datetime"}, false},
+		{"#4:integer:text", imports.ColumnOverride{Column: "#4", Type: "integer", OnBad: "text"}, false},
+		{"start_date", imports.ColumnOverride{}, true},
+		{"start_date:money", imports.ColumnOverride{}, true},
+		{":date", imports.ColumnOverride{}, true},
 	}
 	for _, tt := range tests {
 		got, err := parseColumnSpec(tt.in)

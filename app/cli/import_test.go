@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"querent/app/desktop/wiring"
-	"querent/engine"
+	"querent/engine/imports"
 )
 
 // importer and previewer are cmd/querent's wiring.
@@ -52,7 +52,7 @@ func TestImportCommand(t *testing.T) {
 	}
 	// JSON, with --append.
 	code, out, _ = runImport(t, "import", "--db", db, "--append", "--format", "json", csv)
-	var rep engine.ImportReport
+	var rep imports.ImportReport
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || len(rep.Tables) != 1 || rep.Tables[0].Action != "appended" || rep.Tables[0].Rows != 3 {
 		t.Errorf("json append: exit %d %s", code, out)
 	}

@@ -14,6 +14,7 @@ import (
 	"querent/engine"
 	"querent/engine/ask"
 	"querent/engine/files"
+	"querent/engine/imports"
 )
 
 // Events carries progress and changes to the page: Wails' runtime events
@@ -54,10 +55,10 @@ type Deps struct {
 	// History opens the history of questions.
 	History func(ctx context.Context) (engine.History, func(), error)
 	// Import reads the inputs and writes the target, all or nothing.
-	Import func(ctx context.Context, req engine.ImportRequest) (*engine.ImportReport, error)
+	Import func(ctx context.Context, req imports.ImportRequest) (*imports.ImportReport, error)
 	// Preview says what Import would do, writing nothing; ForgetPreview
 	// lets go of what the last preview kept (its first pass).
-	Preview       func(ctx context.Context, req engine.ImportRequest) (*engine.ImportPlan, error)
+	Preview       func(ctx context.Context, req imports.ImportRequest) (*imports.ImportPlan, error)
 	ForgetPreview func()
 	// Export writes a query's whole result to a file.
 	Export func(ctx context.Context, db engine.Database, req export.Request) (*export.Report, error)

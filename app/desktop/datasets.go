@@ -10,6 +10,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/files"
+	"querent/engine/imports"
 )
 
 // Datasets opens databases, imports files and describes the open database.
@@ -41,7 +42,7 @@ type RecentFile struct {
 // ImportRequest is an import from the page: the engine's request, and
 // whether to open the result.
 type ImportRequest struct {
-	engine.ImportRequest
+	imports.ImportRequest
 	// Open opens the target when the import is done.
 	Open bool `json:"open"`
 }
@@ -232,7 +233,7 @@ func (d *Datasets) Schema() (*engine.Schema, error) {
 // Import imports CSV/XLSX files (progress events "import:progress"; Cancel
 // stops it, leaving the target as it was) and, when asked, opens the
 // result.
-func (d *Datasets) Import(req ImportRequest) (*engine.ImportReport, error) {
+func (d *Datasets) Import(req ImportRequest) (*imports.ImportReport, error) {
 	if d.a.deps.Import == nil {
 		return nil, engine.Errorf(engine.CodeInternal, "this build cannot import")
 	}
@@ -241,7 +242,7 @@ func (d *Datasets) Import(req ImportRequest) (*engine.ImportReport, error) {
 	}
 	ctx, done := d.a.begin("import")
 	defer done()
-	req.Progress = func(p engine.ImportProgress) { d.a.emit(EventImportProgress, p) }
+	req.Progress = func(p imports.ImportProgress) { d.a.emit(EventImportProgress, p) }
 	rep, err := d.a.deps.Import(ctx, req.ImportRequest)
 	if err != nil {
 		return nil, err
@@ -263,7 +264,7 @@ func (d *Datasets) Import(req ImportRequest) (*engine.ImportReport, error) {
 // the next preview, so that changing a column's choices does not read
 // them again, and the import after it reads them only once more. A new
 // preview cancels one still running (progress events "import:progress").
-func (d *Datasets) PreviewImport(req ImportRequest) (*engine.ImportPlan, error) {
+func (d *Datasets) PreviewImport(req ImportRequest) (*imports.ImportPlan, error) {
 	if d.a.deps.Preview == nil {
 		return nil, engine.Errorf(engine.CodeInternal, "this build cannot import")
 	}
@@ -272,7 +273,7 @@ func (d *Datasets) PreviewImport(req ImportRequest) (*engine.ImportPlan, error) 
 	}
 	ctx, done := d.a.begin("preview")
 	defer done()
-	req.Progress = func(p engine.ImportProgress) { d.a.emit(EventImportProgress, p) }
+	req.Progress = func(p imports.ImportProgress) { d.a.emit(EventImportProgress, p) }
 	plan, err := d.a.deps.Preview(ctx, req.ImportRequest)
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"querent/app/desktop/wiring"
 	"querent/engine"
 	"querent/engine/export"
+	"querent/engine/imports"
 	"querent/engine/ollama/ollamatest"
 )
 
@@ -153,7 +154,7 @@ func TestServicesAskImportExport(t *testing.T) {
 	csv := filepath.Join(dir, "people.csv")
 	os.WriteFile(csv, []byte("name,age\nAnn,31\nBob,42\n"), 0o644)
 	target := filepath.Join(dir, "people.sqlite")
-	rep, err := svc.Datasets.Import(desktop.ImportRequest{ImportRequest: engine.ImportRequest{Target: target, Inputs: []string{csv}}, Open: true})
+	rep, err := svc.Datasets.Import(desktop.ImportRequest{ImportRequest: imports.ImportRequest{Target: target, Inputs: []string{csv}}, Open: true})
 	if err != nil || len(rep.Tables) != 1 || rep.Tables[0].Rows != 2 {
 		t.Fatalf("import: %v %+v", err, rep)
 	}
@@ -186,14 +187,14 @@ func TestServicesPreviewImport(t *testing.T) {
 	csv := filepath.Join(dir, "people.csv")
 	os.WriteFile(csv, []byte("name,age,born\nAnn,31,1/2/1994\nBob,42,unknown\n"), 0o644)
 	target := filepath.Join(dir, "people.sqlite")
-	req := desktop.ImportRequest{ImportRequest: engine.ImportRequest{Target: target, Inputs: []string{csv},
-		Overrides: []engine.TableOverride{{Source: csv, Columns: []engine.ColumnOverride{{Column: "born", Type: "date", OnBad: "null"}}}}}}
+	req := desktop.ImportRequest{ImportRequest: imports.ImportRequest{Target: target, Inputs: []string{csv},
+		Overrides: []imports.TableOverride{{Source: csv, Columns: []imports.ColumnOverride{{Column: "born", Type: "date", OnBad: "null"}}}}}}
 	plan, err := svc.Datasets.PreviewImport(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tb := plan.Tables[0]
-	if tb.Name != "people" || tb.Action != "create" || tb.Columns[2].Type != engine.TypeDate || tb.Columns[2].BadValues != 1 ||
+	if tb.Name != "people" || tb.Action != "create" || tb.Columns[2].Type != imports.TypeDate || tb.Columns[2].BadValues != 1 ||
 		len(tb.PreviewRows) != 2 || tb.PreviewRows[0][2] != "1994-01-02" || tb.PreviewRows[1][2] != nil || rec.events["import:progress"] == 0 {
 		t.Errorf("plan %+v, events %v", tb, rec.events)
 	}

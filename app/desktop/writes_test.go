@@ -12,6 +12,7 @@ import (
 	"querent/app/desktop"
 	"querent/engine"
 	"querent/engine/export"
+	"querent/engine/imports"
 )
 
 // folder returns each file's sha256 in dir, by name.
@@ -50,7 +51,7 @@ func TestServicesNeverWriteTheOpenDatabase(t *testing.T) {
 	mine := filepath.Join(t.TempDir(), "mine.sqlite")
 	os.WriteFile(mine, b, 0o644)
 	made := filepath.Join(t.TempDir(), "made.sqlite")
-	if _, err := svc.Datasets.Import(desktop.ImportRequest{ImportRequest: engine.ImportRequest{Target: made, Inputs: []string{csv}}}); err != nil {
+	if _, err := svc.Datasets.Import(desktop.ImportRequest{ImportRequest: imports.ImportRequest{Target: made, Inputs: []string{csv}}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, path := range []string{mine, made} {
@@ -72,7 +73,7 @@ func TestServicesNeverWriteTheOpenDatabase(t *testing.T) {
 					t.Errorf("export %s (%s) onto the open %s: %v", filepath.Base(target), format, filepath.Base(path), err)
 				}
 			}
-			for _, req := range []engine.ImportRequest{
+			for _, req := range []imports.ImportRequest{
 				{Target: target, Inputs: []string{csv}, Table: "injected"},
 				{Target: target, Inputs: []string{csv}, Table: "in", Replace: true},
 				{Target: target, Inputs: []string{csv}, Table: "in", Append: true},
@@ -89,7 +90,7 @@ func TestServicesNeverWriteTheOpenDatabase(t *testing.T) {
 		}
 	}
 	// Into a new file: fine, and the open database is still the one shown.
-	if _, err := svc.Datasets.Import(desktop.ImportRequest{ImportRequest: engine.ImportRequest{Target: filepath.Join(src, "new.sqlite"), Inputs: []string{csv}}}); err != nil {
+	if _, err := svc.Datasets.Import(desktop.ImportRequest{ImportRequest: imports.ImportRequest{Target: filepath.Join(src, "new.sqlite"), Inputs: []string{csv}}}); err != nil {
 		t.Errorf("import into a new file: %v", err)
 	}
 	if cur, _ := svc.Datasets.Current(); cur == nil || cur.Path != made {

@@ -1,5 +1,5 @@
 // Package ingest reads the sources Querent imports (CSV here; XLSX through
-// the same entry point) into engine.ImportTable values that the SQLite
+// the same entry point) into imports.ImportTable values that the SQLite
 // writer stores.
 //
 // Reading is two passes over the file, so memory stays bounded whatever its

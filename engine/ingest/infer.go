@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"querent/engine"
+	"querent/engine/imports"
 )
 
 // The interpretations an Inferrer keeps while every value fits them.
@@ -51,7 +52,7 @@ func (w whyNot) part() part {
 type badList struct {
 	n  int64
 	k  int
-	at [engine.MaxBadListed]offender
+	at [imports.MaxBadListed]offender
 }
 
 // add counts a value that does not fit; s is cloned only when kept.
@@ -81,10 +82,10 @@ func (b badList) merge(o badList) badList {
 }
 
 // values lists the kept values for a report.
-func (b *badList) values() []engine.BadValue {
-	out := make([]engine.BadValue, b.k)
+func (b *badList) values() []imports.BadValue {
+	out := make([]imports.BadValue, b.k)
 	for i, o := range b.at[:b.k] {
-		out[i] = engine.BadValue{Line: o.line, Value: o.value}
+		out[i] = imports.BadValue{Line: o.line, Value: o.value}
 	}
 	return out
 }
@@ -1182,7 +1183,7 @@ func (c *Inferrer) result() (string, seq) { return c.decide() }
 // included, is kept as text).
 func (c *Inferrer) Counts() (converted, keptAsText int64) {
 	typ, _ := c.decide()
-	if typ == engine.TypeText {
+	if typ == imports.TypeText {
 		return 0, c.n - c.blank
 	}
 	return c.n - c.blank - c.missing, 0
@@ -1237,11 +1238,11 @@ func (c *Inferrer) decide() (string, seq) {
 	if values == 0 {
 		switch {
 		case c.n == 0:
-			return engine.TypeText, seq{say("no_rows")}
+			return imports.TypeText, seq{say("no_rows")}
 		case len(c.markers) > 0:
-			return engine.TypeText, seq{say("all_markers", vals("comma", c.markers))}
+			return imports.TypeText, seq{say("all_markers", vals("comma", c.markers))}
 		}
-		return engine.TypeText, seq{say("all_empty")}
+		return imports.TypeText, seq{say("all_empty")}
 	}
 	note := c.missingNote()
 	if c.alive[kBool] && c.boolWord() {
@@ -1251,7 +1252,7 @@ func (c *Inferrer) decide() (string, seq) {
 				words = append(words, p.text)
 			}
 		}
-		return engine.TypeBoolean, seq{say("boolean", vals("or", words)), note}
+		return imports.TypeBoolean, seq{say("boolean", vals("or", words)), note}
 	}
 	if c.alive[kNumber] {
 		return c.numberResult(note)
@@ -1262,7 +1263,7 @@ func (c *Inferrer) decide() (string, seq) {
 		if st.style() == 'e' && st.decComma {
 			r = append(r, say("pct_dec_comma"))
 		}
-		return engine.TypeReal, append(r, note)
+		return imports.TypeReal, append(r, note)
 	}
 	if c.alive[kDate] {
 		return c.dateResult(note)
@@ -1286,10 +1287,10 @@ func (c *Inferrer) decide() (string, seq) {
 		}
 	}
 	if best < 0 {
-		return engine.TypeText, seq{say("text_values", lineAt(c.first.line), quoted(c.first.value))}
+		return imports.TypeText, seq{say("text_values", lineAt(c.first.line), quoted(c.first.value))}
 	}
 	o := c.dead[best]
-	return engine.TypeText, seq{say("kept_text", lineAt(o.line), quoted(o.value), o.why.part()), c.fitNote(best)}
+	return imports.TypeText, seq{say("kept_text", lineAt(o.line), quoted(o.value), o.why.part()), c.fitNote(best)}
 }
 
 // fitNote words how many values fit kind k when most do: "; 378 of 379
@@ -1355,29 +1356,29 @@ func (c *Inferrer) kindType(k int) string {
 	switch k {
 	case kNumber:
 		if c.num.whole() {
-			return engine.TypeInteger
+			return imports.TypeInteger
 		}
-		return engine.TypeReal
+		return imports.TypeReal
 	case kPercent:
-		return engine.TypeReal
+		return imports.TypeReal
 	case kBool:
 		if c.boolWord() {
-			return engine.TypeBoolean
+			return imports.TypeBoolean
 		}
-		return engine.TypeInteger
+		return imports.TypeInteger
 	case kDate:
 		if c.date.withTime {
-			return engine.TypeDateTime
+			return imports.TypeDateTime
 		}
-		return engine.TypeDate
+		return imports.TypeDate
 	}
-	return engine.TypeText
+	return imports.TypeText
 }
 
 // Suggested returns, for a column that stays TEXT because some values do
 // not fit, the type that most values fit (checked to the end), or "".
 func (c *Inferrer) Suggested() string {
-	if typ, _ := c.decide(); typ != engine.TypeText {
+	if typ, _ := c.decide(); typ != imports.TypeText {
 		return ""
 	}
 	best := -1
@@ -1413,7 +1414,7 @@ func (c *Inferrer) choose(typ string) choice {
 	var ch choice
 	k := -1
 	switch typ {
-	case engine.TypeInteger:
+	case imports.TypeInteger:
 		k = kNumber
 		cv.kind = cvInteger
 		cv.style = c.num.style()
@@ -1425,7 +1426,7 @@ func (c *Inferrer) choose(typ string) choice {
 		ch.bad = c.bad[kNumber].merge(frac)
 		ch.fit = c.fit[kNumber] - frac.n
 		ch.words = say("whole_numbers")
-	case engine.TypeReal:
+	case imports.TypeReal:
 		k = kNumber
 		cv.kind = cvReal
 		if c.bad[kPercent].n < c.bad[kNumber].n && c.fit[kPercent] > 0 {
@@ -1442,17 +1443,17 @@ func (c *Inferrer) choose(typ string) choice {
 			ch.words = say("percentages_w")
 			ch.note = say("pct_fractions")
 		}
-	case engine.TypeBoolean:
+	case imports.TypeBoolean:
 		k = kBool
 		cv.kind = cvBoolean
 		ch.bad, ch.fit = c.bad[k], c.fit[k]
 		ch.words = say("yes_no_values")
-	case engine.TypeDate, engine.TypeDateTime:
+	case imports.TypeDate, imports.TypeDateTime:
 		k = kDate
 		cv.kind = cvDateTime
 		cv.dayFirst = c.date.dayFirst()
 		ch.bad, ch.fit = c.bad[k], c.fit[k]
-		if typ == engine.TypeDate {
+		if typ == imports.TypeDate {
 			cv.kind = cvDate
 			ch.bad = ch.bad.merge(c.date.timedAt)
 			ch.fit -= c.date.timedAt.n
@@ -1482,9 +1483,9 @@ var genericWhy = map[string]bool{
 func (c *Inferrer) numberResult(note part) (string, seq) {
 	st := &c.num
 	var parts []part
-	typ := engine.TypeReal
+	typ := imports.TypeReal
 	if st.whole() {
-		typ = engine.TypeInteger
+		typ = imports.TypeInteger
 	}
 	switch {
 	case st.sym != "":
@@ -1493,10 +1494,10 @@ func (c *Inferrer) numberResult(note part) (string, seq) {
 		} else {
 			parts = append(parts, say("amounts", val(st.sym)))
 		}
-		if typ == engine.TypeInteger {
+		if typ == imports.TypeInteger {
 			parts = append(parts, say("amount_whole"))
 		}
-	case typ == engine.TypeInteger:
+	case typ == imports.TypeInteger:
 		parts = append(parts, say("all_whole"))
 	default:
 		parts = append(parts, say("all_numbers"))
@@ -1519,7 +1520,7 @@ func (c *Inferrer) numberResult(note part) (string, seq) {
 func (c *Inferrer) dateResult(note part) (string, seq) {
 	st := &c.date
 	if st.numeric && st.mdOK && st.dmOK && st.ambiguous.line != 0 {
-		return engine.TypeText, seq{say("ambiguous_dates", quoted(st.ambiguous.value), lineAt(st.ambiguous.line))}
+		return imports.TypeText, seq{say("ambiguous_dates", quoted(st.ambiguous.value), lineAt(st.ambiguous.line))}
 	}
 	dayFirst := st.dayFirst()
 	var labels []string
@@ -1529,9 +1530,9 @@ func (c *Inferrer) dateResult(note part) (string, seq) {
 			labels = append(labels, l)
 		}
 	}
-	typ, what := engine.TypeDate, "dates_in"
+	typ, what := imports.TypeDate, "dates_in"
 	if st.withTime {
-		typ, what = engine.TypeDateTime, "date_times_in"
+		typ, what = imports.TypeDateTime, "date_times_in"
 	}
 	r := seq{say(what, vals("comma", labels))}
 	var notes []part
@@ -1586,10 +1587,10 @@ func (c *Inferrer) converter() *converter {
 	typ, _ := c.decide()
 	cv := &converter{typ: typ, style: 'u'}
 	switch typ {
-	case engine.TypeInteger:
+	case imports.TypeInteger:
 		cv.kind = cvInteger
 		cv.style = c.num.style()
-	case engine.TypeReal:
+	case imports.TypeReal:
 		cv.kind = cvReal
 		if c.alive[kNumber] {
 			cv.style = c.num.style()
@@ -1597,11 +1598,11 @@ func (c *Inferrer) converter() *converter {
 			cv.pct = true
 			cv.style = c.pct.style()
 		}
-	case engine.TypeBoolean:
+	case imports.TypeBoolean:
 		cv.kind = cvBoolean
-	case engine.TypeDate, engine.TypeDateTime:
+	case imports.TypeDate, imports.TypeDateTime:
 		cv.kind = cvDate
-		if typ == engine.TypeDateTime {
+		if typ == imports.TypeDateTime {
 			cv.kind = cvDateTime
 		}
 		cv.dayFirst = c.date.dayFirst()

@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"querent/engine"
+	"querent/engine/imports"
 )
 
 // Options tune how a source is read. The zero value reads with automatic
@@ -35,7 +36,7 @@ type Options struct {
 	Sheets []string
 	// Progress, when set, is called during the first pass (phase
 	// "reading"), at most about ten times a second.
-	Progress func(engine.ImportProgress)
+	Progress func(imports.ImportProgress)
 	// MaxMemory is the memory ceiling of reading one input, in bytes
 	// (DefaultMaxMemory, 1 GiB, when 0). An XLSX workbook whose parts
 	// excelize would hold beyond half of it (estimated from the archive's
@@ -91,12 +92,12 @@ func importErr(format string, args ...any) *engine.Error {
 
 // Read reads one source file into the tables to import, as detected: its
 // sources (ReadSources) with no choices applied.
-func Read(ctx context.Context, path string, opts Options) ([]*engine.ImportTable, error) {
+func Read(ctx context.Context, path string, opts Options) ([]*imports.ImportTable, error) {
 	srcs, err := ReadSources(ctx, path, opts)
 	if err != nil {
 		return nil, err
 	}
-	tables := make([]*engine.ImportTable, len(srcs))
+	tables := make([]*imports.ImportTable, len(srcs))
 	for i, s := range srcs {
 		t, _, err := s.Apply(Choices{})
 		if err != nil {
@@ -262,7 +263,7 @@ func (h *hashReader) Read(p []byte) (int, error) {
 
 // progress throttles Options.Progress.
 type progress struct {
-	fn    func(engine.ImportProgress)
+	fn    func(imports.ImportProgress)
 	src   string
 	total int64
 	last  time.Time
@@ -277,7 +278,7 @@ func (p *progress) report(done, rows int64, force bool) {
 		return
 	}
 	p.last = now
-	p.fn(engine.ImportProgress{Phase: "reading", Source: p.src, BytesDone: min(done, p.total), BytesTotal: p.total, Rows: rows})
+	p.fn(imports.ImportProgress{Phase: "reading", Source: p.src, BytesDone: min(done, p.total), BytesTotal: p.total, Rows: rows})
 }
 
 // checkEvery is how many records pass between checks of ctx (and progress).
@@ -573,7 +574,7 @@ func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*Source, error) {
 	src := &Source{
 		Name: TableName(strings.TrimSuffix(pl.name, filepath.Ext(pl.name))),
 		File: pl.name, Path: pl.path,
-		Layout:   engine.ImportLayout{Encoding: ch.name(), Delimiter: delimiterName(pl.delim)},
+		Layout:   imports.ImportLayout{Encoding: ch.name(), Delimiter: delimiterName(pl.delim)},
 		Chosen:   chosen,
 		lineWord: "line", head: head, headLines: headLines,
 	}
@@ -829,7 +830,7 @@ func looksLikeHeader(first []string, infs []*Inferrer, rows int64) bool {
 	typed := false
 	for j, s := range first {
 		typ, _ := infs[j].Result()
-		if typ == engine.TypeText {
+		if typ == imports.TypeText {
 			continue
 		}
 		typed = true
@@ -840,7 +841,7 @@ func looksLikeHeader(first []string, infs []*Inferrer, rows int64) bool {
 		probe.markers = nil
 		probe.date.seen = append([]dateFormat(nil), probe.date.seen...)
 		probe.Add(0, s)
-		if t, _ := probe.Result(); t == engine.TypeText {
+		if t, _ := probe.Result(); t == imports.TypeText {
 			return true
 		}
 	}
@@ -857,7 +858,7 @@ func looksLikeHeader(first []string, infs []*Inferrer, rows int64) bool {
 		seen[strings.ToLower(t)] = true
 		probe := NewInferrer()
 		probe.Add(1, s)
-		if typ, _ := probe.Result(); typ == engine.TypeText {
+		if typ, _ := probe.Result(); typ == imports.TypeText {
 			allValues = false
 		}
 	}

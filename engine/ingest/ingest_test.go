@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/imports"
 )
 
 // writeFile writes data to name in a new temporary folder.
@@ -29,7 +30,7 @@ func writeFile(t *testing.T, name string, data []byte) string {
 }
 
 // readTable reads path and all its rows; it fails the test on any error.
-func readTable(t *testing.T, path string, opts Options) (*engine.ImportTable, [][]engine.Value) {
+func readTable(t *testing.T, path string, opts Options) (*imports.ImportTable, [][]engine.Value) {
 	t.Helper()
 	tables, err := Read(context.Background(), path, opts)
 	if err != nil {
@@ -89,7 +90,7 @@ func wantImportError(t *testing.T, e *engine.Error, subs ...string) {
 	}
 }
 
-func column(t *testing.T, tb *engine.ImportTable, name string) (int, engine.ImportColumn) {
+func column(t *testing.T, tb *imports.ImportTable, name string) (int, imports.ImportColumn) {
 	t.Helper()
 	for j, c := range tb.Columns {
 		if c.Name == name {
@@ -97,10 +98,10 @@ func column(t *testing.T, tb *engine.ImportTable, name string) (int, engine.Impo
 		}
 	}
 	t.Fatalf("no column %q in %v", name, columnNames(tb))
-	return 0, engine.ImportColumn{}
+	return 0, imports.ImportColumn{}
 }
 
-func columnNames(tb *engine.ImportTable) []string {
+func columnNames(tb *imports.ImportTable) []string {
 	var out []string
 	for _, c := range tb.Columns {
 		out = append(out, c.Name)
@@ -108,7 +109,7 @@ func columnNames(tb *engine.ImportTable) []string {
 	return out
 }
 
-func columnTypes(tb *engine.ImportTable) []string {
+func columnTypes(tb *imports.ImportTable) []string {
 	var out []string
 	for _, c := range tb.Columns {
 		out = append(out, c.Type)
@@ -116,7 +117,7 @@ func columnTypes(tb *engine.ImportTable) []string {
 	return out
 }
 
-func warningsContain(tb *engine.ImportTable, sub string) bool {
+func warningsContain(tb *imports.ImportTable, sub string) bool {
 	for _, w := range tb.Warnings {
 		if strings.Contains(w, sub) {
 			return true
@@ -137,7 +138,7 @@ func messyFile(t *testing.T, name string) string {
 }
 
 // logTable prints the chosen types for a reviewer.
-func logTable(t *testing.T, tb *engine.ImportTable) {
+func logTable(t *testing.T, tb *imports.ImportTable) {
 	t.Helper()
 	t.Logf("%s: table %s, %d rows, sha256 %s…, warnings %q", tb.Source, tb.Name, tb.RowCount, tb.SourceSHA256[:12], tb.Warnings)
 	for _, c := range tb.Columns {
@@ -172,11 +173,11 @@ func TestMessyCabinetTurnover(t *testing.T) {
 	// start_date mixes m/d/yy dates with notes ("Reagan admin"): every value
 	// must convert, so it stays text, saying why.
 	_, sd := column(t, tb, "start_date")
-	if sd.Type != engine.TypeText || !strings.Contains(sd.Reason, `line 58 holds "Aug. 1981", which is not a date`) {
+	if sd.Type != imports.TypeText || !strings.Contains(sd.Reason, `line 58 holds "Aug. 1981", which is not a date`) {
 		t.Errorf("start_date: %s %q", sd.Type, sd.Reason)
 	}
 	j, dd := column(t, tb, "departure_day")
-	if dd.Type != engine.TypeInteger || dd.Converted != 347 {
+	if dd.Type != imports.TypeInteger || dd.Converted != 347 {
 		t.Errorf("departure_day: %+v", dd)
 	}
 	if got := rows[0][j]; got != int64(247) {
@@ -196,7 +197,7 @@ func TestMessyCabinetTurnover(t *testing.T) {
 	}
 	c := infer(dates...)
 	typ, reason := c.Result()
-	if typ != engine.TypeDate || !strings.Contains(reason, "m/d/yy") {
+	if typ != imports.TypeDate || !strings.Contains(reason, "m/d/yy") {
 		t.Fatalf("the m/d/yy start dates alone: %s %q", typ, reason)
 	}
 	conv := c.Converter()
@@ -217,10 +218,10 @@ func TestMessyPrimaryProject(t *testing.T) {
 		t.Errorf("%d columns, want 27", got)
 	}
 	want := map[string]string{
-		"primary_votes": engine.TypeInteger, "primary_pct": engine.TypeReal, "runoff_votes": engine.TypeInteger,
-		"runoff_pct": engine.TypeReal, "primary_date": engine.TypeDate, "trump_date": engine.TypeDate,
-		"incumbent": engine.TypeBoolean, "candidate": engine.TypeText, "district": engine.TypeText,
-		"c_2020_election_stance": engine.TypeText,
+		"primary_votes": imports.TypeInteger, "primary_pct": imports.TypeReal, "runoff_votes": imports.TypeInteger,
+		"runoff_pct": imports.TypeReal, "primary_date": imports.TypeDate, "trump_date": imports.TypeDate,
+		"incumbent": imports.TypeBoolean, "candidate": imports.TypeText, "district": imports.TypeText,
+		"c_2020_election_stance": imports.TypeText,
 	}
 	for name, typ := range want {
 		if _, c := column(t, tb, name); c.Type != typ {
@@ -577,7 +578,7 @@ func TestNoHeader(t *testing.T) {
 	// A first row that fits the typed columns is data, and a reason quotes
 	// it when it is the first value that does not fit.
 	tb, _ = readTable(t, writeFile(t, "t4.csv", []byte("a1,1\n2,2\n3,3\nx,4\n")), Options{})
-	if _, c := column(t, tb, "column_1"); c.Type != engine.TypeText || !strings.Contains(c.Reason, `line 1 holds "a1"`) {
+	if _, c := column(t, tb, "column_1"); c.Type != imports.TypeText || !strings.Contains(c.Reason, `line 1 holds "a1"`) {
 		t.Errorf("column_1: %+v", c)
 	}
 }
@@ -822,8 +823,8 @@ func TestCancel(t *testing.T) {
 	// Cancelled from the progress callback during the first pass.
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
-	var calls []engine.ImportProgress
-	_, err := Read(ctx, path, Options{Progress: func(p engine.ImportProgress) {
+	var calls []imports.ImportProgress
+	_, err := Read(ctx, path, Options{Progress: func(p imports.ImportProgress) {
 		calls = append(calls, p)
 		cancel()
 	}})
@@ -865,10 +866,10 @@ func TestProgress(t *testing.T) {
 	for i := range 20000 {
 		fmt.Fprintf(&b, "%d,%d\n", i, i)
 	}
-	var calls []engine.ImportProgress
+	var calls []imports.ImportProgress
 	start := time.Now()
 	tables, err := Read(context.Background(), writeFile(t, "p.csv", []byte(b.String())), Options{
-		Progress: func(p engine.ImportProgress) { calls = append(calls, p) },
+		Progress: func(p imports.ImportProgress) { calls = append(calls, p) },
 	})
 	if err != nil {
 		t.Fatal(err)

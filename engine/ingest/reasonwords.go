@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"querent/engine"
+	"querent/engine/imports"
 )
 
 // A reason (why a column got its type, why it is skipped) is built in
@@ -288,7 +289,7 @@ var importLanguages = map[string]*importWords{
 			"excel_booleans":  "Excel TRUE/FALSE cells, stored as 1/0",
 			"excel_bool_text": "; its Excel TRUE/FALSE cells are stored as the text true/false",
 			// Skipped columns.
-			"skip_empty":   "no header and no values: " + engine.EmptyColumnRule,
+			"skip_empty":   "no header and no values: " + imports.EmptyColumnRule,
 			"skip_analyst": "skipped by the analyst",
 		},
 	},

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"querent/engine"
+	"querent/engine/imports"
 )
 
 var marker = regexp.MustCompile(`\{[0-9n]\}`)
@@ -49,7 +50,7 @@ func TestImportWordsEveryLanguage(t *testing.T) {
 
 // reasonsOf checks every reason of a table: said in every language, the
 // English one the Reason, none left with a marker.
-func reasonsOf(t *testing.T, where string, tb *engine.ImportTable) {
+func reasonsOf(t *testing.T, where string, tb *imports.ImportTable) {
 	t.Helper()
 	check := func(what, reason string, reasons map[string]string) {
 		t.Helper()
@@ -98,15 +99,15 @@ func TestImportReasonsSaid(t *testing.T) {
 			reasonsOf(t, where, tb)
 			for _, c := range tb.PreviewColumns {
 				for _, typ := range []string{"integer", "real", "date", "datetime", "boolean", "text"} {
-					for _, ob := range []string{engine.OnBadText, engine.OnBadNull} {
-						tc, _, err := s.Apply(Choices{Columns: []engine.ColumnOverride{{Column: c.Name, Type: typ, OnBad: ob}}})
+					for _, ob := range []string{imports.OnBadText, imports.OnBadNull} {
+						tc, _, err := s.Apply(Choices{Columns: []imports.ColumnOverride{{Column: c.Name, Type: typ, OnBad: ob}}})
 						if err != nil {
 							t.Fatalf("%s %s %s/%s: %v", where, c.Name, typ, ob, err)
 						}
 						reasonsOf(t, where+" "+c.Name+" "+typ+"/"+ob, tc)
 					}
 				}
-				ts, _, _ := s.Apply(Choices{Columns: []engine.ColumnOverride{{Column: c.Name, Skip: true}}})
+				ts, _, _ := s.Apply(Choices{Columns: []imports.ColumnOverride{{Column: c.Name, Skip: true}}})
 				reasonsOf(t, where+" "+c.Name+" skipped", ts)
 			}
 			s.Close()
@@ -131,7 +132,7 @@ func TestImportReasonsFrenchChinese(t *testing.T) {
 		}
 	}
 
-	tb := mustApply(t, s, Choices{Columns: []engine.ColumnOverride{{Column: "start_date", Type: "date", OnBad: "null"}}})
+	tb := mustApply(t, s, Choices{Columns: []imports.ColumnOverride{{Column: "start_date", Type: "date", OnBad: "null"}}})
 	_, pc = previewColumn(t, tb, "start_date")
 	list := map[string]string{
 		"fr": "ligne 58 « Aug. 1981 », ligne 95 « Reagan admin », ligne 97 « Reagan admin », ligne 100 « Reagan admin », ligne 101 « Reagan admin », …",

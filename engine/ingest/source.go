@@ -11,6 +11,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"querent/engine"
+	"querent/engine/imports"
 )
 
 // Source is one table of a file after its first pass (a CSV file, or a
@@ -26,7 +27,7 @@ type Source struct {
 	File, Path, SHA256, Sheet string
 	// Layout is how the file was read; Chosen names the parts of it the
 	// analyst chose ("encoding", "delimiter", "header_row", "range").
-	Layout engine.ImportLayout
+	Layout imports.ImportLayout
 	Chosen []string
 	// Rows is the number of data rows (estimated when Sampled).
 	Rows int64
@@ -73,11 +74,11 @@ type Choices struct {
 	// Table names the table ("" keeps Source.Name).
 	Table string
 	// Columns are choices for its columns; each must name one of them.
-	Columns []engine.ColumnOverride
+	Columns []imports.ColumnOverride
 	// Shared are choices for the columns of every table that has them:
 	// those naming no column of this one are left alone. They are applied
 	// after Columns, so they win.
-	Shared []engine.ColumnOverride
+	Shared []imports.ColumnOverride
 	// Complete says that Columns names every column (a plan replayed):
 	// the others are imported as detected, with a warning.
 	Complete bool
@@ -99,7 +100,7 @@ const (
 
 // full reports whether no more rows are kept.
 func (h *previewRows) full() bool {
-	return len(h.rows) >= engine.PreviewRows || h.bytes >= previewBytesMax
+	return len(h.rows) >= imports.PreviewRows || h.bytes >= previewBytesMax
 }
 
 // add keeps a row (cells as the reader has them) unless full.
@@ -260,14 +261,14 @@ func (s *Source) columnList() string {
 // column's policy: OnBadText keeps the column as text (with a reason
 // naming the values), OnBadNull stores them as NULL (counted and listed),
 // OnBadError is an error, returned here, before anything is written.
-func (s *Source) Apply(ch Choices) (t *engine.ImportTable, matched []bool, err error) {
+func (s *Source) Apply(ch Choices) (t *imports.ImportTable, matched []bool, err error) {
 	ps := make([]*planned, len(s.cols))
 	for i, c := range s.cols {
-		ps[i] = &planned{col: c, name: c.name, onBad: engine.OnBadText}
+		ps[i] = &planned{col: c, name: c.name, onBad: imports.OnBadText}
 	}
 	var warnings []string
 	named := make([]bool, len(s.cols))
-	apply := func(o engine.ColumnOverride, must bool) (bool, error) {
+	apply := func(o imports.ColumnOverride, must bool) (bool, error) {
 		i := s.find(o.Column)
 		switch {
 		case i == -2:
@@ -288,7 +289,7 @@ func (s *Source) Apply(ch Choices) (t *engine.ImportTable, matched []bool, err e
 			p.name, p.renamed = strings.TrimSpace(o.Name), true
 		}
 		if o.Type != "" {
-			typ, ok := engine.ParseType(o.Type)
+			typ, ok := imports.ParseType(o.Type)
 			if !ok {
 				return false, engine.Errorf(engine.CodeUsage, "unknown type %q for column %s", o.Type, p.col.name).
 					WithHint("use text, integer, real, date, datetime or boolean")
@@ -296,7 +297,7 @@ func (s *Source) Apply(ch Choices) (t *engine.ImportTable, matched []bool, err e
 			p.chosen = typ
 		}
 		if o.OnBad != "" {
-			pol, ok := engine.ParseOnBad(o.OnBad)
+			pol, ok := imports.ParseOnBad(o.OnBad)
 			if !ok {
 				return false, engine.Errorf(engine.CodeUsage, "unknown bad-value policy %q for column %s", o.OnBad, p.col.name).
 					WithHint("use text (keep the column as text), null (store bad values as NULL) or error (stop)")
@@ -389,7 +390,7 @@ func (s *Source) Apply(ch Choices) (t *engine.ImportTable, matched []bool, err e
 		}
 	}
 
-	t = &engine.ImportTable{
+	t = &imports.ImportTable{
 		Name: s.Name, Source: s.File, SourcePath: s.Path, SourceSHA256: s.SHA256, Sheet: s.Sheet,
 		RowCount: s.Rows, Layout: s.Layout, Sampled: s.Sampled, SampleRows: s.SampleRows,
 		Warnings: append(append([]string{}, s.Warnings...), warnings...),
@@ -409,7 +410,7 @@ func (s *Source) Apply(ch Choices) (t *engine.ImportTable, matched []bool, err e
 		t.PreviewColumns = append(t.PreviewColumns, pc)
 		if p.skip {
 			why, whys := sayAll(p.skipWhy, s.rows())
-			t.Skipped = append(t.Skipped, engine.SkippedColumn{Position: p.col.pos, OriginalName: p.col.original,
+			t.Skipped = append(t.Skipped, imports.SkippedColumn{Position: p.col.pos, OriginalName: p.col.original,
 				Name: p.name, Reason: why, Reasons: whys, ByAnalyst: p.byUser})
 			continue
 		}
@@ -499,7 +500,7 @@ func (s *Source) decide(p *planned) error {
 	}
 	if ch.bad.n == 0 {
 		p.typ, p.cv = p.chosen, ch.cv
-		if p.chosen == engine.TypeText {
+		if p.chosen == imports.TypeText {
 			p.conv, p.kept = 0, inf.n-inf.blank
 			p.reason = say("text_chosen", val(typ))
 		} else {
@@ -511,11 +512,11 @@ func (s *Source) decide(p *planned) error {
 	}
 	p.bad, p.atLeast = ch.bad, ch.atLeast
 	switch p.onBad {
-	case engine.OnBadNull:
+	case imports.OnBadNull:
 		p.typ, p.cv, p.nullBad = p.chosen, ch.cv, true
 		p.conv = values - ch.bad.n
 		p.reason = seq{s.nullReason(p, ch.bad, ch.atLeast), notes}
-	case engine.OnBadError:
+	case imports.OnBadError:
 		p.typ, p.cv = p.chosen, ch.cv
 		p.conv = values - ch.bad.n
 		p.over = append(p.over, "type")
@@ -536,7 +537,7 @@ func (s *Source) decide(p *planned) error {
 	default:
 		s.detected(p)
 		reason := p.reason
-		if typ != engine.TypeText {
+		if typ != imports.TypeText {
 			// Chosen over a typed column (an INTEGER wanted for decimals):
 			// the detected type holds every value, so it stays.
 			p.reason = say("detected_kept", reason, s.countBad(ch), typeWords(p.chosen), s.listBad(ch.bad))
@@ -594,26 +595,26 @@ func (s *Source) nullReason(p *planned, bad badList, atLeast bool) part {
 // typeWords names what values of a type are.
 func typeWords(typ string) part {
 	switch typ {
-	case engine.TypeInteger:
+	case imports.TypeInteger:
 		return say("a_whole_number")
-	case engine.TypeReal:
+	case imports.TypeReal:
 		return say("a_number")
-	case engine.TypeDate:
+	case imports.TypeDate:
 		return say("a_date")
-	case engine.TypeDateTime:
+	case imports.TypeDateTime:
 		return say("a_date_time")
-	case engine.TypeBoolean:
+	case imports.TypeBoolean:
 		return say("a_yes_no")
 	}
 	return say("text")
 }
 
 // planColumn describes a column for the report and the preview.
-func (s *Source) planColumn(p *planned) engine.PlanColumn {
+func (s *Source) planColumn(p *planned) imports.PlanColumn {
 	typ, _ := p.col.inf.Result()
-	c := engine.PlanColumn{ImportColumn: engine.ImportColumn{
+	c := imports.PlanColumn{ImportColumn: imports.ImportColumn{
 		Name: p.name, OriginalName: p.col.original, Type: p.typ, Converted: p.conv, KeptAsText: p.kept,
-		Position: p.col.pos, DetectedType: typ, OnBad: p.onBad, BadAt: []engine.BadValue{},
+		Position: p.col.pos, DetectedType: typ, OnBad: p.onBad, BadAt: []imports.BadValue{},
 		Overridden: []string{},
 	}}
 	c.Reason, c.Reasons = sayAll(p.reason, s.rows())
@@ -621,7 +622,7 @@ func (s *Source) planColumn(p *planned) engine.PlanColumn {
 		c.Overridden = append(c.Overridden, "name")
 	}
 	c.Overridden = append(c.Overridden, p.over...)
-	if p.onBad != engine.OnBadText {
+	if p.onBad != imports.OnBadText {
 		c.Overridden = append(c.Overridden, "on_bad")
 	}
 	if p.bad.n > 0 {
@@ -639,7 +640,7 @@ func (s *Source) planColumn(p *planned) engine.PlanColumn {
 	} else if p.keep && p.col.empty {
 		c.Overridden = append(c.Overridden, "keep")
 	}
-	if c.Type == engine.TypeText && !p.skip {
+	if c.Type == imports.TypeText && !p.skip {
 		c.Suggested = p.col.inf.Suggested()
 	}
 	return c

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"querent/engine"
+	"querent/engine/imports"
 )
 
 // source reads the one source of path.
@@ -31,7 +32,7 @@ func source(t *testing.T, path string, opts Options) *Source {
 }
 
 // applied applies ch and streams every row.
-func applied(t *testing.T, s *Source, ch Choices) (*engine.ImportTable, [][]engine.Value) {
+func applied(t *testing.T, s *Source, ch Choices) (*imports.ImportTable, [][]engine.Value) {
 	t.Helper()
 	tb, _, err := s.Apply(ch)
 	if err != nil {
@@ -50,7 +51,7 @@ func applied(t *testing.T, s *Source, ch Choices) (*engine.ImportTable, [][]engi
 	return tb, rows
 }
 
-func previewColumn(t *testing.T, tb *engine.ImportTable, name string) (int, engine.PlanColumn) {
+func previewColumn(t *testing.T, tb *imports.ImportTable, name string) (int, imports.PlanColumn) {
 	t.Helper()
 	for i, c := range tb.PreviewColumns {
 		if c.Name == name {
@@ -58,7 +59,7 @@ func previewColumn(t *testing.T, tb *engine.ImportTable, name string) (int, engi
 		}
 	}
 	t.Fatalf("no column %q in the preview", name)
-	return 0, engine.PlanColumn{}
+	return 0, imports.PlanColumn{}
 }
 
 // start_date of the cabinet file holds m/d/yy dates and a few notes
@@ -67,17 +68,17 @@ func previewColumn(t *testing.T, tb *engine.ImportTable, name string) (int, engi
 func TestChooseTypeNullBad(t *testing.T) {
 	s := source(t, messyFile(t, "538_cabinet-turnover.csv"), Options{})
 	_, pc := previewColumn(t, mustApply(t, s, Choices{}), "start_date")
-	if pc.Type != engine.TypeText || pc.Suggested != engine.TypeDate ||
+	if pc.Type != imports.TypeText || pc.Suggested != imports.TypeDate ||
 		!strings.Contains(pc.Reason, "371 of 379 values are dates written m/d/yy, 8 are not (first on lines 58, 95, 97, 100, 101)") {
 		t.Errorf("detected start_date: %s (suggested %q) %q", pc.Type, pc.Suggested, pc.Reason)
 	}
 
-	tb, rows := applied(t, s, Choices{Columns: []engine.ColumnOverride{{Column: "start_date", Type: "date", OnBad: "null-bad"}}})
+	tb, rows := applied(t, s, Choices{Columns: []imports.ColumnOverride{{Column: "start_date", Type: "date", OnBad: "null-bad"}}})
 	j, c := column(t, tb, "start_date")
-	if c.Type != engine.TypeDate || c.DetectedType != engine.TypeText || c.OnBad != engine.OnBadNull {
+	if c.Type != imports.TypeDate || c.DetectedType != imports.TypeText || c.OnBad != imports.OnBadNull {
 		t.Fatalf("start_date: %+v", c)
 	}
-	if c.BadValues != 8 || len(c.BadAt) != 5 || c.BadAt[0] != (engine.BadValue{Line: 58, Value: "Aug. 1981"}) || c.BadAtLeast {
+	if c.BadValues != 8 || len(c.BadAt) != 5 || c.BadAt[0] != (imports.BadValue{Line: 58, Value: "Aug. 1981"}) || c.BadAtLeast {
 		t.Errorf("bad values %d %+v (at least %v), want 8 from line 58 \"Aug. 1981\"", c.BadValues, c.BadAt, c.BadAtLeast)
 	}
 	if c.Converted != 371 || !slices.Equal(c.Overridden, []string{"type", "on_bad"}) {
@@ -104,12 +105,12 @@ func TestChooseTypeNullBad(t *testing.T) {
 	}
 	// The preview's rows are stored the same way.
 	pi, _ := previewColumn(t, tb, "start_date")
-	if len(tb.Preview) != engine.PreviewRows || tb.Preview[0][pi] != "1977-01-21" {
+	if len(tb.Preview) != imports.PreviewRows || tb.Preview[0][pi] != "1977-01-21" {
 		t.Errorf("preview: %d rows, first %v", len(tb.Preview), tb.Preview[0][pi])
 	}
 }
 
-func mustApply(t *testing.T, s *Source, ch Choices) *engine.ImportTable {
+func mustApply(t *testing.T, s *Source, ch Choices) *imports.ImportTable {
 	t.Helper()
 	tb, _, err := s.Apply(ch)
 	if err != nil {
@@ -121,13 +122,13 @@ func mustApply(t *testing.T, s *Source, ch Choices) *engine.ImportTable {
 // The policies text (the default) and error.
 func TestChooseTypePolicies(t *testing.T) {
 	s := source(t, messyFile(t, "538_cabinet-turnover.csv"), Options{})
-	tb := mustApply(t, s, Choices{Columns: []engine.ColumnOverride{{Column: "start_date", Type: "DATE"}}})
+	tb := mustApply(t, s, Choices{Columns: []imports.ColumnOverride{{Column: "start_date", Type: "DATE"}}})
 	_, pc := previewColumn(t, tb, "start_date")
-	if pc.Type != engine.TypeText || pc.ChosenType != engine.TypeDate || pc.BadValues != 8 ||
+	if pc.Type != imports.TypeText || pc.ChosenType != imports.TypeDate || pc.BadValues != 8 ||
 		!strings.Contains(pc.Reason, `kept as text: DATE was chosen, but 8 values are not a date (line 58 "Aug. 1981"`) {
 		t.Errorf("policy text: %+v", pc)
 	}
-	tb, _, err := s.Apply(Choices{Columns: []engine.ColumnOverride{{Column: "start_date", Type: "date", OnBad: "error"}}})
+	tb, _, err := s.Apply(Choices{Columns: []imports.ColumnOverride{{Column: "start_date", Type: "date", OnBad: "error"}}})
 	e := engine.AsError(err)
 	if e == nil || e.Code != engine.CodeImport || !strings.Contains(e.Message, `column start_date: line 58 holds "Aug. 1981", which is not a date (8 values in all, on lines 58, 95, 97, 100, 101, …)`) ||
 		!strings.Contains(e.Hint, "null-bad") {
@@ -137,16 +138,16 @@ func TestChooseTypePolicies(t *testing.T) {
 		t.Errorf("the table is still described with the policy error")
 	}
 	// A type every value fits needs no policy.
-	tb, rows := applied(t, s, Choices{Columns: []engine.ColumnOverride{{Column: "departure_day", Type: "real", OnBad: "error"}}})
+	tb, rows := applied(t, s, Choices{Columns: []imports.ColumnOverride{{Column: "departure_day", Type: "real", OnBad: "error"}}})
 	j, c := column(t, tb, "departure_day")
-	if c.Type != engine.TypeReal || c.BadValues != 0 || rows[0][j] != 247.0 {
+	if c.Type != imports.TypeReal || c.BadValues != 0 || rows[0][j] != 247.0 {
 		t.Errorf("departure_day as REAL: %+v, %#v", c, rows[0][j])
 	}
 	// An INTEGER chosen for decimals keeps the detected REAL (policy text).
 	p := source(t, messyFile(t, "538_primary-project-2022_rep_candidates.csv"), Options{})
-	tb = mustApply(t, p, Choices{Columns: []engine.ColumnOverride{{Column: "Primary %", Type: "integer"}}})
+	tb = mustApply(t, p, Choices{Columns: []imports.ColumnOverride{{Column: "Primary %", Type: "integer"}}})
 	_, pc = previewColumn(t, tb, "primary_pct")
-	if pc.Type != engine.TypeReal || !strings.Contains(pc.Reason, "so the detected type is kept") {
+	if pc.Type != imports.TypeReal || !strings.Contains(pc.Reason, "so the detected type is kept") {
 		t.Errorf("INTEGER over percentages: %+v", pc)
 	}
 }
@@ -154,7 +155,7 @@ func TestChooseTypePolicies(t *testing.T) {
 // Names, skipping, keeping an empty column, the table's name.
 func TestChooseNamesAndSkips(t *testing.T) {
 	s := source(t, messyFile(t, "538_primary-project-2022_rep_candidates.csv"), Options{})
-	tb, rows := applied(t, s, Choices{Table: "candidates", Columns: []engine.ColumnOverride{
+	tb, rows := applied(t, s, Choices{Table: "candidates", Columns: []imports.ColumnOverride{
 		{Column: "Primary %", Name: "primary_share"},
 		{Column: "#3", Skip: true},
 		{Column: "race_2", Skip: true},
@@ -163,7 +164,7 @@ func TestChooseNamesAndSkips(t *testing.T) {
 		t.Errorf("table %s, overridden %q", tb.Name, tb.Overridden)
 	}
 	j, c := column(t, tb, "primary_share")
-	if c.OriginalName != "Primary %" || !slices.Equal(c.Overridden, []string{"name"}) || c.Type != engine.TypeReal || rows[0][j] != 0.08 {
+	if c.OriginalName != "Primary %" || !slices.Equal(c.Overridden, []string{"name"}) || c.Type != imports.TypeReal || rows[0][j] != 0.08 {
 		t.Errorf("primary_share: %+v %v", c, rows[0][j])
 	}
 	if got := columnNames(tb); slices.Contains(got, "race_1") || slices.Contains(got, "race_2") || len(got) != 25 {
@@ -180,12 +181,12 @@ func TestChooseNamesAndSkips(t *testing.T) {
 		ch   Choices
 		want string
 	}{
-		{Choices{Columns: []engine.ColumnOverride{{Column: "nope"}}}, `has no column "nope"`},
-		{Choices{Columns: []engine.ColumnOverride{{Column: "gender", Name: "2x"}}}, `"2x" cannot name a column`},
-		{Choices{Columns: []engine.ColumnOverride{{Column: "gender", Name: "select"}}}, "SQL keyword"},
-		{Choices{Columns: []engine.ColumnOverride{{Column: "gender", Name: "state"}}}, "two columns would be named state"},
-		{Choices{Columns: []engine.ColumnOverride{{Column: "gender", Type: "money"}}}, `unknown type "money"`},
-		{Choices{Columns: []engine.ColumnOverride{{Column: "gender", OnBad: "ignore"}}}, `unknown bad-value policy "ignore"`},
+		{Choices{Columns: []imports.ColumnOverride{{Column: "nope"}}}, `has no column "nope"`},
+		{Choices{Columns: []imports.ColumnOverride{{Column: "gender", Name: "2x"}}}, `"2x" cannot name a column`},
+		{Choices{Columns: []imports.ColumnOverride{{Column: "gender", Name: "select"}}}, "SQL keyword"},
+		{Choices{Columns: []imports.ColumnOverride{{Column: "gender", Name: "state"}}}, "two columns would be named state"},
+		{Choices{Columns: []imports.ColumnOverride{{Column: "gender", Type: "money"}}}, `unknown type "money"`},
+		{Choices{Columns: []imports.ColumnOverride{{Column: "gender", OnBad: "ignore"}}}, `unknown bad-value policy "ignore"`},
 		{Choices{Table: "my table"}, `"my table" cannot name a table`},
 	} {
 		_, _, err := s.Apply(tt.ch)
@@ -194,15 +195,15 @@ func TestChooseNamesAndSkips(t *testing.T) {
 		}
 	}
 	// Shared choices apply where they match.
-	_, matched, err := s.Apply(Choices{Shared: []engine.ColumnOverride{{Column: "gender", Skip: true}, {Column: "elsewhere", Skip: true}}})
+	_, matched, err := s.Apply(Choices{Shared: []imports.ColumnOverride{{Column: "gender", Skip: true}, {Column: "elsewhere", Skip: true}}})
 	if err != nil || !slices.Equal(matched, []bool{true, false}) {
 		t.Errorf("shared: matched %v, %v", matched, err)
 	}
 
 	// The empty column the rule leaves out can be kept.
 	c2 := source(t, messyFile(t, "538_cabinet-turnover.csv"), Options{})
-	tb, rows = applied(t, c2, Choices{Columns: []engine.ColumnOverride{{Column: "#9", Keep: true}}})
-	if j, c := column(t, tb, "column_9"); c.Type != engine.TypeText || rows[0][j] != nil || len(tb.Skipped) != 1 {
+	tb, rows = applied(t, c2, Choices{Columns: []imports.ColumnOverride{{Column: "#9", Keep: true}}})
+	if j, c := column(t, tb, "column_9"); c.Type != imports.TypeText || rows[0][j] != nil || len(tb.Skipped) != 1 {
 		t.Errorf("kept column_9: %+v, skipped %+v", c, tb.Skipped)
 	}
 }
@@ -253,7 +254,7 @@ func TestSample(t *testing.T) {
 		t.Errorf("sample: sampled %v, %d rows read, %d estimated (12,118 in the file), sha %q", s.Sampled, s.SampleRows, s.Rows, s.SHA256)
 	}
 	tb := mustApply(t, s, Choices{})
-	if !tb.Sampled || len(tb.Preview) != engine.PreviewRows {
+	if !tb.Sampled || len(tb.Preview) != imports.PreviewRows {
 		t.Errorf("table: sampled %v, %d preview rows", tb.Sampled, len(tb.Preview))
 	}
 	if err := tb.Rows(context.Background(), func([]engine.Value) error { return nil }); err == nil {
@@ -322,9 +323,9 @@ func TestChooseXLSXNullBad(t *testing.T) {
 		t.Skipf("shared data: %v", err)
 	}
 	defer srcs[0].Close()
-	tb, rows := applied(t, srcs[0], Choices{Columns: []engine.ColumnOverride{{Column: "live_caller_with_cellphones", Type: "boolean", OnBad: "null"}}})
+	tb, rows := applied(t, srcs[0], Choices{Columns: []imports.ColumnOverride{{Column: "live_caller_with_cellphones", Type: "boolean", OnBad: "null"}}})
 	j, c := column(t, tb, "live_caller_with_cellphones")
-	if c.Type != engine.TypeBoolean || c.BadValues != 162 || c.BadAt[0] != (engine.BadValue{Line: 17, Value: "partial"}) {
+	if c.Type != imports.TypeBoolean || c.BadValues != 162 || c.BadAt[0] != (imports.BadValue{Line: 17, Value: "partial"}) {
 		t.Errorf("live caller: %+v", c)
 	}
 	nulls := 0
@@ -346,14 +347,14 @@ func TestInferrerChoose(t *testing.T) {
 		bad    int64
 		first  int64 // the first bad value's line
 	}{
-		{[]string{"1", "2.5", "3", "x"}, engine.TypeInteger, 2, 3},
-		{[]string{"1", "2.5", "3", "x"}, engine.TypeReal, 1, 5},
-		{[]string{"2021-01-01", "2021-01-02 10:00", "2021-01-03 00:00"}, engine.TypeDate, 1, 3},
-		{[]string{"2021-01-01", "2021-01-02 10:00"}, engine.TypeDateTime, 0, 0},
-		{[]string{"yes", "no", "maybe", ""}, engine.TypeBoolean, 1, 4},
-		{[]string{"$5", "€6", "$7"}, engine.TypeInteger, 1, 3},
-		{[]string{"12%", "15%", "n/a", "0.5"}, engine.TypeReal, 1, 5},
-		{[]string{"a", "b"}, engine.TypeText, 0, 0},
+		{[]string{"1", "2.5", "3", "x"}, imports.TypeInteger, 2, 3},
+		{[]string{"1", "2.5", "3", "x"}, imports.TypeReal, 1, 5},
+		{[]string{"2021-01-01", "2021-01-02 10:00", "2021-01-03 00:00"}, imports.TypeDate, 1, 3},
+		{[]string{"2021-01-01", "2021-01-02 10:00"}, imports.TypeDateTime, 0, 0},
+		{[]string{"yes", "no", "maybe", ""}, imports.TypeBoolean, 1, 4},
+		{[]string{"$5", "€6", "$7"}, imports.TypeInteger, 1, 3},
+		{[]string{"12%", "15%", "n/a", "0.5"}, imports.TypeReal, 1, 5},
+		{[]string{"a", "b"}, imports.TypeText, 0, 0},
 	}
 	for _, tt := range tests {
 		c := infer(tt.values...)
@@ -377,7 +378,7 @@ func TestInferrerChoose(t *testing.T) {
 	for i := range vals {
 		vals[i] = "name"
 	}
-	if ch := infer(vals...).choose(engine.TypeDate); !ch.atLeast || ch.bad.n <= trackLimit || ch.bad.n >= 3000 {
+	if ch := infer(vals...).choose(imports.TypeDate); !ch.atLeast || ch.bad.n <= trackLimit || ch.bad.n >= 3000 {
 		t.Errorf("text as dates: %d bad, at least %v", ch.bad.n, ch.atLeast)
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"querent/engine"
+	"querent/engine/imports"
 )
 
 // The XLSX reader.
@@ -535,7 +536,7 @@ type sheetReader struct {
 	file     string // base name
 	sheet    string
 	date1904 bool
-	progress func(engine.ImportProgress)
+	progress func(imports.ImportProgress)
 	prefix   string    // "book.xlsx, sheet Results: "
 	gate     *scanGate // the scan of the sheet's part, ahead of excelize
 	sst      *scanGate // the scan of the shared strings; nil without them
@@ -707,7 +708,7 @@ func (s *sheetReader) report(force bool) {
 		return
 	}
 	s.lastReport = now
-	s.progress(engine.ImportProgress{Phase: "reading", Source: s.file + ": " + s.sheet, Rows: s.rows})
+	s.progress(imports.ImportProgress{Phase: "reading", Source: s.file + ": " + s.sheet, Rows: s.rows})
 }
 
 func isBlank(cells []string) bool {
@@ -1290,13 +1291,13 @@ func (k columnKind) reason(typ string, reason seq) seq {
 		like = say("shown_like", quoted(k.example))
 	}
 	switch {
-	case k.date && typ == engine.TypeDate:
+	case k.date && typ == imports.TypeDate:
 		return seq{say("excel_dates", like), rest}
-	case k.date && typ == engine.TypeDateTime:
+	case k.date && typ == imports.TypeDateTime:
 		return seq{say("excel_datetimes", like), rest}
 	case k.date:
 		return append(reason, say("excel_date_text", like))
-	case k.boolean && typ == engine.TypeBoolean:
+	case k.boolean && typ == imports.TypeBoolean:
 		return seq{say("excel_booleans"), rest}
 	case k.boolean:
 		return append(reason, say("excel_bool_text"))

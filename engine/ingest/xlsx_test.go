@@ -24,6 +24,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"querent/engine"
+	"querent/engine/imports"
 )
 
 const messyXLSX = "../../../shared/data/messy/xlsx/"
@@ -40,7 +41,7 @@ func fixture(t testing.TB, name string) string {
 }
 
 // readAll reads path and drains every table's rows.
-func readAll(t testing.TB, path string, opts Options) ([]*engine.ImportTable, [][][]engine.Value) {
+func readAll(t testing.TB, path string, opts Options) ([]*imports.ImportTable, [][][]engine.Value) {
 	t.Helper()
 	tables, err := Read(context.Background(), path, opts)
 	if err != nil {
@@ -53,7 +54,7 @@ func readAll(t testing.TB, path string, opts Options) ([]*engine.ImportTable, []
 	return tables, rows
 }
 
-func drain(t testing.TB, tb *engine.ImportTable) [][]engine.Value {
+func drain(t testing.TB, tb *imports.ImportTable) [][]engine.Value {
 	t.Helper()
 	var out [][]engine.Value
 	err := tb.Rows(context.Background(), func(row []engine.Value) error {
@@ -72,7 +73,7 @@ func drain(t testing.TB, tb *engine.ImportTable) [][]engine.Value {
 	return out
 }
 
-func tableNames(tables []*engine.ImportTable) []string {
+func tableNames(tables []*imports.ImportTable) []string {
 	var out []string
 	for _, tb := range tables {
 		out = append(out, tb.Name)
@@ -80,7 +81,7 @@ func tableNames(tables []*engine.ImportTable) []string {
 	return out
 }
 
-func sheetColumn(t testing.TB, tb *engine.ImportTable, name string) (int, engine.ImportColumn) {
+func sheetColumn(t testing.TB, tb *imports.ImportTable, name string) (int, imports.ImportColumn) {
 	t.Helper()
 	for i, c := range tb.Columns {
 		if c.Name == name {
@@ -88,10 +89,10 @@ func sheetColumn(t testing.TB, tb *engine.ImportTable, name string) (int, engine
 		}
 	}
 	t.Fatalf("%s: no sheetColumn %q in %v", tb.Name, name, sheetColumnNames(tb))
-	return -1, engine.ImportColumn{}
+	return -1, imports.ImportColumn{}
 }
 
-func sheetColumnNames(tb *engine.ImportTable) []string {
+func sheetColumnNames(tb *imports.ImportTable) []string {
 	var out []string
 	for _, c := range tb.Columns {
 		out = append(out, c.Name)
@@ -99,7 +100,7 @@ func sheetColumnNames(tb *engine.ImportTable) []string {
 	return out
 }
 
-func hasWarning(tb *engine.ImportTable, parts ...string) bool {
+func hasWarning(tb *imports.ImportTable, parts ...string) bool {
 	for _, w := range tb.Warnings {
 		ok := true
 		for _, p := range parts {
@@ -170,17 +171,17 @@ func TestXLSXCsvkitSheets(t *testing.T) {
 		name, typ string
 		want      []engine.Value // the sheetColumn's values, row by row
 	}{
-		{"text", engine.TypeText, []engine.Value{"Chicago Reader", "Chicago Sun-Times", "Chicago Tribune", "This row has blanks", "Unicode! Σ"}},
+		{"text", imports.TypeText, []engine.Value{"Chicago Reader", "Chicago Sun-Times", "Chicago Tribune", "This row has blanks", "Unicode! Σ"}},
 		// The workbook uses the 1904 date system; Excel shows "1/1/1948"
 		// and "01/01/48" (two-digit years); the serials decide the century.
-		{"date", engine.TypeDate, []engine.Value{"1971-01-01", "1948-01-01", "1920-01-01", nil, nil}},
-		{"integer", engine.TypeInteger, []engine.Value{int64(40), int64(63), int64(164), nil, nil}},
-		{"boolean", engine.TypeBoolean, []engine.Value{int64(1), int64(1), int64(0), nil, nil}},
+		{"date", imports.TypeDate, []engine.Value{"1971-01-01", "1948-01-01", "1920-01-01", nil, nil}},
+		{"integer", imports.TypeInteger, []engine.Value{int64(40), int64(63), int64(164), nil, nil}},
+		{"boolean", imports.TypeBoolean, []engine.Value{int64(1), int64(1), int64(0), nil, nil}},
 		// Stored 41800000.009999998, shown 41800000.01: the same double.
-		{"float", engine.TypeReal, []engine.Value{1.0, 1.27, 41800000.01, nil, nil}},
-		{"datetime", engine.TypeDateTime, []engine.Value{"1971-01-01 04:14:00", "1948-01-01 14:57:13", "1920-01-01 00:00:00", nil, nil}},
-		{"empty_column", engine.TypeText, []engine.Value{nil, nil, nil, nil, nil}},
-		{"column_8", engine.TypeText, []engine.Value{nil, "Extra data beyond headers will be trimmed", nil, nil, nil}},
+		{"float", imports.TypeReal, []engine.Value{1.0, 1.27, 41800000.01, nil, nil}},
+		{"datetime", imports.TypeDateTime, []engine.Value{"1971-01-01 04:14:00", "1948-01-01 14:57:13", "1920-01-01 00:00:00", nil, nil}},
+		{"empty_column", imports.TypeText, []engine.Value{nil, nil, nil, nil, nil}},
+		{"column_8", imports.TypeText, []engine.Value{nil, "Extra data beyond headers will be trimmed", nil, nil, nil}},
 	}
 	if got, want := len(data.Columns), len(tests); got != want {
 		t.Fatalf("%d columns %v, want %d", got, sheetColumnNames(data), want)
@@ -247,18 +248,18 @@ func TestXLSXPollsterStats(t *testing.T) {
 		name, original, typ string
 		first, second       engine.Value
 	}{
-		{"column_1", "", engine.TypeInteger, int64(1), int64(2)},
-		{"pollster", "Pollster", engine.TypeText, "Monmouth University", "Selzer & Co."},
-		{"num_of_polls", "Pollster Characteristics (as of Aug. 2014) / # of Polls", engine.TypeInteger, int64(100), int64(44)},
-		{"c_538_grade", "Key Ratings / 538 Grade", engine.TypeText, "A+", "A+"},
+		{"column_1", "", imports.TypeInteger, int64(1), int64(2)},
+		{"pollster", "Pollster", imports.TypeText, "Monmouth University", "Selzer & Co."},
+		{"num_of_polls", "Pollster Characteristics (as of Aug. 2014) / # of Polls", imports.TypeInteger, int64(100), int64(44)},
+		{"c_538_grade", "Key Ratings / 538 Grade", imports.TypeText, "A+", "A+"},
 		// Shown "D +1.3" and "D +0.1" by a custom format: the raw numbers.
-		{"key_ratings_mean_reverted_bias", "Key Ratings / Mean-Reverted Bias", engine.TypeReal, 1.3245738, 0.07698389},
-		{"bias_analysis_mean_reverted_bias", "Bias Analysis / Mean-Reverted Bias", engine.TypeReal, 1.3245738, 0.07698389},
-		{"key_ratings_predictive_plus_minus", "Key Ratings / Predictive    Plus-Minus", engine.TypeReal, -1.5117485, -1.4063561},
-		{"advanced_stats_predictive_plus_minus", "Advanced Stats / Predictive Plus-Minus", engine.TypeReal, -1.5117485, -1.4063561},
+		{"key_ratings_mean_reverted_bias", "Key Ratings / Mean-Reverted Bias", imports.TypeReal, 1.3245738, 0.07698389},
+		{"bias_analysis_mean_reverted_bias", "Bias Analysis / Mean-Reverted Bias", imports.TypeReal, 1.3245738, 0.07698389},
+		{"key_ratings_predictive_plus_minus", "Key Ratings / Predictive    Plus-Minus", imports.TypeReal, -1.5117485, -1.4063561},
+		{"advanced_stats_predictive_plus_minus", "Advanced Stats / Predictive Plus-Minus", imports.TypeReal, -1.5117485, -1.4063561},
 		// Shown "80%": the fraction.
-		{"races_called_correctly", "Basic Stats / Races Called Correctly", engine.TypeReal, 0.8, 0.84090909},
-		{"herding_penalty", "Herding Penalty", engine.TypeReal, 0.20100174, 0.0},
+		{"races_called_correctly", "Basic Stats / Races Called Correctly", imports.TypeReal, 0.8, 0.84090909},
+		{"herding_penalty", "Herding Penalty", imports.TypeReal, 0.20100174, 0.0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -371,7 +372,7 @@ func TestXLSXGenerated(t *testing.T) {
 		if got, want := tb.Name, "dates1900"; got != want {
 			t.Errorf("name %q, want %q", got, want)
 		}
-		wantTypes := []string{engine.TypeDate, engine.TypeDateTime, engine.TypeText, engine.TypeBoolean, engine.TypeReal}
+		wantTypes := []string{imports.TypeDate, imports.TypeDateTime, imports.TypeText, imports.TypeBoolean, imports.TypeReal}
 		for i, c := range tb.Columns {
 			if c.Type != wantTypes[i] {
 				t.Errorf("%s: type %s (%s), want %s", c.Name, c.Type, c.Reason, wantTypes[i])
@@ -789,8 +790,8 @@ func TestXLSXLargeSheet(t *testing.T) {
 	before := spillFilesLeft(t)
 	runtime.GC()
 	peak := 0.0
-	var reports []engine.ImportProgress
-	tables, err := Read(context.Background(), p, Options{Progress: func(pr engine.ImportProgress) {
+	var reports []imports.ImportProgress
+	tables, err := Read(context.Background(), p, Options{Progress: func(pr imports.ImportProgress) {
 		reports = append(reports, pr)
 		peak = max(peak, heapMB())
 	}})
@@ -799,7 +800,7 @@ func TestXLSXLargeSheet(t *testing.T) {
 	if got, want := tb.RowCount, int64(20000); got != want {
 		t.Fatalf("RowCount %d, want %d", got, want)
 	}
-	wantTypes := []string{engine.TypeInteger, engine.TypeReal, engine.TypeText, engine.TypeDate, engine.TypeBoolean, engine.TypeText}
+	wantTypes := []string{imports.TypeInteger, imports.TypeReal, imports.TypeText, imports.TypeDate, imports.TypeBoolean, imports.TypeText}
 	for i, c := range tb.Columns {
 		if c.Type != wantTypes[i] {
 			t.Errorf("%s: %s (%s), want %s", c.Name, c.Type, c.Reason, wantTypes[i])

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/imports"
 )
 
 // ImportOptions control how Import writes tables.
@@ -31,7 +32,7 @@ type ImportOptions struct {
 	// implies Replace.
 	ReplaceUserTable bool
 	// Progress, when set, is told how far the writing has come.
-	Progress func(engine.ImportProgress)
+	Progress func(imports.ImportProgress)
 	// BusyTimeout is how long to wait for another program's lock on an
 	// existing target (default 5 s).
 	BusyTimeout time.Duration
@@ -62,7 +63,7 @@ var safeTableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 //
 // The sources are only read. Each table's provenance goes into
 // _querent_imports.
-func Import(ctx context.Context, target string, tables []*engine.ImportTable, opts ImportOptions) (*engine.ImportReport, error) {
+func Import(ctx context.Context, target string, tables []*imports.ImportTable, opts ImportOptions) (*imports.ImportReport, error) {
 	start := time.Now()
 	opts, abs, err := checkRequest(target, tables, opts, false)
 	if err != nil {
@@ -70,7 +71,7 @@ func Import(ctx context.Context, target string, tables []*engine.ImportTable, op
 	}
 	names := plannedNames(tables, opts.Table)
 	st, statErr := os.Stat(abs)
-	var rep *engine.ImportReport
+	var rep *imports.ImportReport
 	switch {
 	case errors.Is(statErr, os.ErrNotExist):
 		if opts.Append || opts.Replace {
@@ -103,7 +104,7 @@ func Import(ctx context.Context, target string, tables []*engine.ImportTable, op
 // no source is the target, that no table is a sample (unless samples, for
 // Check). It returns the options made consistent and the target's
 // absolute path.
-func checkRequest(target string, tables []*engine.ImportTable, opts ImportOptions, samples bool) (ImportOptions, string, error) {
+func checkRequest(target string, tables []*imports.ImportTable, opts ImportOptions, samples bool) (ImportOptions, string, error) {
 	if len(tables) == 0 {
 		return opts, "", engine.Errorf(engine.CodeImport, "there is nothing to import: no table was read").WithHint("check that the files hold data")
 	}
@@ -175,7 +176,7 @@ type TargetCheck struct {
 // (if it exists) through a read-only connection. Tables may be samples.
 // The warnings are those writing would give (a table replaced that
 // Querent did not import, types that differ from an appended table's).
-func Check(ctx context.Context, target string, tables []*engine.ImportTable, opts ImportOptions) ([]TargetCheck, []string, error) {
+func Check(ctx context.Context, target string, tables []*imports.ImportTable, opts ImportOptions) ([]TargetCheck, []string, error) {
 	opts, abs, err := checkRequest(target, tables, opts, true)
 	if err != nil {
 		return nil, nil, err
@@ -236,7 +237,7 @@ func Check(ctx context.Context, target string, tables []*engine.ImportTable, opt
 		return nil, nil, importErr(abs, err)
 	}
 	var warnings []string
-	rep := &engine.ImportReport{}
+	rep := &imports.ImportReport{}
 	for i, name := range names {
 		kind, ok := existing[strings.ToLower(name)]
 		if !ok {
@@ -274,7 +275,7 @@ func existsErr(abs, name, source string) error {
 
 // plannedNames gives each table its name: --table, else its own, made
 // unique within this import (two files or sheets with the same name).
-func plannedNames(tables []*engine.ImportTable, override string) []string {
+func plannedNames(tables []*imports.ImportTable, override string) []string {
 	names := make([]string, len(tables))
 	used := map[string]bool{}
 	for i, t := range tables {
@@ -306,7 +307,7 @@ func sameFile(a, b string) bool {
 
 // importNew builds a new file under a temporary name beside the target and
 // renames it into place; nothing is left behind on failure.
-func importNew(ctx context.Context, abs string, tables []*engine.ImportTable, names []string, opts ImportOptions) (rep *engine.ImportReport, err error) {
+func importNew(ctx context.Context, abs string, tables []*imports.ImportTable, names []string, opts ImportOptions) (rep *imports.ImportReport, err error) {
 	dir := filepath.Dir(abs)
 	if st, serr := os.Stat(dir); serr != nil || !st.IsDir() {
 		return nil, engine.Errorf(engine.CodeImport, "the folder %s does not exist", dir).WithHint("create it first, or choose another --db path")
@@ -333,7 +334,7 @@ func importNew(ctx context.Context, abs string, tables []*engine.ImportTable, na
 		PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; BEGIN`); err != nil {
 		return nil, importErr(abs, err)
 	}
-	rep = &engine.ImportReport{Warnings: []string{}, Errors: []engine.ErrorDoc{}, Tables: []engine.ImportedTable{}}
+	rep = &imports.ImportReport{Warnings: []string{}, Errors: []engine.ErrorDoc{}, Tables: []imports.ImportedTable{}}
 	if err := writeTables(ctx, c, abs, tables, names, map[string]string{}, opts, rep); err != nil {
 		return nil, err
 	}
@@ -355,7 +356,7 @@ func importNew(ctx context.Context, abs string, tables []*engine.ImportTable, na
 
 // importExisting adds to an existing file in one transaction, with the
 // rollback journal: on any error the file is restored byte for byte.
-func importExisting(ctx context.Context, abs string, tables []*engine.ImportTable, names []string, opts ImportOptions) (rep *engine.ImportReport, err error) {
+func importExisting(ctx context.Context, abs string, tables []*imports.ImportTable, names []string, opts ImportOptions) (rep *imports.ImportReport, err error) {
 	c, err := openBulk(abs)
 	if err != nil {
 		return nil, importErr(abs, err)
@@ -382,7 +383,7 @@ func importExisting(ctx context.Context, abs string, tables []*engine.ImportTabl
 	if existing[querentImportsTable] != "table" {
 		return nil, notQuerentMade(abs)
 	}
-	rep = &engine.ImportReport{Warnings: []string{}, Errors: []engine.ErrorDoc{}, Tables: []engine.ImportedTable{}}
+	rep = &imports.ImportReport{Warnings: []string{}, Errors: []engine.ErrorDoc{}, Tables: []imports.ImportedTable{}}
 	for i, name := range names {
 		kind, ok := existing[strings.ToLower(name)]
 		if !ok {
@@ -509,8 +510,8 @@ func execArgs(c *bulkConn, sql string, args ...any) error {
 
 // writeTables creates (or replaces, or appends to) each table, streams its
 // rows in, and records its provenance.
-func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*engine.ImportTable, names []string,
-	existing map[string]string, opts ImportOptions, rep *engine.ImportReport) error {
+func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*imports.ImportTable, names []string,
+	existing map[string]string, opts ImportOptions, rep *imports.ImportReport) error {
 	if err := migrateImports(c); err != nil {
 		return importErr(abs, err)
 	}
@@ -554,17 +555,17 @@ func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*engine.
 				return importErr(abs, err)
 			}
 		}
-		it := engine.ImportedTable{Name: name, Source: t.Source, Rows: n, Action: action, Columns: t.Columns,
+		it := imports.ImportedTable{Name: name, Source: t.Source, Rows: n, Action: action, Columns: t.Columns,
 			ImportLayout: t.Layout, Skipped: t.Skipped, Overridden: t.Overridden}
 		if t.Sheet != "" {
 			s := t.Sheet
 			it.Sheet = &s
 		}
 		if it.Columns == nil {
-			it.Columns = []engine.ImportColumn{}
+			it.Columns = []imports.ImportColumn{}
 		}
 		if it.Skipped == nil {
-			it.Skipped = []engine.SkippedColumn{}
+			it.Skipped = []imports.SkippedColumn{}
 		}
 		if it.Overridden == nil {
 			it.Overridden = []string{}
@@ -574,7 +575,7 @@ func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*engine.
 		}
 		colsJSON, _ := json.Marshal(it.Columns)
 		details, _ := json.Marshal(importDetails{ImportLayout: t.Layout, Overridden: it.Overridden, Skipped: it.Skipped,
-			EmptyColumns: engine.EmptyColumnRule, BadValues: it.BadValues})
+			EmptyColumns: imports.EmptyColumnRule, BadValues: it.BadValues})
 		var sheet any
 		if t.Sheet != "" {
 			sheet = t.Sheet
@@ -595,11 +596,11 @@ func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*engine.
 // read and what the analyst chose for the table (each column's choices
 // and bad values are in columns_json).
 type importDetails struct {
-	engine.ImportLayout
-	Overridden   []string               `json:"overridden"`
-	Skipped      []engine.SkippedColumn `json:"skipped"`
-	EmptyColumns string                 `json:"empty_columns"`
-	BadValues    int64                  `json:"bad_values"`
+	imports.ImportLayout
+	Overridden   []string                `json:"overridden"`
+	Skipped      []imports.SkippedColumn `json:"skipped"`
+	EmptyColumns string                  `json:"empty_columns"`
+	BadValues    int64                   `json:"bad_values"`
 }
 
 // importsColumns are the columns _querent_imports gained after its first
@@ -636,7 +637,7 @@ func migrateImports(c *bulkConn) error {
 	return nil
 }
 
-func createTableSQL(name string, cols []engine.ImportColumn) string {
+func createTableSQL(name string, cols []imports.ImportColumn) string {
 	defs := make([]string, len(cols))
 	for i, c := range cols {
 		defs[i] = sqltext.QuoteIdent(c.Name) + " " + c.Type
@@ -646,7 +647,7 @@ func createTableSQL(name string, cols []engine.ImportColumn) string {
 
 // checkAppend requires the existing table to have the same columns, in the
 // same order; differing types are allowed, with a warning.
-func checkAppend(q queryFunc, abs, name string, t *engine.ImportTable, rep *engine.ImportReport) error {
+func checkAppend(q queryFunc, abs, name string, t *imports.ImportTable, rep *imports.ImportReport) error {
 	have, err := q("SELECT name, type FROM pragma_table_info(?) ORDER BY cid", name)
 	if err != nil {
 		return importErr(abs, err)
@@ -695,7 +696,7 @@ func orText(t string) string {
 // insertRows streams a table's rows into the table `into` with wide
 // multi-row INSERTs; reading (parsing, converting) and writing overlap on
 // two goroutines.
-func insertRows(ctx context.Context, c *bulkConn, abs, into string, t *engine.ImportTable, opts ImportOptions) (int64, error) {
+func insertRows(ctx context.Context, c *bulkConn, abs, into string, t *imports.ImportTable, opts ImportOptions) (int64, error) {
 	ncols := len(t.Columns)
 	if ncols == 0 {
 		return 0, nil
@@ -786,7 +787,7 @@ func insertRows(ctx context.Context, c *bulkConn, abs, into string, t *engine.Im
 		}
 		if opts.Progress != nil && time.Since(lastReport) > 100*time.Millisecond {
 			lastReport = time.Now()
-			opts.Progress(engine.ImportProgress{Phase: "writing", Source: t.Source, Rows: n, RowsTotal: t.RowCount})
+			opts.Progress(imports.ImportProgress{Phase: "writing", Source: t.Source, Rows: n, RowsTotal: t.RowCount})
 		}
 	}
 	rerr := <-readErr
@@ -799,7 +800,7 @@ func insertRows(ctx context.Context, c *bulkConn, abs, into string, t *engine.Im
 		return 0, engine.AsError(rerr)
 	}
 	if opts.Progress != nil {
-		opts.Progress(engine.ImportProgress{Phase: "writing", Source: t.Source, Rows: n, RowsTotal: t.RowCount})
+		opts.Progress(imports.ImportProgress{Phase: "writing", Source: t.Source, Rows: n, RowsTotal: t.RowCount})
 	}
 	return n, nil
 }

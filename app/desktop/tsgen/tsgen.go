@@ -293,8 +293,8 @@ func (g *gen) ref(t reflect.Type) string {
 
 // names gives each declaration its TypeScript name: the Go name (or its
 // rename); where two packages' types share one, desktop's keeps it and the
-// others take their package's name in front (engine.ImportRequest →
-// EngineImportRequest).
+// others take their package's name in front (engine.Answer →
+// EngineAnswer).
 func (g *gen) names() ([]string, error) {
 	names := make([]string, len(g.decls))
 	byName := map[string][]int{}

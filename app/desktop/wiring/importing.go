@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/imports"
 	"querent/engine/ingest"
 	"querent/engine/sqlite"
 )
@@ -29,7 +30,7 @@ const (
 // anything is written, then all the tables are written in one
 // all-or-nothing step. Its memory is bounded by req.MaxMemory, else
 // MaxMemory().
-func ImportFiles(ctx context.Context, req engine.ImportRequest) (*engine.ImportReport, error) {
+func ImportFiles(ctx context.Context, req imports.ImportRequest) (*imports.ImportReport, error) {
 	defer ingest.CleanupTemp()
 	r, err := readImport(ctx, req, false)
 	if err != nil {
@@ -47,7 +48,7 @@ func ImportFiles(ctx context.Context, req engine.ImportRequest) (*engine.ImportR
 // value under the policy "error", a table that exists) is in the plan's
 // errors; the error returned is one that leaves nothing to show (a file
 // that cannot be read, a choice that names no column).
-func PreviewFiles(ctx context.Context, req engine.ImportRequest) (*engine.ImportPlan, error) {
+func PreviewFiles(ctx context.Context, req imports.ImportRequest) (*imports.ImportPlan, error) {
 	defer ingest.CleanupTemp()
 	r, err := readImport(ctx, req, true)
 	if err != nil {
@@ -60,7 +61,7 @@ func PreviewFiles(ctx context.Context, req engine.ImportRequest) (*engine.Import
 // importRead is an import read and its choices applied, not yet written.
 type importRead struct {
 	sources []*ingest.Source
-	tables  []*engine.ImportTable
+	tables  []*imports.ImportTable
 	skipped []bool // tables the analyst left out
 	stop    error  // a policy error: the import must not go on
 	sampled bool
@@ -74,7 +75,7 @@ func (r *importRead) close() {
 
 // readOptions are the ingest options for one input, from the request and
 // the overrides naming that file.
-func readOptions(req engine.ImportRequest, in string, sample bool) ingest.Options {
+func readOptions(req imports.ImportRequest, in string, sample bool) ingest.Options {
 	o := ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter, Ragged: req.Ragged, Sheets: req.Sheets,
 		Progress: req.Progress, MaxMemory: req.MaxMemory, HeaderRow: req.HeaderRow, Range: req.Range}
 	if o.MaxMemory <= 0 {
@@ -142,7 +143,7 @@ func sourceMatches(source, in string) bool {
 
 // readImport reads every input (a sample of large ones when preview),
 // then applies the choices.
-func readImport(ctx context.Context, req engine.ImportRequest, preview bool) (*importRead, error) {
+func readImport(ctx context.Context, req imports.ImportRequest, preview bool) (*importRead, error) {
 	r := &importRead{}
 	for _, in := range req.Inputs {
 		srcs, err := ingest.ReadSources(ctx, in, readOptions(req, in, preview))
@@ -163,7 +164,7 @@ func readImport(ctx context.Context, req engine.ImportRequest, preview bool) (*i
 }
 
 // apply applies the request's choices to the sources read.
-func (r *importRead) apply(req engine.ImportRequest) error {
+func (r *importRead) apply(req imports.ImportRequest) error {
 	r.tables, r.skipped, r.stop = nil, nil, nil
 	inputOf := func(s *ingest.Source) string {
 		for _, in := range req.Inputs {
@@ -242,7 +243,7 @@ func (r *importRead) apply(req engine.ImportRequest) error {
 	return nil
 }
 
-func describeTable(t *engine.ImportTable) string {
+func describeTable(t *imports.ImportTable) string {
 	if t.Sheet != "" {
 		return t.Source + ", sheet " + t.Sheet
 	}
@@ -259,8 +260,8 @@ func containsString(list []string, s string) bool {
 }
 
 // written are the tables to write (those not left out).
-func (r *importRead) written() []*engine.ImportTable {
-	var out []*engine.ImportTable
+func (r *importRead) written() []*imports.ImportTable {
+	var out []*imports.ImportTable
 	for i, t := range r.tables {
 		if !r.skipped[i] {
 			out = append(out, t)
@@ -269,13 +270,13 @@ func (r *importRead) written() []*engine.ImportTable {
 	return out
 }
 
-func writeOptions(req engine.ImportRequest) sqlite.ImportOptions {
+func writeOptions(req imports.ImportRequest) sqlite.ImportOptions {
 	return sqlite.ImportOptions{Table: req.Table, Replace: req.Replace, ReplaceUserTable: req.ReplaceUserTable,
 		Append: req.Append, Progress: req.Progress}
 }
 
 // write writes the tables, all or nothing.
-func (r *importRead) write(ctx context.Context, req engine.ImportRequest) (*engine.ImportReport, error) {
+func (r *importRead) write(ctx context.Context, req imports.ImportRequest) (*imports.ImportReport, error) {
 	if r.stop != nil {
 		return nil, r.stop
 	}
@@ -283,8 +284,8 @@ func (r *importRead) write(ctx context.Context, req engine.ImportRequest) (*engi
 }
 
 // plan describes the import, and checks the target (read only).
-func (r *importRead) plan(ctx context.Context, req engine.ImportRequest) *engine.ImportPlan {
-	p := &engine.ImportPlan{PlanVersion: engine.PlanVersion, Database: req.Target, Tables: []engine.PlanTable{},
+func (r *importRead) plan(ctx context.Context, req imports.ImportRequest) *imports.ImportPlan {
+	p := &imports.ImportPlan{PlanVersion: imports.PlanVersion, Database: req.Target, Tables: []imports.PlanTable{},
 		Warnings: []string{}, Errors: []engine.ErrorDoc{}}
 	if req.Target != "" {
 		if abs, err := filepath.Abs(req.Target); err == nil {
@@ -352,7 +353,7 @@ type fileStat struct {
 
 // readKey is what a first pass depends on: the inputs and how they are
 // read (not the column choices, which apply to the sources read).
-func readKey(req engine.ImportRequest) string {
+func readKey(req imports.ImportRequest) string {
 	type ov struct {
 		Source, Sheet, Encoding, Delimiter, Range string
 		HeaderRow                                 int
@@ -397,7 +398,7 @@ func sameStats(a, b []fileStat) bool {
 
 // take returns the cached first pass for req when the files are unchanged
 // (and forgets it when anything differs).
-func (im *Importer) take(req engine.ImportRequest, whole bool) *importRead {
+func (im *Importer) take(req imports.ImportRequest, whole bool) *importRead {
 	c := im.last
 	if c == nil {
 		return nil
@@ -417,7 +418,7 @@ func (im *Importer) drop() {
 }
 
 // Preview is PreviewFiles, keeping the first pass for the next call.
-func (im *Importer) Preview(ctx context.Context, req engine.ImportRequest) (*engine.ImportPlan, error) {
+func (im *Importer) Preview(ctx context.Context, req imports.ImportRequest) (*imports.ImportPlan, error) {
 	im.mu.Lock()
 	defer im.mu.Unlock()
 	r := im.take(req, false)
@@ -438,7 +439,7 @@ func (im *Importer) Preview(ctx context.Context, req engine.ImportRequest) (*eng
 
 // Import is ImportFiles, using the last preview's first pass when it read
 // the same files whole and they have not changed since.
-func (im *Importer) Import(ctx context.Context, req engine.ImportRequest) (*engine.ImportReport, error) {
+func (im *Importer) Import(ctx context.Context, req imports.ImportRequest) (*imports.ImportReport, error) {
 	im.mu.Lock()
 	r := im.take(req, true)
 	im.last = nil // a first pass is written once (an XLSX sheet's rows are consumed)

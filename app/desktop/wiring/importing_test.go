@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"querent/engine"
+	"querent/engine/imports"
 )
 
 const messy = "../../../../shared/data/messy/"
@@ -50,7 +51,7 @@ func TestImporterReusesThePreview(t *testing.T) {
 	src := copyMessy(t, dir, "csv/538_cabinet-turnover.csv")
 	db := filepath.Join(dir, "cabinet.sqlite")
 	var reads atomic.Int64
-	req := engine.ImportRequest{Target: db, Inputs: []string{src}, Progress: func(p engine.ImportProgress) {
+	req := imports.ImportRequest{Target: db, Inputs: []string{src}, Progress: func(p imports.ImportProgress) {
 		if p.Phase == "reading" {
 			reads.Add(1)
 		}
@@ -65,12 +66,12 @@ func TestImporterReusesThePreview(t *testing.T) {
 		t.Fatalf("first preview: %d reads, %+v", reads.Load(), plan.Tables[0])
 	}
 	reads.Store(0)
-	req.Overrides = []engine.TableOverride{{Source: src, Table: "cabinet", Columns: []engine.ColumnOverride{{Column: "#4", Type: "date", OnBad: "null"}}}}
+	req.Overrides = []imports.TableOverride{{Source: src, Table: "cabinet", Columns: []imports.ColumnOverride{{Column: "#4", Type: "date", OnBad: "null"}}}}
 	plan, err = im.Preview(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reads.Load() != 0 || plan.Tables[0].Name != "cabinet" || plan.Tables[0].Columns[3].Type != engine.TypeDate || plan.Tables[0].Columns[3].BadValues != 8 {
+	if reads.Load() != 0 || plan.Tables[0].Name != "cabinet" || plan.Tables[0].Columns[3].Type != imports.TypeDate || plan.Tables[0].Columns[3].BadValues != 8 {
 		t.Errorf("preview with choices: %d reads (want 0), %s %+v", reads.Load(), plan.Tables[0].Name, plan.Tables[0].Columns[3])
 	}
 	if got := names(dir); !slices.Equal(got, []string{filepath.Base(src)}) {
@@ -138,7 +139,7 @@ func TestImporterSampledPreview(t *testing.T) {
 	im := &Importer{}
 	defer im.Close()
 	var reads atomic.Int64
-	req := engine.ImportRequest{Target: filepath.Join(dir, "big.sqlite"), Inputs: []string{src}, Progress: func(p engine.ImportProgress) {
+	req := imports.ImportRequest{Target: filepath.Join(dir, "big.sqlite"), Inputs: []string{src}, Progress: func(p imports.ImportProgress) {
 		if p.Phase == "reading" {
 			reads.Add(1)
 		}
@@ -148,7 +149,7 @@ func TestImporterSampledPreview(t *testing.T) {
 		t.Fatal(err)
 	}
 	pt := plan.Tables[0]
-	if !pt.Sampled || pt.SampleRows >= 320_000 || pt.Rows < 250_000 || pt.Rows > 400_000 || len(pt.PreviewRows) != engine.PreviewRows {
+	if !pt.Sampled || pt.SampleRows >= 320_000 || pt.Rows < 250_000 || pt.Rows > 400_000 || len(pt.PreviewRows) != imports.PreviewRows {
 		t.Errorf("preview: sampled %v, %d rows read, %d estimated", pt.Sampled, pt.SampleRows, pt.Rows)
 	}
 	reads.Store(0)
@@ -173,7 +174,7 @@ func TestImportCancelledLeavesNothing(t *testing.T) {
 	for _, in := range []string{csv, book} {
 		ctx, cancel := context.WithCancel(context.Background())
 		db := filepath.Join(dir, "out.sqlite")
-		req := engine.ImportRequest{Target: db, Inputs: []string{in}, Progress: func(p engine.ImportProgress) {
+		req := imports.ImportRequest{Target: db, Inputs: []string{in}, Progress: func(p imports.ImportProgress) {
 			if p.Phase == "writing" {
 				cancel()
 			}
@@ -192,7 +193,7 @@ func TestImportCancelledLeavesNothing(t *testing.T) {
 	}
 	// A preview closed without an import keeps nothing either.
 	im := &Importer{}
-	if _, err := im.Preview(context.Background(), engine.ImportRequest{Inputs: []string{book}}); err != nil {
+	if _, err := im.Preview(context.Background(), imports.ImportRequest{Inputs: []string{book}}); err != nil {
 		t.Fatal(err)
 	}
 	if len(names(tmp)) == 0 {
@@ -211,7 +212,7 @@ func TestImportSheetChoices(t *testing.T) {
 	dir := t.TempDir()
 	book := copyMessy(t, dir, "xlsx/538_pollster-stats-full_2019.xlsx")
 	db := filepath.Join(dir, "polls.sqlite")
-	req := engine.ImportRequest{Target: db, Inputs: []string{book}, Overrides: []engine.TableOverride{
+	req := imports.ImportRequest{Target: db, Inputs: []string{book}, Overrides: []imports.TableOverride{
 		{Source: filepath.Base(book), Sheet: "Description of Columns", Skip: true},
 		{Source: book, Sheet: "Results", Range: "B2:D20", Table: "pollsters"},
 	}}
@@ -230,11 +231,11 @@ func TestImportSheetChoices(t *testing.T) {
 	if len(rep.Tables) != 1 || rep.Tables[0].Name != "pollsters" || rep.Tables[0].Range != "B2:D20" || len(rep.Tables[0].Columns) != 3 {
 		t.Errorf("report: %+v", rep.Tables)
 	}
-	req.Overrides = append(req.Overrides, engine.TableOverride{Source: book, Sheet: "Results", Skip: true})
+	req.Overrides = append(req.Overrides, imports.TableOverride{Source: book, Sheet: "Results", Skip: true})
 	if _, err := PreviewFiles(ctx, req); engine.ErrorCode(err) != engine.CodeUsage {
 		t.Errorf("every table left out: %v", err)
 	}
-	req.Overrides = []engine.TableOverride{{Source: "other.xlsx", Table: "x"}}
+	req.Overrides = []imports.TableOverride{{Source: "other.xlsx", Table: "x"}}
 	if _, err := PreviewFiles(ctx, req); err == nil || !strings.Contains(err.Error(), "match no table") {
 		t.Errorf("choices for another file: %v", err)
 	}

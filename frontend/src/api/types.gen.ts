@@ -145,7 +145,7 @@ export interface AttemptError {
   message: string;
 }
 
-/** engine.BadValue is one value that did not fit its column's type. */
+/** imports.BadValue is one value that did not fit its column's type. */
 export interface BadValue {
   /** Line is the CSV line or the sheet row the value is on. */
   line: number;
@@ -164,7 +164,7 @@ export interface Column {
 }
 
 /**
- * engine.ColumnOverride is what the analyst chose for one column.
+ * imports.ColumnOverride is what the analyst chose for one column.
  *
  * Only the page sends it: a field left out is Go's zero value.
  */
@@ -609,7 +609,7 @@ export interface HistoryQuery {
 }
 
 /**
- * engine.ImportColumn describes one column of an imported table: the JSON of
+ * imports.ImportColumn describes one column of an imported table: the JSON of
  * `querent import --format json` (and of the preview, where a column may
  * be skipped).
  */
@@ -671,7 +671,7 @@ export interface ImportColumn {
 }
 
 /**
- * engine.ImportPlan is what an import will do, before anything is written: the
+ * imports.ImportPlan is what an import will do, before anything is written: the
  * JSON of `querent import --preview --format json`, what the page's
  * preview shows, and a plan file that `querent import --plan` replays.
  */
@@ -690,7 +690,7 @@ export interface ImportPlan {
   errors: ErrorDoc[] | null;
 }
 
-/** engine.ImportProgress reports how far an import has come. */
+/** imports.ImportProgress reports how far an import has come. */
 export interface ImportProgress {
   /** Phase is "reading" (the first pass: types) or "writing". */
   phase: string;
@@ -707,7 +707,7 @@ export interface ImportProgress {
   rows_total: number;
 }
 
-/** engine.ImportReport is the JSON of `querent import --format json`. */
+/** imports.ImportReport is the JSON of `querent import --format json`. */
 export interface ImportReport {
   database: string;
   elapsed_s: number;
@@ -769,7 +769,7 @@ export interface ImportRequest {
 }
 
 /**
- * engine.ImportedTable is one table of an import report: what was written, and
+ * imports.ImportedTable is one table of an import report: what was written, and
  * what was decided and chosen on the way.
  */
 export interface ImportedTable {
@@ -958,7 +958,7 @@ export interface PageRequest {
   limit?: number;
 }
 
-/** engine.PlanColumn is one column of a plan. */
+/** imports.PlanColumn is one column of a plan. */
 export interface PlanColumn {
   /**
    * Name is the safe SQL name: letters, digits and _ only, lowercase,
@@ -1033,7 +1033,7 @@ export interface PlanColumn {
   chosen_type?: string;
 }
 
-/** engine.PlanTable is one table of a plan. */
+/** imports.PlanTable is one table of a plan. */
 export interface PlanTable {
   /**
    * Source is the file's base name, SourcePath its absolute path, Sheet
@@ -1181,7 +1181,7 @@ export interface SettingsData {
   language: string;
 }
 
-/** engine.SkippedColumn is a column of the source that is not stored. */
+/** imports.SkippedColumn is a column of the source that is not stored. */
 export interface SkippedColumn {
   position: number;
   original_name: string;
@@ -1264,7 +1264,7 @@ export interface TableColumn {
 }
 
 /**
- * engine.TableOverride is what the analyst chose for one table: the source it is
+ * imports.TableOverride is what the analyst chose for one table: the source it is
  * read from and how, its name, and its columns. A field left empty keeps
  * what Querent detects.
  *

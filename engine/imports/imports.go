@@ -1,7 +1,12 @@
-package engine
+// Package imports holds the import's domain: the request, the analyst's
+// choices (overrides and saved plans), the preview's tables and the report,
+// shared by engine/ingest (which reads the files), engine/sqlite (which
+// writes the tables) and the faces.
+package imports
 
 import (
 	"context"
+	"querent/engine"
 	"strconv"
 	"strings"
 )
@@ -180,7 +185,7 @@ type ImportTable struct {
 	// Preview holds the first rows (at most PreviewRows) as they will be
 	// stored, one value per source column (skipped ones included, in
 	// PreviewColumns' order).
-	Preview [][]Value
+	Preview [][]engine.Value
 	// PreviewColumns are every source column, in order, skipped ones
 	// included (Skip true): what the preview shows.
 	PreviewColumns []PlanColumn
@@ -191,7 +196,7 @@ type ImportTable struct {
 	// values (int64, float64, string or nil). It stops at the first error
 	// yield returns, and when ctx ends. When it returns nil, Columns'
 	// counts (Converted, BadValues, BadAt) are those of the rows streamed.
-	Rows func(ctx context.Context, yield func(row []Value) error) error
+	Rows func(ctx context.Context, yield func(row []engine.Value) error) error
 }
 
 // PreviewRows is how many rows a preview shows.
@@ -251,11 +256,11 @@ type ImportedTable struct {
 
 // ImportReport is the JSON of `querent import --format json`.
 type ImportReport struct {
-	Database string          `json:"database"`
-	ElapsedS float64         `json:"elapsed_s"`
-	Warnings []string        `json:"warnings"`
-	Errors   []ErrorDoc      `json:"errors"`
-	Tables   []ImportedTable `json:"tables"`
+	Database string            `json:"database"`
+	ElapsedS float64           `json:"elapsed_s"`
+	Warnings []string          `json:"warnings"`
+	Errors   []engine.ErrorDoc `json:"errors"`
+	Tables   []ImportedTable   `json:"tables"`
 }
 
 // ImportRequest is one import, as every face asks for it (the page sends it
@@ -362,7 +367,7 @@ type ImportPlan struct {
 	Warnings []string    `json:"warnings"`
 	// Errors are what would stop the import (a table that exists, a bad
 	// value with the policy error…); the tables are still described.
-	Errors []ErrorDoc `json:"errors"`
+	Errors []engine.ErrorDoc `json:"errors"`
 }
 
 // PlanTable is one table of a plan.
@@ -394,7 +399,7 @@ type PlanTable struct {
 	Columns []PlanColumn `json:"columns"`
 	// PreviewRows are the first rows (at most PreviewRows) as they will
 	// be stored, one value per column of Columns.
-	PreviewRows [][]Value `json:"preview_rows"`
+	PreviewRows [][]engine.Value `json:"preview_rows"`
 	// Overridden names what the analyst chose for the table.
 	Overridden []string `json:"overridden"`
 	Warnings   []string `json:"warnings"`
@@ -442,7 +447,7 @@ func (p *ImportPlan) Overrides(inputs []string) ([]TableOverride, []string, erro
 		inputs = files
 	}
 	if len(inputs) != len(files) {
-		return nil, nil, Errorf(CodeUsage, "the plan describes %d source files, but %d were named", len(files), len(inputs)).
+		return nil, nil, engine.Errorf(engine.CodeUsage, "the plan describes %d source files, but %d were named", len(files), len(inputs)).
 			WithHint("name as many files as the plan has, in its order, or none to read the plan's own")
 	}
 	index := map[string]int{}
@@ -527,7 +532,7 @@ func (t *ImportTable) Plan() PlanTable {
 		p.Columns = []PlanColumn{}
 	}
 	if p.PreviewRows == nil {
-		p.PreviewRows = [][]Value{}
+		p.PreviewRows = [][]engine.Value{}
 	}
 	if p.Overridden == nil {
 		p.Overridden = []string{}
