@@ -130,6 +130,7 @@ try {
   await page.click(tid('open-demo'));
   await page.locator(tid('question-input')).waitFor();
   check((await page.getAttribute(tid('question-input'), 'placeholder')).startsWith('Posez une question'), 'the question box in French');
+  check((await text(tid('title'))) === 'Démo Chinook (intégrée)', `the demo's name in French: ${await text(tid('title'))}`);
   check((await text(tid('ollama-guidance'))).includes('Ollama ne tourne pas'), 'the Ollama guidance in French');
   await runSQL(SQL);
   await lastCard().locator(tid('grid-row')).first().waitFor();
@@ -180,6 +181,7 @@ try {
 
   step = 'the page in Chinese';
   check((await text(`${tid('settings-button')} .lbl`)) === '设置', 'the top bar in Chinese');
+  check((await text(tid('title'))) === 'Chinook 演示数据库（内置）', `the demo's name in Chinese: ${await text(tid('title'))}`);
   check((await text(tid('ollama-guidance'))).includes('Ollama 未运行'), 'the Ollama guidance in Chinese');
   check((await lastCard().locator(tid('error-title')).innerText()).includes('不存在的列'), 'the error in Chinese');
   await shot('i18n-zh-error');

@@ -132,6 +132,11 @@ class AppState {
   unauthorized = $state(false);
   mode = $state<'desktop' | 'browser'>('browser');
   dataset = $state<DatasetInfo | null>(null);
+  /** datasetName is the open database's name as the page shows it: the demo's in the page's language. */
+  get datasetName(): string {
+    if (!this.dataset) return '';
+    return this.dataset.demo ? i18n.m.dataset.demoName : this.dataset.name;
+  }
   schema = $state.raw<Schema | null>(null);
   schemaLoading = $state(false);
   recent = $state<RecentFile[]>([]);
