@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -19,6 +20,32 @@ type Column struct {
 	Type string `json:"type"`
 	// DeclType is the declared type from the schema ("" for expressions).
 	DeclType string `json:"-"`
+}
+
+// UniqueNames names cols uniquely, in place and in their order: a name met
+// again, in any case, gets a suffix (name, name_2, …) that no other column
+// has, so that no value of a result is lost under a repeated name.
+func UniqueNames(cols []Column) {
+	used := make(map[string]bool, len(cols))
+	for _, c := range cols {
+		used[strings.ToLower(c.Name)] = true
+	}
+	seen := make(map[string]bool, len(cols))
+	for i := range cols {
+		key := strings.ToLower(cols[i].Name)
+		if !seen[key] {
+			seen[key] = true
+			continue
+		}
+		for n := 2; ; n++ {
+			cand := fmt.Sprintf("%s_%d", cols[i].Name, n)
+			if k := strings.ToLower(cand); !used[k] && !seen[k] {
+				cols[i].Name = cand
+				seen[k] = true
+				break
+			}
+		}
+	}
 }
 
 // Value is one cell as the database stored it: int64, float64, string,

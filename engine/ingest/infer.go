@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"querent/engine/text"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -264,7 +265,7 @@ func (c *Inferrer) Add(line int64, s string) {
 				c.spaces = true
 				c.spacesN++
 			}
-			if t != "" && len(c.markers) < 4 && !containsFold(c.markers, t) {
+			if t != "" && len(c.markers) < 4 && !text.ContainsFold(c.markers, t) {
 				c.markers = append(c.markers, strings.Clone(t))
 			}
 		}
@@ -317,15 +318,6 @@ func (c *Inferrer) Add(line int64, s string) {
 			c.dead[k] = offender{line: line, value: shown(s), why: why}
 		}
 	}
-}
-
-func containsFold(list []string, s string) bool {
-	for _, x := range list {
-		if strings.EqualFold(x, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // --- numbers ---
@@ -1333,7 +1325,7 @@ func (c *Inferrer) kindWords(k int) part {
 		st := &c.date
 		var labels []string
 		for _, f := range st.seen {
-			if l := f.label(st.dayFirst()); !containsFold(labels, l) {
+			if l := f.label(st.dayFirst()); !text.ContainsFold(labels, l) {
 				labels = append(labels, l)
 			}
 		}
@@ -1526,7 +1518,7 @@ func (c *Inferrer) dateResult(note part) (string, seq) {
 	var labels []string
 	for _, f := range st.seen {
 		l := f.label(dayFirst)
-		if !containsFold(labels, l) {
+		if !text.ContainsFold(labels, l) {
 			labels = append(labels, l)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"querent/engine/text"
 	"slices"
 	"strconv"
 	"strings"
@@ -217,7 +218,7 @@ func TestPostgresBenchReport(t *testing.T) {
 		}
 		perPsql := max((median(psqlK)-start)/k, time.Microsecond)
 		o, b := median(ours), median(bare)
-		fmt.Fprintf(&rep, "  %-100s Run %8s  psql %8s  ratio %.2f  (bare pgx %8s, guard overhead %.2f)\n", excerpt(q, 100),
+		fmt.Fprintf(&rep, "  %-100s Run %8s  psql %8s  ratio %.2f  (bare pgx %8s, guard overhead %.2f)\n", text.Excerpt(q, 100),
 			o.Round(time.Microsecond), perPsql.Round(time.Microsecond), float64(o)/float64(perPsql), b.Round(time.Microsecond), float64(o)/float64(b))
 	}
 	rep.WriteString("(the guard's own cost per run: the parse and policy above plus one round trip that carries BEGIN, the SET LOCALs, the statement and ROLLBACK together)\n")

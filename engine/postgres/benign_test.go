@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"querent/engine/text"
 	"sort"
 	"strconv"
 	"strings"
@@ -100,7 +101,7 @@ func TestBenignCorpus(t *testing.T) {
 	refused, same, ordered := 0, 0, 0
 	start := time.Now()
 	for i, q := range queries {
-		name := excerpt(q, 80)
+		name := text.Excerpt(q, 80)
 		res, err := db.Run(ctx, q, engine.RunOptions{MaxRows: 100000, Timeout: 10 * time.Second})
 		if err != nil {
 			refused++

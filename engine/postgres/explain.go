@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"querent/engine/text"
 	"regexp"
 	"strings"
 	"time"
@@ -194,7 +195,7 @@ func filterColumns(filter string, columns []string) []string {
 			name = strings.ReplaceAll(w[1:len(w)-1], `""`, `"`)
 		}
 		for _, c := range columns {
-			if c == name && !containsFold(out, c) {
+			if c == name && !text.ContainsFold(out, c) {
 				out = append(out, c)
 			}
 		}

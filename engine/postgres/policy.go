@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"querent/engine/sqltext"
+	"querent/engine/text"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -117,7 +119,7 @@ func analyze(ctx context.Context, query string) (*analysis, error) {
 		}
 		return nil, queryError(engine.CodeRefused, query, second,
 			"only one statement can run at a time; this text holds %d (the second starts at line %d, column %d: %s)",
-			len(doc.Stmts), line, col, excerpt(query[second:max(second, end)], 40)).WithHint(
+			len(doc.Stmts), line, col, text.Excerpt(query[second:max(second, end)], 40)).WithHint(
 			"run the statements one at a time, or combine them into one query with a CTE (WITH …), a join or UNION ALL")
 	}
 	st := doc.Stmts[0]
@@ -206,7 +208,7 @@ func syntaxError(query string, pos int, msg string) *engine.Error {
 		near := strings.TrimPrefix(msg, "syntax error at or near ")
 		e := queryError(engine.CodeSyntax, query, pos, "syntax error near %s%s", near, where)
 		if pos >= 0 {
-			return e.WithHint("check the SQL just before %s: a missing or extra comma, parenthesis, quote or keyword (%s)", near, marked(query, pos))
+			return e.WithHint("check the SQL just before %s: a missing or extra comma, parenthesis, quote or keyword (%s)", near, sqltext.Marked(query, pos))
 		}
 		return e.WithHint("check the SQL around %s: a missing or extra comma, parenthesis, quote or keyword", near)
 	case strings.HasPrefix(msg, "unterminated"):
@@ -215,7 +217,7 @@ func syntaxError(query string, pos int, msg string) *engine.Error {
 	}
 	e := queryError(engine.CodeSyntax, query, pos, "%s%s", msg, where)
 	if pos >= 0 {
-		return e.WithHint("fix the SQL at the marked place (%s)", marked(query, pos))
+		return e.WithHint("fix the SQL at the marked place (%s)", sqltext.Marked(query, pos))
 	}
 	return e.WithHint("fix the SQL and try again")
 }

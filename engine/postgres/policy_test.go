@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"querent/engine/text"
 	"strings"
 	"testing"
 
@@ -113,7 +114,7 @@ func TestPolicyRefuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := analyze(context.Background(), c.sql)
-		name := excerpt(c.sql, 60)
+		name := text.Excerpt(c.sql, 60)
 		if err == nil {
 			t.Errorf("%s: allowed", name)
 			continue

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"querent/engine/text"
 	"slices"
 	"sort"
 	"strings"
@@ -410,7 +411,7 @@ func TestRedTeam(t *testing.T) {
 				if err != nil {
 					msg = err.Error()
 				}
-				t.Errorf("%s: outcome %s, want %s (%s)", name, outcome, c.expect, excerpt(msg, 300))
+				t.Errorf("%s: outcome %s, want %s (%s)", name, outcome, c.expect, text.Excerpt(msg, 300))
 			}
 			if err != nil {
 				e := engine.AsError(err)

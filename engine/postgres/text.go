@@ -81,38 +81,6 @@ func lineCol(s string, pos int) (line, col int) {
 	return line, col
 }
 
-// excerpt shortens s to about n characters on one line.
-func excerpt(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
-}
-
-// marked shows the text around pos with a marker where the problem is.
-func marked(query string, pos int) string {
-	pos = min(max(pos, 0), len(query))
-	start := max(0, pos-30)
-	end := min(len(query), pos+30)
-	for start > 0 && start < len(query) && query[start]&0xC0 == 0x80 {
-		start--
-	}
-	for end < len(query) && query[end]&0xC0 == 0x80 {
-		end++
-	}
-	before := strings.Join(strings.Fields(query[start:pos]), " ")
-	after := strings.Join(strings.Fields(query[pos:end]), " ")
-	if start > 0 {
-		before = "…" + before
-	}
-	if end < len(query) {
-		after += "…"
-	}
-	return before + " ⟶" + after
-}
-
 // quoteIdent quotes name as an SQL identifier.
 func quoteIdent(name string) string { return sqltext.QuoteIdent(name) }
 

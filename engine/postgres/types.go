@@ -150,30 +150,13 @@ func (d *DB) typeNamesLocked(ctx context.Context, fields []pgconn.FieldDescripti
 func (d *DB) columnsOf(ctx context.Context, fields []pgconn.FieldDescription) []engine.Column {
 	types := d.typeNamesLocked(ctx, fields)
 	cols := make([]engine.Column, len(fields))
-	used := map[string]bool{}
 	for i, f := range fields {
-		used[strings.ToLower(f.Name)] = true
 		cols[i] = engine.Column{Name: f.Name, Type: types[i]}
 		if f.TableOID != 0 {
 			cols[i].DeclType = types[i]
 		}
 	}
-	seen := map[string]bool{}
-	for i := range cols {
-		key := strings.ToLower(cols[i].Name)
-		if !seen[key] {
-			seen[key] = true
-			continue
-		}
-		for n := 2; ; n++ {
-			cand := fmt.Sprintf("%s_%d", cols[i].Name, n)
-			if !used[strings.ToLower(cand)] && !seen[strings.ToLower(cand)] {
-				cols[i].Name = cand
-				seen[strings.ToLower(cand)] = true
-				break
-			}
-		}
-	}
+	engine.UniqueNames(cols)
 	return cols
 }
 

@@ -79,7 +79,7 @@ func (d *DB) validation(ctx context.Context, a *analysis, cols []engine.Column) 
 			table = a.tables[0].String()
 		} else if idx != nil {
 			for _, t := range a.tables {
-				if tn := idx.table(t.String()); tn != nil && containsFold(tn.columns, c.name) {
+				if tn := idx.table(t.String()); tn != nil && text.ContainsFold(tn.columns, c.name) {
 					if table != "" {
 						table = ""
 						break
@@ -176,14 +176,14 @@ func (d *DB) serverError(ctx context.Context, query string, a *analysis, prefix 
 			var owners []string
 			if a != nil {
 				for _, t := range a.tables {
-					if tn := idx.table(t.String()); tn != nil && containsFold(tn.columns, m[1]) {
+					if tn := idx.table(t.String()); tn != nil && text.ContainsFold(tn.columns, m[1]) {
 						owners = append(owners, t.String()+"."+m[1])
 					}
 				}
 			}
 			hint := "qualify the column with its table or alias, e.g. t." + m[1]
 			if len(owners) > 0 {
-				hint = "qualify the column with its table or alias: " + orList(owners)
+				hint = "qualify the column with its table or alias: " + text.OrList(owners)
 			}
 			return queryError(engine.CodeSyntax, query, pos, "ambiguous column name %s: more than one table in the query has it", m[1]).WithHint("%s", hint)
 		}
@@ -264,7 +264,7 @@ func (d *DB) unknownFunction(ctx context.Context, query string, uf *unknownFunct
 		return e.WithHint("%s", eq)
 	}
 	if s := text.Closest(uf.name, allowedFunctionNames(), 3); len(s) > 0 {
-		return e.WithHint("did you mean %s?", orList(s))
+		return e.WithHint("did you mean %s?", text.OrList(s))
 	}
 	return e.WithHint("use PostgreSQL's built-in functions: aggregates (count, sum, avg, string_agg, percentile_cont…), dates (date_trunc, EXTRACT, age, to_char), text (lower, substring, regexp_replace, split_part), JSON (->, ->>, jsonb_path_query) and window functions")
 }
@@ -279,12 +279,12 @@ func unknownTable(query string, pos int, name string, idx *nameIndex) *engine.Er
 	e := queryError(engine.CodeUnknownTable, query, pos, "no such table: %s", name)
 	var hint []string
 	if s := text.Closest(bare, tables, 3); len(s) > 0 {
-		hint = append(hint, "did you mean "+orList(s)+"?")
+		hint = append(hint, "did you mean "+text.OrList(s)+"?")
 	}
 	if len(tables) == 0 {
 		hint = append(hint, "the role sees no tables in this database")
 	} else {
-		hint = append(hint, "the tables and views are: "+nameList(tables, 40))
+		hint = append(hint, "the tables and views are: "+text.NameList(tables, 40))
 	}
 	return e.WithHint("%s", strings.Join(hint, " "))
 }
@@ -329,11 +329,11 @@ func unknownColumn(query string, pos int, raw string, a *analysis, idx *nameInde
 				s[i] = owner[s[i]] + "." + s[i]
 			}
 		}
-		hint = append(hint, "did you mean "+orList(s)+"?")
+		hint = append(hint, "did you mean "+text.OrList(s)+"?")
 	} else {
 		var elsewhere []string
 		for _, tn := range idx.tables {
-			if containsFold(tables, tn.name) {
+			if text.ContainsFold(tables, tn.name) {
 				continue
 			}
 			for _, c := range text.Closest(name, tn.columns, 1) {
@@ -341,7 +341,7 @@ func unknownColumn(query string, pos int, raw string, a *analysis, idx *nameInde
 			}
 		}
 		if len(elsewhere) > 0 {
-			hint = append(hint, fmt.Sprintf("%s is in a table this query does not read yet; join it.", orList(elsewhere[:min(3, len(elsewhere))])))
+			hint = append(hint, fmt.Sprintf("%s is in a table this query does not read yet; join it.", text.OrList(elsewhere[:min(3, len(elsewhere))])))
 		}
 	}
 	if strings.Contains(query, `"`+name+`"`) && len(hint) == 0 {
@@ -349,7 +349,7 @@ func unknownColumn(query string, pos int, raw string, a *analysis, idx *nameInde
 	}
 	for _, t := range tables {
 		if tn := idx.table(t); tn != nil && len(tn.columns) > 0 {
-			hint = append(hint, fmt.Sprintf("%s has: %s.", t, nameList(tn.columns, 40)))
+			hint = append(hint, fmt.Sprintf("%s has: %s.", t, text.NameList(tn.columns, 40)))
 		}
 	}
 	if len(hint) == 0 && pgHint != "" {
@@ -474,30 +474,4 @@ func (d *DB) nameIndexLocked(ctx context.Context) (*nameIndex, error) {
 	}
 	d.names, d.namesAt = idx, time.Now()
 	return idx, nil
-}
-
-func containsFold(list []string, s string) bool {
-	for _, x := range list {
-		if strings.EqualFold(x, s) {
-			return true
-		}
-	}
-	return false
-}
-
-func orList(s []string) string {
-	switch len(s) {
-	case 0:
-		return ""
-	case 1:
-		return s[0]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
-}
-
-func nameList(s []string, max int) string {
-	if len(s) <= max {
-		return strings.Join(s, ", ")
-	}
-	return strings.Join(s[:max], ", ") + fmt.Sprintf(" and %d more", len(s)-max)
 }

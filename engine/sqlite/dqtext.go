@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"querent/engine/sqltext"
+	"querent/engine/text"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -236,7 +237,7 @@ func columnsLike(name string, scope []string, idx *nameIndex) (near, elsewhere [
 		}
 	}
 	for _, tn := range idx.tables {
-		if tn.internal || containsFold(scope, tn.name) {
+		if tn.internal || text.ContainsFold(scope, tn.name) {
 			continue
 		}
 		for _, c := range tn.columns {

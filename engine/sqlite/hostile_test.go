@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"querent/engine/text"
 	"strings"
 	"testing"
 	"time"
@@ -156,7 +157,7 @@ func TestHostileFiles(t *testing.T) {
 				if !ok {
 					t.Errorf("%s: %s (%v), want %s", q.sql, got, err, q.expect)
 				}
-				outcomes = append(outcomes, fmt.Sprintf("%s → %s", excerpt(q.sql, 40), got))
+				outcomes = append(outcomes, fmt.Sprintf("%s → %s", text.Excerpt(q.sql, 40), got))
 			}
 			db.Close()
 			u.check(t, h.name)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"querent/engine/sqltext"
+	"querent/engine/text"
 	"regexp"
 	"strings"
 	"time"
@@ -234,7 +235,7 @@ func columnsOf(names []string, table string, idx *nameIndex) []string {
 	var out []string
 	for _, n := range names {
 		for _, c := range tn.columns {
-			if strings.EqualFold(c, n) && !containsFold(out, c) {
+			if strings.EqualFold(c, n) && !text.ContainsFold(out, c) {
 				out = append(out, c)
 			}
 		}

@@ -56,7 +56,7 @@ func precheck(query string) (sqltext.Statement, *engine.Error) {
 		line, col := sqltext.LineCol(query, second.Start)
 		return sqltext.Statement{}, queryError(engine.CodeRefused, query, second.Start,
 			"only one statement can run at a time; this text holds %d (the second starts at line %d, column %d: %s)",
-			len(stmts), line, col, excerpt(query[second.Start:second.End], 40)).WithHint(
+			len(stmts), line, col, text.Excerpt(query[second.Start:second.End], 40)).WithHint(
 			"run the statements one at a time, or combine them into one query with a CTE (WITH …), a join or UNION ALL")
 	}
 	s := stmts[0]
@@ -178,27 +178,10 @@ func queryError(code, query string, pos int, format string, args ...any) *engine
 // repeated name gets a suffix (name, name_2, …), so no value is lost.
 func uniqueColumns(info []sqlite.ColumnInfo) []engine.Column {
 	cols := make([]engine.Column, len(info))
-	used := map[string]bool{}
 	for i, c := range info {
-		used[strings.ToLower(c.Name)] = true
 		cols[i] = engine.Column{Name: c.Name, Type: c.DeclType, DeclType: c.DeclType}
 	}
-	seen := map[string]bool{}
-	for i := range cols {
-		key := strings.ToLower(cols[i].Name)
-		if !seen[key] {
-			seen[key] = true
-			continue
-		}
-		for n := 2; ; n++ {
-			cand := fmt.Sprintf("%s_%d", cols[i].Name, n)
-			if !used[strings.ToLower(cand)] && !seen[strings.ToLower(cand)] {
-				cols[i].Name = cand
-				seen[strings.ToLower(cand)] = true
-				break
-			}
-		}
-	}
+	engine.UniqueNames(cols)
 	return cols
 }
 
@@ -402,7 +385,7 @@ var foreignSyntax = map[string][2]string{
 
 // compileError turns a failed compile into the contract's error types.
 // offset is SQLite's byte offset of the problem in query, or -1.
-func (d *DB) compileError(ctx context.Context, query, text string, base, offset int, denied string, err error) *engine.Error {
+func (d *DB) compileError(ctx context.Context, query, stmt string, base, offset int, denied string, err error) *engine.Error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return engine.AsError(err)
 	}
@@ -424,16 +407,16 @@ func (d *DB) compileError(ctx context.Context, query, text string, base, offset 
 		idx = &nameIndex{}
 	}
 	if m := reNoTable.FindStringSubmatch(msg); m != nil {
-		return unknownTable(query, text, base, m[1], idx)
+		return unknownTable(query, stmt, base, m[1], idx)
 	}
 	if m := reNoColumn.FindStringSubmatch(msg); m != nil {
-		return unknownColumn(query, text, base, offset, m[1], m[2] != "", idx)
+		return unknownColumn(query, stmt, base, offset, m[1], m[2] != "", idx)
 	}
 	if m := reAmbiguous.FindStringSubmatch(msg); m != nil {
 		var owners []string
-		tables, _ := queryTables(text, idx)
+		tables, _ := queryTables(stmt, idx)
 		for _, t := range tables {
-			if tn := idx.table(t); tn != nil && containsFold(tn.columns, m[1]) {
+			if tn := idx.table(t); tn != nil && text.ContainsFold(tn.columns, m[1]) {
 				owners = append(owners, tn.name+"."+m[1])
 			}
 		}
@@ -441,11 +424,11 @@ func (d *DB) compileError(ctx context.Context, query, text string, base, offset 
 		if len(owners) > 0 {
 			hint = "qualify the column with its table or alias: " + strings.Join(owners, " or ")
 		}
-		return queryError(engine.CodeSyntax, query, firstPos(offset, text, base, m[1]),
+		return queryError(engine.CodeSyntax, query, firstPos(offset, stmt, base, m[1]),
 			"ambiguous column name %s: more than one table in the query has it", m[1]).WithHint("%s", hint)
 	}
 	if m := reNoFunction.FindStringSubmatch(msg); m != nil {
-		return unknownFunction(query, text, base, offset, m[1])
+		return unknownFunction(query, stmt, base, offset, m[1])
 	}
 	if m := reUnsafe.FindStringSubmatch(msg); m != nil {
 		return queryError(engine.CodeRefused, query, offset,
@@ -455,7 +438,7 @@ func (d *DB) compileError(ctx context.Context, query, text string, base, offset 
 	if m := reNear.FindStringSubmatch(msg); m != nil {
 		pos := offset
 		if pos < 0 {
-			pos = firstPos(-1, text, base, m[1])
+			pos = firstPos(-1, stmt, base, m[1])
 		}
 		where := ""
 		if pos >= 0 {
@@ -477,12 +460,12 @@ func (d *DB) compileError(ctx context.Context, query, text string, base, offset 
 			return e.WithHint("%s", h[1])
 		}
 		if pos >= 0 {
-			return e.WithHint("check the SQL just before %q: a missing or extra comma, parenthesis, quote or keyword (%s)", m[1], marked(query, pos))
+			return e.WithHint("check the SQL just before %q: a missing or extra comma, parenthesis, quote or keyword (%s)", m[1], sqltext.Marked(query, pos))
 		}
 		return e.WithHint("check the SQL around %q: a missing or extra comma, parenthesis, quote or keyword", m[1])
 	}
 	if msg == "incomplete input" {
-		return queryError(engine.CodeSyntax, query, base+len(text), "the statement ends too early (incomplete input)").WithHint(
+		return queryError(engine.CodeSyntax, query, base+len(stmt), "the statement ends too early (incomplete input)").WithHint(
 			"a closing parenthesis or quote, or the rest of a clause, is missing at the end")
 	}
 	if strings.HasPrefix(msg, "unrecognized token:") {
@@ -524,12 +507,12 @@ func unknownTable(query, stmt string, base int, name string, idx *nameIndex) *en
 	e := queryError(engine.CodeUnknownTable, query, firstPos(-1, stmt, base, bare), "no such table: %s", name)
 	var hint []string
 	if s := text.Closest(bare, tables, 3); len(s) > 0 {
-		hint = append(hint, "did you mean "+orList(s)+"?")
+		hint = append(hint, "did you mean "+text.OrList(s)+"?")
 	}
 	if len(tables) == 0 {
 		hint = append(hint, "this database has no tables")
 	} else {
-		hint = append(hint, "the tables and views are: "+nameList(tables, 40))
+		hint = append(hint, "the tables and views are: "+text.NameList(tables, 40))
 	}
 	return e.WithHint("%s", strings.Join(hint, " "))
 }
@@ -597,19 +580,19 @@ func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, i
 		return c
 	}
 	if len(nearColumns) > 0 {
-		hint = append(hint, "did you mean "+orList(nearColumns[:min(3, len(nearColumns))])+"?")
+		hint = append(hint, "did you mean "+text.OrList(nearColumns[:min(3, len(nearColumns))])+"?")
 	} else if len(otherColumns) > 0 {
-		hint = append(hint, fmt.Sprintf("%s is in a table this query does not read yet; join it.", orList(otherColumns[:min(3, len(otherColumns))])))
+		hint = append(hint, fmt.Sprintf("%s is in a table this query does not read yet; join it.", text.OrList(otherColumns[:min(3, len(otherColumns))])))
 	} else if s := text.Closest(name, cands, 3); len(s) > 0 {
 		for i := range s {
 			s[i] = qualify(s[i])
 		}
-		hint = append(hint, "did you mean "+orList(s)+"?")
+		hint = append(hint, "did you mean "+text.OrList(s)+"?")
 	} else {
 		// Perhaps the column is in a table the query does not read yet.
 		var elsewhere []string
 		for _, tn := range idx.tables {
-			if tn.internal || containsFold(tables, tn.name) {
+			if tn.internal || text.ContainsFold(tables, tn.name) {
 				continue
 			}
 			for _, c := range text.Closest(name, tn.columns, 1) {
@@ -617,12 +600,12 @@ func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, i
 			}
 		}
 		if len(elsewhere) > 0 {
-			hint = append(hint, fmt.Sprintf("%s is in a table this query does not read yet; join it.", orList(elsewhere[:min(3, len(elsewhere))])))
+			hint = append(hint, fmt.Sprintf("%s is in a table this query does not read yet; join it.", text.OrList(elsewhere[:min(3, len(elsewhere))])))
 		}
 	}
 	for _, t := range tables {
 		if tn := idx.table(t); tn != nil && len(tn.columns) > 0 {
-			hint = append(hint, fmt.Sprintf("%s has: %s.", tn.name, nameList(tn.columns, 40)))
+			hint = append(hint, fmt.Sprintf("%s has: %s.", tn.name, text.NameList(tn.columns, 40)))
 		}
 	}
 	if len(hint) == 0 {
@@ -681,7 +664,7 @@ func unknownFunction(query, stmt string, base, offset int, name string) *engine.
 	}
 	sort.Strings(names)
 	if s := text.Closest(name, names, 3); len(s) > 0 {
-		return e.WithHint("did you mean %s?", orList(s))
+		return e.WithHint("did you mean %s?", text.OrList(s))
 	}
 	return e.WithHint("use SQLite's built-in functions: core (abs, coalesce, length, lower, substr, replace, round…), aggregate (count, sum, avg, min, max, group_concat), date (date, time, datetime, julianday, strftime), JSON (json_extract…) and window functions")
 }
@@ -748,60 +731,3 @@ var sqlKeywords = func() map[string]bool {
 	}
 	return m
 }()
-
-func containsFold(list []string, s string) bool {
-	for _, x := range list {
-		if strings.EqualFold(x, s) {
-			return true
-		}
-	}
-	return false
-}
-
-func orList(s []string) string {
-	switch len(s) {
-	case 0:
-		return ""
-	case 1:
-		return s[0]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
-}
-
-func nameList(s []string, max int) string {
-	if len(s) <= max {
-		return strings.Join(s, ", ")
-	}
-	return strings.Join(s[:max], ", ") + fmt.Sprintf(" and %d more", len(s)-max)
-}
-
-// excerpt shortens s to about n characters on one line.
-func excerpt(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
-}
-
-// marked shows the text around pos with a marker where the problem is.
-func marked(query string, pos int) string {
-	start := max(0, pos-30)
-	end := min(len(query), pos+30)
-	for start > 0 && start < len(query) && query[start]&0xC0 == 0x80 {
-		start--
-	}
-	for end < len(query) && query[end]&0xC0 == 0x80 {
-		end++
-	}
-	before := strings.Join(strings.Fields(query[start:pos]), " ")
-	after := strings.Join(strings.Fields(query[pos:end]), " ")
-	if start > 0 {
-		before = "…" + before
-	}
-	if end < len(query) {
-		after += "…"
-	}
-	return before + " ⟶" + after
-}

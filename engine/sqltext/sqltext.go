@@ -316,3 +316,27 @@ func HasTopLevelOrderBy(sql string) bool {
 	}
 	return false
 }
+
+// Marked shows about 30 bytes of query on each side of the byte offset
+// pos, on one line, with ⟶ where the problem is (an error's context); the
+// cut never splits a character.
+func Marked(query string, pos int) string {
+	pos = min(max(pos, 0), len(query))
+	start := max(0, pos-30)
+	end := min(len(query), pos+30)
+	for start > 0 && start < len(query) && query[start]&0xC0 == 0x80 {
+		start--
+	}
+	for end < len(query) && query[end]&0xC0 == 0x80 {
+		end++
+	}
+	before := strings.Join(strings.Fields(query[start:pos]), " ")
+	after := strings.Join(strings.Fields(query[pos:end]), " ")
+	if start > 0 {
+		before = "…" + before
+	}
+	if end < len(query) {
+		after += "…"
+	}
+	return before + " ⟶" + after
+}
