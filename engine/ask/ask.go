@@ -85,6 +85,10 @@ type Asker struct {
 	// far from four characters: the integration tests' scripted models
 	// read one character a token).
 	ContextWindow int
+	// ValueIndex bounds the index of stored values built on the first
+	// question (zero: valuehints' defaults, a 2 s budget); a column left
+	// out of time gives no hints for the Asker's life.
+	ValueIndex valuehints.ValueIndexOptions
 
 	mu     sync.Mutex
 	values *valuehints.ValueIndex
@@ -811,7 +815,7 @@ func (a *Asker) valueIndex(ctx context.Context) *valuehints.ValueIndex {
 	if err != nil {
 		return nil
 	}
-	vi, err := valuehints.BuildValueIndex(ctx, a.DB, s, valuehints.ValueIndexOptions{})
+	vi, err := valuehints.BuildValueIndex(ctx, a.DB, s, a.ValueIndex)
 	if err != nil {
 		return nil
 	}

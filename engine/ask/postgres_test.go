@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"querent/engine/valuehints"
 	"strings"
 	"testing"
 	"time"
@@ -46,7 +47,11 @@ ANALYZE;`
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &rig{fake: fake, asker: &ask.Asker{DB: db, Model: m, ModelName: "qwen2.5-coder:7b"}}, db
+	// A budget for the stored values that a busy machine (the other
+	// packages' tests beside this one) cannot exhaust: the test is of the
+	// hints, not of the budget.
+	return &rig{fake: fake, asker: &ask.Asker{DB: db, Model: m, ModelName: "qwen2.5-coder:7b",
+		ValueIndex: valuehints.ValueIndexOptions{Budget: time.Minute}}}, db
 }
 
 // TestAskOnPostgres: on PostgreSQL the prompt is PostgreSQL's (its rules,
