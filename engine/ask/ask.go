@@ -86,8 +86,9 @@ type Asker struct {
 	// read one character a token).
 	ContextWindow int
 	// ValueIndex bounds the index of stored values built on the first
-	// question (zero: valuehints' defaults, a 2 s budget); a column left
-	// out of time gives no hints for the Asker's life.
+	// question (zero: valuehints' defaults, a 2 s budget); the columns that
+	// budget does not reach are indexed on the next questions, each with
+	// the same budget.
 	ValueIndex valuehints.ValueIndexOptions
 
 	mu     sync.Mutex
@@ -768,7 +769,7 @@ var comparisonRE = regexp.MustCompile(`(?i)((?:[A-Za-z_][A-Za-z0-9_]*|"[^"]+")(?
 // columns with: a value that is not stored in that column, but resembles
 // stored values, is the usual reason ('Brasil' for 'Brazil').
 func (a *Asker) emptyChecks(ctx context.Context, sql string) []string {
-	vi := a.valueIndex(ctx)
+	vi := a.valueIndex(ctx, false)
 	if vi == nil {
 		return nil
 	}
@@ -804,11 +805,19 @@ func (a *Asker) emptyChecks(ctx context.Context, sql string) []string {
 	return checks
 }
 
-// valueIndex builds (once) the index of stored text values.
-func (a *Asker) valueIndex(ctx context.Context) *valuehints.ValueIndex {
+// valueIndex builds (once) the index of stored text values; where the
+// build's budget ran out (a slow server), each later question indexes more
+// of the columns it did not reach, within the same budget, until none is
+// left (more is true once per question: when its prompt is built).
+func (a *Asker) valueIndex(ctx context.Context, more bool) *valuehints.ValueIndex {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.values != nil {
+		if more && a.values.Pending() > 0 {
+			if vi, err := a.values.Continue(ctx, a.DB, a.ValueIndex); err == nil {
+				a.values = vi
+			}
+		}
 		return a.values
 	}
 	s, err := a.DB.Schema(ctx)
@@ -852,7 +861,7 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 	// The values the question names point at their tables too ("songs by
 	// acdc" → Artist), which words alone would miss.
 	var hints []valuehints.ValueHint
-	if vi := a.valueIndex(ctx); vi != nil {
+	if vi := a.valueIndex(ctx, true); vi != nil {
 		hints = vi.Hints(question, 8)
 		for _, h := range hints {
 			pruneQuery += " " + h.Table

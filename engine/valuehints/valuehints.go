@@ -15,6 +15,7 @@ import (
 	"querent/engine/schemactx"
 	"querent/engine/sqltext"
 	"querent/engine/text"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -68,7 +69,8 @@ func (o ValueIndexOptions) withDefaults() ValueIndexOptions {
 // ValueIndex holds the distinct short text values of a database's user
 // tables, normalised for matching words of questions. Build it once per
 // database (BuildValueIndex) and reuse it for every question; it is
-// read-only after the build and safe for concurrent use.
+// read-only after the build and safe for concurrent use (Continue, which
+// indexes the columns a build did not reach, returns a new one).
 type ValueIndex struct {
 	cols    []indexedColumn
 	values  []storedValue
@@ -76,7 +78,9 @@ type ValueIndex struct {
 	byFirst map[rune][]int32   // first rune of the key → values, for typo matching
 	schema  map[string]bool    // stemmed words of the tables' and columns' names
 	skipped []string
-	dialect string // the database's SQL dialect, for the hints' names
+	pending []pendingColumn // text columns the budget did not reach (Continue)
+	full    bool            // MaxValues reached: no more columns are indexed
+	dialect string          // the database's SQL dialect, for the hints' names
 }
 
 type indexedColumn struct {
@@ -152,7 +156,11 @@ func (vi *ValueIndex) Skipped() []string {
 	if vi == nil {
 		return nil
 	}
-	return vi.skipped
+	out := slices.Clip(vi.skipped)
+	for _, pc := range vi.pending {
+		out = append(out, pc.t.Name+"."+pc.c.Name+": out of time")
+	}
+	return out
 }
 
 // BuildValueIndex collects the distinct text values of the text columns
@@ -175,15 +183,8 @@ func BuildValueIndex(ctx context.Context, db engine.Database, s *engine.Schema, 
 			return nil, err
 		}
 	}
-	bctx, cancel := context.WithTimeout(ctx, opts.Budget)
-	defer cancel()
 	vi := &ValueIndex{byKey: map[string][]int32{}, byFirst: map[rune][]int32{}, schema: map[string]bool{}, dialect: db.Dialect()}
-	byText := map[string]int32{}
-	perCol := opts.Budget / 4
-	if perCol < 50*time.Millisecond {
-		perCol = 50 * time.Millisecond
-	}
-	full := false
+	var cols []pendingColumn
 	for _, t := range s.Tables {
 		if t == nil || t.Internal {
 			continue
@@ -203,89 +204,175 @@ func BuildValueIndex(ctx context.Context, db engine.Database, s *engine.Schema, 
 			if c.Generated == "hidden" || !textColumn(vi.dialect, c) {
 				continue
 			}
-			name := t.Name + "." + c.Name
-			if err := ctx.Err(); err != nil {
-				return nil, engine.AsError(err)
-			}
-			if full {
-				vi.skipped = append(vi.skipped, name+": the index is full")
-				continue
-			}
-			left := time.Until(deadlineOf(bctx))
-			if bctx.Err() != nil || left <= 0 {
-				vi.skipped = append(vi.skipped, name+": out of time")
-				continue
-			}
-			timeout := min(left, perCol)
-			q := distinctValuesSQL(vi.dialect, t.Name, c.Name, opts)
-			res, err := db.Run(bctx, q, engine.RunOptions{MaxRows: opts.MaxDistinct + 1, Timeout: timeout})
-			if err != nil {
-				if cerr := ctx.Err(); cerr != nil {
-					return nil, engine.AsError(cerr)
-				}
-				vi.skipped = append(vi.skipped, name+": "+skipReason(err))
-				continue
-			}
-			if res.Truncated || len(res.Rows) > opts.MaxDistinct {
-				vi.skipped = append(vi.skipped, fmt.Sprintf("%s: more than %d distinct values", name, opts.MaxDistinct))
-				continue
-			}
-			ci := int32(len(vi.cols))
-			col := indexedColumn{table: t.Name, column: c.Name, distinct: len(res.Rows),
-				tableWords: text.IdentWords(t.Name), columnWords: text.IdentWords(c.Name)}
-			col.prior = 0.4 * (1 - math.Log(float64(max(col.distinct, 1)))/math.Log(float64(opts.MaxDistinct+1)))
-			for _, w := range col.columnWords {
-				col.label = col.label || w == "nam" || w == "titl" || w == "label"
-			}
-			if !t.RowCountEstimated && t.RowCount > 0 && col.distinct >= 10 && float64(col.distinct) >= 0.9*float64(t.RowCount) {
-				col.label = true
-			}
-			for _, v := range t.DistinctValues.Get(c.Name) {
-				if sv, ok := v.(string); ok {
-					if col.listed == nil {
-						col.listed = map[string]bool{}
-					}
-					col.listed[sv] = true
-				}
-			}
-			vi.cols = append(vi.cols, col)
-			for _, row := range res.Rows {
-				if len(row) == 0 {
-					continue
-				}
-				text, ok := row[0].(string)
-				if !ok {
-					continue
-				}
-				if id, ok := byText[text]; ok {
-					vv := &vi.values[id]
-					if last := vv.cols[len(vv.cols)-1]; last != ci {
-						vv.cols = append(vv.cols, ci)
-					}
-					continue
-				}
-				key := normKey(text)
-				if utf8.RuneCountInString(key) < 2 {
-					continue
-				}
-				if len(vi.values) >= opts.MaxValues {
-					full = true
-					vi.skipped = append(vi.skipped, name+": the index is full (some values left out)")
-					break
-				}
-				if key == text {
-					key = text // share the memory
-				}
-				id := int32(len(vi.values))
-				vi.values = append(vi.values, storedValue{text: text, key: key, keyLen: int32(utf8.RuneCountInString(key)), cols: []int32{ci}})
-				byText[text] = id
-				vi.byKey[key] = append(vi.byKey[key], id)
-				r, _ := utf8.DecodeRuneInString(key)
-				vi.byFirst[r] = append(vi.byFirst[r], id)
-			}
+			cols = append(cols, pendingColumn{t, c})
 		}
 	}
+	if err := vi.index(ctx, db, cols, opts); err != nil {
+		return nil, err
+	}
 	return vi, nil
+}
+
+// pendingColumn is a text column not indexed yet.
+type pendingColumn struct {
+	t *engine.Table
+	c *engine.TableColumn
+}
+
+// Pending is the number of text columns the build's budget did not reach:
+// Continue indexes them.
+func (vi *ValueIndex) Pending() int {
+	if vi == nil {
+		return 0
+	}
+	return len(vi.pending)
+}
+
+// Continue indexes, within a new budget (opts.Budget), the columns the
+// build's budget did not reach (on a slow server, say), and returns the
+// index with them; vi itself is left as it is (a question may be reading
+// it). A column whose own statement ran out of time is not tried again.
+// With nothing pending, it returns vi.
+func (vi *ValueIndex) Continue(ctx context.Context, db engine.Database, opts ValueIndexOptions) (*ValueIndex, error) {
+	if vi.Pending() == 0 {
+		return vi, nil
+	}
+	nv := vi.clone()
+	cols := nv.pending
+	nv.pending = nil
+	if err := nv.index(ctx, db, cols, opts.withDefaults()); err != nil {
+		return vi, err
+	}
+	return nv, nil
+}
+
+// clone copies vi so that indexing more columns into the copy never
+// writes what vi's readers read (the slices are clipped: an append
+// reallocates).
+func (vi *ValueIndex) clone() *ValueIndex {
+	nv := *vi
+	nv.cols = slices.Clip(vi.cols)
+	nv.values = slices.Clone(vi.values)
+	for i := range nv.values {
+		nv.values[i].cols = slices.Clip(nv.values[i].cols)
+	}
+	nv.byKey = make(map[string][]int32, len(vi.byKey))
+	for k, ids := range vi.byKey {
+		nv.byKey[k] = slices.Clip(ids)
+	}
+	nv.byFirst = make(map[rune][]int32, len(vi.byFirst))
+	for r, ids := range vi.byFirst {
+		nv.byFirst[r] = slices.Clip(ids)
+	}
+	nv.skipped = slices.Clip(vi.skipped)
+	nv.pending = slices.Clip(vi.pending)
+	return &nv
+}
+
+// index reads the distinct values of cols into vi, one guarded statement
+// each, until opts.Budget is spent; the columns it does not reach are left
+// pending. The error is non-nil only when ctx ends.
+func (vi *ValueIndex) index(ctx context.Context, db engine.Database, cols []pendingColumn, opts ValueIndexOptions) error {
+	bctx, cancel := context.WithTimeout(ctx, opts.Budget)
+	defer cancel()
+	byText := make(map[string]int32, len(vi.values))
+	for i, v := range vi.values {
+		byText[v.text] = int32(i)
+	}
+	perCol := opts.Budget / 4
+	if perCol < 50*time.Millisecond {
+		perCol = 50 * time.Millisecond
+	}
+	for i, pc := range cols {
+		t, c := pc.t, pc.c
+		name := t.Name + "." + c.Name
+		if err := ctx.Err(); err != nil {
+			return engine.AsError(err)
+		}
+		if vi.full {
+			vi.skipped = append(vi.skipped, name+": the index is full")
+			continue
+		}
+		left := time.Until(deadlineOf(bctx))
+		if bctx.Err() != nil || left <= 0 {
+			vi.pending = append(vi.pending, cols[i:]...)
+			return nil
+		}
+		timeout := min(left, perCol)
+		q := distinctValuesSQL(vi.dialect, t.Name, c.Name, opts)
+		res, err := db.Run(bctx, q, engine.RunOptions{MaxRows: opts.MaxDistinct + 1, Timeout: timeout})
+		if err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return engine.AsError(cerr)
+			}
+			if bctx.Err() != nil {
+				// The budget ended during this column's statement: it and
+				// the rest wait for Continue.
+				vi.pending = append(vi.pending, cols[i:]...)
+				return nil
+			}
+			vi.skipped = append(vi.skipped, name+": "+skipReason(err))
+			continue
+		}
+		if res.Truncated || len(res.Rows) > opts.MaxDistinct {
+			vi.skipped = append(vi.skipped, fmt.Sprintf("%s: more than %d distinct values", name, opts.MaxDistinct))
+			continue
+		}
+		ci := int32(len(vi.cols))
+		col := indexedColumn{table: t.Name, column: c.Name, distinct: len(res.Rows),
+			tableWords: text.IdentWords(t.Name), columnWords: text.IdentWords(c.Name)}
+		col.prior = 0.4 * (1 - math.Log(float64(max(col.distinct, 1)))/math.Log(float64(opts.MaxDistinct+1)))
+		for _, w := range col.columnWords {
+			col.label = col.label || w == "nam" || w == "titl" || w == "label"
+		}
+		if !t.RowCountEstimated && t.RowCount > 0 && col.distinct >= 10 && float64(col.distinct) >= 0.9*float64(t.RowCount) {
+			col.label = true
+		}
+		for _, v := range t.DistinctValues.Get(c.Name) {
+			if sv, ok := v.(string); ok {
+				if col.listed == nil {
+					col.listed = map[string]bool{}
+				}
+				col.listed[sv] = true
+			}
+		}
+		vi.cols = append(vi.cols, col)
+		for _, row := range res.Rows {
+			if len(row) == 0 {
+				continue
+			}
+			text, ok := row[0].(string)
+			if !ok {
+				continue
+			}
+			if id, ok := byText[text]; ok {
+				vv := &vi.values[id]
+				if last := vv.cols[len(vv.cols)-1]; last != ci {
+					vv.cols = append(vv.cols, ci)
+				}
+				continue
+			}
+			key := normKey(text)
+			if utf8.RuneCountInString(key) < 2 {
+				continue
+			}
+			if len(vi.values) >= opts.MaxValues {
+				vi.full = true
+				vi.skipped = append(vi.skipped, name+": the index is full (some values left out)")
+				break
+			}
+			if key == text {
+				key = text // share the memory
+			}
+			id := int32(len(vi.values))
+			vi.values = append(vi.values, storedValue{text: text, key: key, keyLen: int32(utf8.RuneCountInString(key)), cols: []int32{ci}})
+			byText[text] = id
+			vi.byKey[key] = append(vi.byKey[key], id)
+			r, _ := utf8.DecodeRuneInString(key)
+			vi.byFirst[r] = append(vi.byFirst[r], id)
+		}
+	}
+	return nil
 }
 
 func deadlineOf(ctx context.Context) time.Time {

@@ -359,3 +359,53 @@ func BenchmarkQuestion300Tables(b *testing.B) {
 		schemactx.PruneSchema(ctx, s, q, schemactx.DefaultSchemaBudgetTokens, nil)
 	}
 }
+
+// TestValueIndexContinue: the columns a build's budget does not reach (a
+// slow server) wait; Continue indexes them into a new index, the first one
+// left as its readers see it.
+func TestValueIndexContinue(t *testing.T) {
+	s := &engine.Schema{Tables: []*engine.Table{{Name: "Customer", Kind: "table",
+		Columns: []*engine.TableColumn{col("Country", "TEXT", "TEXT"), col("City", "TEXT", "TEXT")}}}}
+	slow := true
+	runs := 0
+	db := &fakeDB{run: func(ctx context.Context, sql string, opts engine.RunOptions) (*engine.Result, error) {
+		runs++
+		if slow { // the server answers after the whole budget
+			<-ctx.Done()
+			return nil, engine.AsError(ctx.Err())
+		}
+		res := &engine.Result{Columns: []engine.Column{{Name: "c"}}}
+		switch {
+		case strings.Contains(sql, `"Country"`):
+			res.Rows = [][]engine.Value{{"Brazil"}, {"France"}}
+		case strings.Contains(sql, `"City"`):
+			res.Rows = [][]engine.Value{{"São Paulo"}, {"Paris"}}
+		}
+		return res, nil
+	}}
+	first, err := valuehints.BuildValueIndex(context.Background(), db, s, valuehints.ValueIndexOptions{Budget: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Len() != 0 || first.Pending() != 2 || len(first.Skipped()) != 2 {
+		t.Fatalf("after a slow build: %d values, %d pending, skipped %q", first.Len(), first.Pending(), first.Skipped())
+	}
+	slow = false
+	next, err := first.Continue(context.Background(), db, valuehints.ValueIndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.Len() != 4 || next.Pending() != 0 || len(next.Skipped()) != 0 {
+		t.Errorf("after Continue: %d values, %d pending, skipped %q", next.Len(), next.Pending(), next.Skipped())
+	}
+	if hs := next.Hints("customers in brasil", 3); len(hs) == 0 || hs[0].Value != "Brazil" || hs[0].Column != "Country" {
+		t.Errorf("hints after Continue: %+v", hs)
+	}
+	if first.Len() != 0 || first.Pending() != 2 || len(first.Hints("customers in brasil", 3)) != 0 {
+		t.Errorf("Continue changed the first index: %d values, %d pending", first.Len(), first.Pending())
+	}
+	before := runs
+	if again, err := next.Continue(context.Background(), db, valuehints.ValueIndexOptions{}); err != nil || again != next || runs != before {
+		t.Errorf("Continue with nothing pending: %v, %v, %d more runs", again == next, err, runs-before)
+	}
+}
