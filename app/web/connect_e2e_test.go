@@ -2,18 +2,15 @@ package web_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 
 	"querent/engine/postgres/pgtest"
-	"querent/frontend"
 )
 
 // TestConnectEndToEnd drives "Connect to PostgreSQL" in the real browser
@@ -25,33 +22,15 @@ import (
 // either password (the script checks the page's DOM). Skipped without
 // PostgreSQL unless QUERENT_REQUIRE_POSTGRES is set (make e2e sets it).
 func TestConnectEndToEnd(t *testing.T) {
-	if os.Getenv("QUERENT_E2E") == "" {
-		t.Skip("set QUERENT_E2E=1 (make e2e): needs the built page, frontend/node_modules, /usr/bin/chromium and PostgreSQL")
-	}
-	if !frontend.Built() {
-		t.Fatal("the page is not built: run make frontend")
-	}
+	needsBrowser(t, " and PostgreSQL")
 	out := reportDir(t)
 	srv, _ := pgtest.StartChinook(t)
-	script, err := filepath.Abs("../../frontend/e2e/connect.e2e.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	url := serveIn(t, "127.0.0.1:1", "", dir)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", script, url, out)
-	cmd.Dir = filepath.Dir(filepath.Dir(script))
-	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium(),
+	runScript(t, "connect.e2e.mjs", 3*time.Minute, []string{url, out},
 		"PG_HOST=127.0.0.1", "PG_PORT="+strconv.Itoa(srv.Port), "PG_DATABASE=chinook",
 		"PG_READER="+pgtest.Reader, "PG_READER_PASSWORD="+pgtest.ReaderPassword,
 		"PG_SUPER="+pgtest.SuperUser, "PG_SUPER_PASSWORD="+pgtest.SuperPassword)
-	b, err := cmd.CombinedOutput()
-	t.Logf("%s", b)
-	if err != nil {
-		t.Fatalf("the connect dialog's end-to-end script failed: %v", err)
-	}
 
 	// The saved connection is there, without a password.
 	var saved []map[string]any

@@ -27,19 +27,7 @@ import (
 // Ollama is down. make test runs it (QUERENT_E2E=1); it saves a screenshot
 // of each screen in $QUERENT_REPORT_DIR/screenshots.
 func TestEndToEnd(t *testing.T) {
-	if os.Getenv("QUERENT_E2E") == "" {
-		t.Skip("set QUERENT_E2E=1 (make e2e): needs the built page, frontend/node_modules and /usr/bin/chromium")
-	}
-	if !frontend.Built() {
-		t.Fatal("the page is not built: run make frontend")
-	}
-	script, err := filepath.Abs("../../frontend/e2e/app.e2e.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(script); err != nil {
-		t.Fatal(err)
-	}
+	needsBrowser(t, "")
 	t.Setenv("QUERENT_DATA_DIR", t.TempDir())
 	fake := ollamatest.New(t)
 	fake.Respond(e2eResponder(t))
@@ -59,16 +47,7 @@ func TestEndToEnd(t *testing.T) {
 	evalFake.Respond(evaltest.GoldResponder(t, gold, "qwen2.5-coder:7b"))
 	evalURL := serveFor(t, evalFake.URL, "")
 	out := reportDir(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", script, up, out, down)
-	cmd.Dir = filepath.Dir(filepath.Dir(script))
-	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium(), "EVAL_URL="+evalURL, "BIG_URL="+big)
-	b, err := cmd.CombinedOutput()
-	t.Logf("%s", b)
-	if err != nil {
-		t.Fatalf("the end-to-end script failed: %v", err)
-	}
+	b := runScript(t, "app.e2e.mjs", 5*time.Minute, []string{up, out, down}, "EVAL_URL="+evalURL, "BIG_URL="+big)
 	checkFormats(t, filepath.Join(out, "top-10-customers-by-spending.xlsx"))
 	importEndToEnd(t, out) // the import dialog: import_e2e_test.go
 	if d := os.Getenv("QUERENT_REPORT_DIR"); d != "" {
@@ -80,6 +59,44 @@ func TestEndToEnd(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(d, "e2e-budgets.txt"), []byte("END-TO-END BUDGETS (frontend/e2e)\n"+strings.Join(budgets, "\n")+"\n"), 0o644)
 	}
+}
+
+// needsBrowser skips t unless the browser tests are asked for
+// (QUERENT_E2E, which make e2e sets), and fails it when the page is not
+// built; needs names what else the test needs, for the skip's message.
+func needsBrowser(t *testing.T, needs string) {
+	t.Helper()
+	if os.Getenv("QUERENT_E2E") == "" {
+		t.Skip("set QUERENT_E2E=1 (make e2e): needs the built page, frontend/node_modules, /usr/bin/chromium" + needs)
+	}
+	if !frontend.Built() {
+		t.Fatal("the page is not built: run make frontend")
+	}
+}
+
+// runScript runs the browser script frontend/e2e/NAME with node and args,
+// Chromium and env in its environment, within limit; it logs what the
+// script printed and fails t when it fails.
+func runScript(t *testing.T, name string, limit time.Duration, args []string, env ...string) []byte {
+	t.Helper()
+	script, err := filepath.Abs(filepath.Join("../../frontend/e2e", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(script); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", append([]string{script}, args...)...)
+	cmd.Dir = filepath.Dir(filepath.Dir(script))
+	cmd.Env = append(append(os.Environ(), "CHROMIUM="+chromium()), env...)
+	b, err := cmd.CombinedOutput()
+	t.Logf("%s", b)
+	if err != nil {
+		t.Fatalf("the browser script %s failed: %v", name, err)
+	}
+	return b
 }
 
 // reportDir is where the screenshots go: $QUERENT_REPORT_DIR/screenshots,

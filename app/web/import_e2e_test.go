@@ -1,9 +1,7 @@
 package web_test
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -26,19 +24,6 @@ func importEndToEnd(t *testing.T, out string) {
 		t.Logf("the import dialog's browser checks need ../shared/data/messy: %v", err)
 		return
 	}
-	script, err := filepath.Abs("../../frontend/e2e/import.e2e.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
 	url := serveFor(t, "127.0.0.1:1", "")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", script, url, out, messy)
-	cmd.Dir = filepath.Dir(filepath.Dir(script))
-	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium())
-	b, err := cmd.CombinedOutput()
-	t.Logf("%s", b)
-	if err != nil {
-		t.Fatalf("the import dialog's end-to-end script failed: %v", err)
-	}
+	runScript(t, "import.e2e.mjs", 3*time.Minute, []string{url, out, messy})
 }
