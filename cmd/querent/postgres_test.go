@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"querent/engine/enginetest/casefile"
 	"strings"
 	"testing"
 	"time"
@@ -264,36 +264,13 @@ func TestPostgresFaces(t *testing.T) {
 // the engine's own red team.
 func redTeam(t *testing.T, dir string) []struct{ what, expect, sql string } {
 	t.Helper()
-	f, err := os.Open("../../engine/postgres/testdata/redteam.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	repl := strings.NewReplacer("{{DIR}}", filepath.ToSlash(dir), "{{EMPTY}}", "", "{{NUL}}", "")
 	var cases []struct{ what, expect, sql string }
-	var body []string
-	var what, expect string
-	flush := func() {
-		s := strings.NewReplacer("{{DIR}}", filepath.ToSlash(dir), "{{EMPTY}}", "", "{{NUL}}", "").Replace(strings.Join(body, "\n"))
-		if what != "" && !strings.Contains(s, "{{") && strings.TrimSpace(s) != "" {
-			cases = append(cases, struct{ what, expect, sql string }{what, expect, s})
-		}
-		body = nil
-	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "### ") {
-			flush()
-			head, exp, _ := strings.Cut(strings.TrimPrefix(line, "### "), "| expect:")
-			what, expect = strings.TrimSpace(head), strings.TrimSpace(exp)
-			continue
-		}
-		if what != "" {
-			body = append(body, line)
+	for _, c := range casefile.Read(t, "../../engine/postgres/testdata/redteam.txt", repl) {
+		if !strings.Contains(c.SQL, "{{") && strings.TrimSpace(c.SQL) != "" {
+			cases = append(cases, struct{ what, expect, sql string }{c.Head, c.Expect, c.SQL})
 		}
 	}
-	flush()
 	return cases
 }
 

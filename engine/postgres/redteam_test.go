@@ -1,13 +1,12 @@
 package postgres
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+	"querent/engine/enginetest/casefile"
 	"querent/engine/text"
 	"slices"
 	"sort"
@@ -44,11 +43,6 @@ type rtCase struct {
 
 func loadRedTeam(t testing.TB, dir string) []rtCase {
 	t.Helper()
-	f, err := os.Open("testdata/redteam.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	wide := make([]string, 8)
 	for i := range wide {
 		wide[i] = fmt.Sprintf("repeat('x', %d)", 10_000_000-i)
@@ -67,39 +61,8 @@ func loadRedTeam(t testing.TB, dir string) []rtCase {
 		"{{DEEPGRAMMAR}}", "SELECT "+strings.Repeat("abs(", 12000)+"1"+strings.Repeat(")", 12000),
 	)
 	var cases []rtCase
-	var cur *rtCase
-	var body []string
-	flush := func() {
-		if cur != nil {
-			cur.sql = repl.Replace(strings.Join(body, "\n"))
-			cases = append(cases, *cur)
-		}
-		body = nil
-	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		if strings.HasPrefix(line, "### ") {
-			flush()
-			head, expect, ok := strings.Cut(strings.TrimPrefix(line, "### "), "| expect:")
-			if !ok {
-				t.Fatalf("redteam.txt:%d: no expect: in %q", n, line)
-			}
-			cat, what, _ := strings.Cut(head, ":")
-			cur = &rtCase{line: n, category: strings.TrimSpace(cat), what: strings.TrimSpace(what), expect: strings.TrimSpace(expect)}
-			continue
-		}
-		if cur == nil {
-			continue
-		}
-		body = append(body, line)
-	}
-	flush()
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+	for _, c := range casefile.Read(t, "testdata/redteam.txt", repl) {
+		cases = append(cases, rtCase{line: c.Line, category: c.Category, what: c.What, expect: c.Expect, sql: c.SQL})
 	}
 	return cases
 }

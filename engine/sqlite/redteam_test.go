@@ -1,11 +1,11 @@
 package sqlite
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"querent/engine/enginetest/casefile"
 	"querent/engine/sqltext"
 	"slices"
 	"sort"
@@ -39,11 +39,6 @@ type rtCase struct {
 // loadRedTeam reads the hostile SQL cases, filling in the placeholders.
 func loadRedTeam(t testing.TB, dir string) []rtCase {
 	t.Helper()
-	f, err := os.Open("testdata/redteam/queries.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	repl := strings.NewReplacer(
 		"{{DIR}}", filepath.ToSlash(dir),
 		"{{NUL}}", "\x00",
@@ -57,39 +52,8 @@ func loadRedTeam(t testing.TB, dir string) []rtCase {
 		"{{WIDEBOMB}}", wideBomb(150),
 	)
 	var cases []rtCase
-	var cur *rtCase
-	var body []string
-	flush := func() {
-		if cur != nil {
-			cur.sql = repl.Replace(strings.Join(body, "\n"))
-			cases = append(cases, *cur)
-		}
-		body = nil
-	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		if strings.HasPrefix(line, "### ") {
-			flush()
-			head, expect, ok := strings.Cut(strings.TrimPrefix(line, "### "), "| expect:")
-			if !ok {
-				t.Fatalf("queries.txt:%d: no expect: in %q", n, line)
-			}
-			cat, what, _ := strings.Cut(head, ":")
-			cur = &rtCase{line: n, category: strings.TrimSpace(cat), what: strings.TrimSpace(what), expect: strings.TrimSpace(expect)}
-			continue
-		}
-		if cur == nil || (strings.HasPrefix(line, "# ") && len(body) == 0 && cur == nil) {
-			continue
-		}
-		body = append(body, line)
-	}
-	flush()
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+	for _, c := range casefile.Read(t, "testdata/redteam/queries.txt", repl) {
+		cases = append(cases, rtCase{line: c.Line, category: c.Category, what: c.What, expect: c.Expect, sql: c.SQL})
 	}
 	return cases
 }
