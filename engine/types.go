@@ -108,6 +108,21 @@ type RunOptions struct {
 	Timeout time.Duration
 }
 
+// WithDefaults fills what o leaves out: a row cap of DefaultMaxRows, lowered
+// to MaxRowsInMemory (this holds for any caller, and keeps a wrapper's
+// LIMIT cap+1 from overflowing: a negative LIMIT is no limit at all), and a
+// timeout of DefaultTimeout.
+func (o RunOptions) WithDefaults() RunOptions {
+	if o.MaxRows <= 0 {
+		o.MaxRows = DefaultMaxRows
+	}
+	o.MaxRows = min(o.MaxRows, MaxRowsInMemory)
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	return o
+}
+
 // StreamOptions bound a streamed run (an export).
 type StreamOptions struct {
 	// MaxRows stops after this many rows (0: no limit) and sets Truncated.

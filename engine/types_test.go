@@ -17,3 +17,12 @@ func TestUniqueNames(t *testing.T) {
 		t.Errorf("names %v, want %v", got, want)
 	}
 }
+
+func TestRunOptionsWithDefaults(t *testing.T) {
+	if o := (RunOptions{}).WithDefaults(); o.MaxRows != DefaultMaxRows || o.Timeout != DefaultTimeout {
+		t.Errorf("zero options: %+v", o)
+	}
+	if o := (RunOptions{MaxRows: MaxRowsInMemory * 10, Offset: 5}).WithDefaults(); o.MaxRows != MaxRowsInMemory || o.Offset != 5 {
+		t.Errorf("a cap over the memory's: %+v", o)
+	}
+}

@@ -1202,27 +1202,7 @@ func countNoun(n int64, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return formatCount(n) + " " + many
-}
-
-// formatCount writes n with thousands separators.
-func formatCount(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	if len(s) <= 3 {
-		return s
-	}
-	var b strings.Builder
-	pre := len(s) % 3
-	if pre > 0 {
-		b.WriteString(s[:pre])
-	}
-	for i := pre; i < len(s); i += 3 {
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(s[i : i+3])
-	}
-	return b.String()
+	return engine.GroupThousands(n) + " " + many
 }
 
 func (c *Inferrer) decide() (string, seq) {

@@ -94,7 +94,7 @@ func (v quoted) in(l *importWords, _ bool) string {
 type count int64
 
 func (n count) in(l *importWords, _ bool) string {
-	s := formatCount(int64(n))
+	s := engine.GroupThousands(int64(n))
 	if l.thousands != "," {
 		s = strings.ReplaceAll(s, ",", l.thousands)
 	}

@@ -117,7 +117,7 @@ func partName(name string) string {
 func planWorkbook(ctx context.Context, zr *zip.Reader, base string, size int64, lim workbookLimits) (*workbookPlan, error) {
 	p := &workbookPlan{lim: lim, base: base, parts: map[string]*zip.File{}, memBy: map[string]int64{}}
 	if len(zr.File) > maxParts {
-		return nil, p.fail("the archive holds %s parts; a workbook holds at most %s", formatCount(int64(len(zr.File))), formatCount(maxParts)).
+		return nil, p.fail("the archive holds %s parts; a workbook holds at most %s", engine.GroupThousands(int64(len(zr.File))), engine.GroupThousands(maxParts)).
 			WithHint("this is not a workbook Excel wrote; open it in Excel and save it again, or save the sheets as CSV")
 	}
 	for _, f := range zr.File {
@@ -163,7 +163,7 @@ func planWorkbook(ctx context.Context, zr *zip.Reader, base string, size int64, 
 		}
 		if declared > ratioFloor && declared/maxRatio > comp {
 			return nil, p.fail("%s would inflate from %s to %s, %s times: more than spreadsheet data does",
-				what, formatBytes(comp), formatBytes(declared), formatCount(declared/max(comp, 1))).
+				what, formatBytes(comp), formatBytes(declared), engine.GroupThousands(declared/max(comp, 1))).
 				WithHint("this looks like a zip bomb; if the file is genuine, open it in Excel and save the sheet as CSV, then import that")
 		}
 		lower := strings.ToLower(name)
@@ -184,7 +184,7 @@ func planWorkbook(ctx context.Context, zr *zip.Reader, base string, size int64, 
 	}
 	if total > ratioFloor && total/maxRatio > size {
 		return nil, p.fail("its parts would inflate from %s to %s, %s times: more than spreadsheet data does",
-			formatBytes(size), formatBytes(total), formatCount(total/max(size, 1))).
+			formatBytes(size), formatBytes(total), engine.GroupThousands(total/max(size, 1))).
 			WithHint("this looks like a zip bomb; if the file is genuine, open it in Excel and save the sheets as CSV, then import those")
 	}
 	if p.temp > lim.temp {

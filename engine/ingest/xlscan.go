@@ -226,7 +226,7 @@ func (s *partScan) feedTag(p []byte, i int) (int, error) {
 			s.tag = append(s.tag, seg[:min(room, len(seg))]...)
 		}
 		if s.tagN > maxFieldBytes {
-			return i, s.fail("a tag longer than %s (at byte %s of the part)", formatBytes(maxFieldBytes), formatCount(s.bytes)).
+			return i, s.fail("a tag longer than %s (at byte %s of the part)", formatBytes(maxFieldBytes), engine.GroupThousands(s.bytes)).
 				WithHint("the file is damaged or was not written by a spreadsheet program; open it in Excel and save it again")
 		}
 	}
@@ -369,7 +369,7 @@ func (s *partScan) runBytes(n int64) error {
 	}
 	s.runN += n
 	if s.runN > maxFieldBytes {
-		return s.fail("a comment or instruction longer than %s (at byte %s of the part)", formatBytes(maxFieldBytes), formatCount(s.bytes)).
+		return s.fail("a comment or instruction longer than %s (at byte %s of the part)", formatBytes(maxFieldBytes), engine.GroupThousands(s.bytes)).
 			WithHint("the file is damaged or was not written by a spreadsheet program; open it in Excel and save it again")
 	}
 	return nil
@@ -481,7 +481,7 @@ func (s *partScan) start(name, tag []byte) error {
 			s.items++
 			if s.maxItems >= 0 && s.items > s.maxItems {
 				return s.fail("the table of shared strings holds more than %s strings, too many to index within the memory ceiling",
-					formatCount(s.maxItems)).
+					engine.GroupThousands(s.maxItems)).
 					WithHint("split the workbook, or save the sheet as CSV and import that")
 			}
 			s.inSI, s.itemN, s.itemAll, s.inRPh = true, 0, 0, false
@@ -544,7 +544,7 @@ func (s *partScan) startRow(tag []byte) error {
 		num = n
 	}
 	if num > maxRow || s.rows > maxRow {
-		return s.fail("row %s is past Excel's last row (1,048,576)", formatCount(max(num, s.rows))).
+		return s.fail("row %s is past Excel's last row (1,048,576)", engine.GroupThousands(max(num, s.rows))).
 			WithHint("the sheet was not written by Excel; export the data as CSV from the program that made it and import that")
 	}
 	s.row, s.inRow, s.cells, s.rowN = num, true, 0, 0
@@ -616,14 +616,14 @@ func (s *partScan) text(n int64) error {
 				s.itemN += n
 			}
 			if s.itemN > maxFieldBytes || s.itemAll > maxRecordBytes {
-				return s.fail("shared string %s is longer than %s", formatCount(s.items), formatBytes(maxFieldBytes)).
+				return s.fail("shared string %s is longer than %s", engine.GroupThousands(s.items), formatBytes(maxFieldBytes)).
 					WithHint("Querent reads values up to 10 MB; shorten or delete the cells that hold it in Excel, save a copy and import that")
 			}
 			return nil
 		}
 	}
 	if s.runN > maxFieldBytes {
-		return s.fail("a run of text longer than %s outside any value (at byte %s of the part)", formatBytes(maxFieldBytes), formatCount(s.bytes)).
+		return s.fail("a run of text longer than %s outside any value (at byte %s of the part)", formatBytes(maxFieldBytes), engine.GroupThousands(s.bytes)).
 			WithHint("the file is damaged or was not written by a spreadsheet program; open it in Excel and save it again")
 	}
 	return nil

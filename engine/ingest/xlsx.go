@@ -874,7 +874,7 @@ func (s *sheetReader) read() (*sheetResult, error) {
 		s.lastNum = num
 		s.maxWidth = max(s.maxWidth, len(cells))
 		if len(cells) > MaxColumns {
-			return nil, s.errorf("row %d has %d columns; Querent imports at most %s", num, len(cells), formatCount(MaxColumns)).
+			return nil, s.errorf("row %d has %d columns; Querent imports at most %s", num, len(cells), engine.GroupThousands(MaxColumns)).
 				WithHint("delete the columns you do not need (or split the sheet) in Excel, save a copy and import that")
 		}
 		if !analysed {

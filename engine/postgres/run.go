@@ -243,13 +243,7 @@ func (d *DB) runLocked(ctx context.Context, env envelope) (err error) {
 // (opts.MaxRows, default 1000; one more row sets Truncated) and the memory
 // caps. Cancelling ctx cancels the statement on the server.
 func (d *DB) Run(ctx context.Context, query string, opts engine.RunOptions) (*engine.Result, error) {
-	if opts.MaxRows <= 0 {
-		opts.MaxRows = engine.DefaultMaxRows
-	}
-	opts.MaxRows = min(opts.MaxRows, engine.MaxRowsInMemory)
-	if opts.Timeout <= 0 {
-		opts.Timeout = engine.DefaultTimeout
-	}
+	opts = opts.WithDefaults()
 	var res *engine.Result
 	err := d.withLock(ctx, func() error {
 		a, err := d.analyzeLocked(ctx, query)

@@ -48,16 +48,7 @@ func wrap(sql string, ncols int, limit int64, offset ...int64) string {
 // (opts.Timeout, default 30 s) and a row cap (opts.MaxRows, default 1000;
 // one more row sets Truncated). Cancelling ctx stops it at once.
 func (d *DB) Run(ctx context.Context, query string, opts engine.RunOptions) (*engine.Result, error) {
-	if opts.MaxRows <= 0 {
-		opts.MaxRows = engine.DefaultMaxRows
-	}
-	// The faces lower larger caps with a warning; this holds for any
-	// caller, and keeps the wrapper's LIMIT cap+1 from overflowing (a
-	// negative LIMIT is no limit at all).
-	opts.MaxRows = min(opts.MaxRows, engine.MaxRowsInMemory)
-	if opts.Timeout <= 0 {
-		opts.Timeout = engine.DefaultTimeout
-	}
+	opts = opts.WithDefaults()
 	var res *engine.Result
 	err := d.withLock(ctx, func() error {
 		v, err := d.validateLocked(ctx, query)

@@ -486,12 +486,7 @@ func ranPast(sql string, timeout time.Duration) func() error {
 // that holds: past it (and a grace of a few tens of milliseconds for the
 // worker to stop the statement itself) the worker is killed.
 func (c *Client) Run(ctx context.Context, sql string, opts engine.RunOptions) (*engine.Result, error) {
-	if opts.MaxRows <= 0 {
-		opts.MaxRows = engine.DefaultMaxRows
-	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = engine.DefaultTimeout
-	}
+	opts = opts.WithDefaults()
 	var rows [][]engine.Value
 	rep, err := c.call(ctx, request{Op: opRun, SQL: sql, Run: opts}, callOpts{
 		deadline:  time.Now().Add(opts.Timeout + runGrace),
