@@ -60,6 +60,22 @@ func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Position: -1}
 }
 
+// QueryErrorf is Errorf for an error about query, found at the byte
+// offset pos (-1: unknown).
+func QueryErrorf(code, query string, pos int, format string, args ...any) *Error {
+	e := Errorf(code, format, args...)
+	e.Query = query
+	e.Position = pos
+	return e
+}
+
+// Refused is the refusal of query, at pos, for reason: whatever the
+// database, Querent only runs read-only queries.
+func Refused(query string, pos int, reason string) *Error {
+	return QueryErrorf(CodeRefused, query, pos, "%s: Querent only runs read-only queries", reason).WithHint(
+		"write a single SELECT (or WITH … SELECT) that reads what you need; nothing can change the database")
+}
+
 // WithHint sets the hint and returns e, for chaining.
 func (e *Error) WithHint(format string, args ...any) *Error {
 	e.Hint = fmt.Sprintf(format, args...)

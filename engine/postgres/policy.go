@@ -77,16 +77,16 @@ func (e *unknownFunctionError) Error() string { return "unknown function " + e.n
 // to resolve against the database.
 func analyze(ctx context.Context, query string) (*analysis, error) {
 	if len(query) > maxSQLBytes {
-		return nil, queryError(engine.CodeTooBig, query, -1,
+		return nil, engine.QueryErrorf(engine.CodeTooBig, query, -1,
 			"the SQL is %s long; the limit is %s", engine.FormatSize(int64(len(query))), engine.FormatSize(maxSQLBytes)).WithHint(
 			"write a shorter query: long IN (…) lists and repeated expressions can usually be replaced by a join or a CTE")
 	}
 	if i := strings.IndexByte(query, 0); i >= 0 {
-		return nil, queryError(engine.CodeRefused, query, i, "the SQL contains a NUL byte (at byte %d)", i).WithHint(
+		return nil, engine.QueryErrorf(engine.CodeRefused, query, i, "the SQL contains a NUL byte (at byte %d)", i).WithHint(
 			"remove the invisible NUL character; it often comes from copying binary data")
 	}
 	if !utf8.ValidString(query) {
-		return nil, queryError(engine.CodeSyntax, query, -1, "the SQL is not valid UTF-8 text").WithHint(
+		return nil, engine.QueryErrorf(engine.CodeSyntax, query, -1, "the SQL is not valid UTF-8 text").WithHint(
 			"save or paste the query as UTF-8")
 	}
 	tree, err := pgparse.Parse(ctx, query)
@@ -102,12 +102,12 @@ func analyze(ctx context.Context, query string) (*analysis, error) {
 	}
 	if err := json.Unmarshal(tree, &doc); err != nil {
 		// encoding/json stops at 10,000 levels of nesting.
-		return nil, queryError(engine.CodeTooBig, query, -1, "the query is nested too deeply to check").WithHint(
+		return nil, engine.QueryErrorf(engine.CodeTooBig, query, -1, "the query is nested too deeply to check").WithHint(
 			"simplify the query: fewer nested subqueries and expressions (a CTE with WITH … AS often helps)")
 	}
 	switch len(doc.Stmts) {
 	case 0:
-		return nil, queryError(engine.CodeSyntax, query, -1, "there is no SQL statement here, only whitespace or comments").WithHint(
+		return nil, engine.QueryErrorf(engine.CodeSyntax, query, -1, "there is no SQL statement here, only whitespace or comments").WithHint(
 			"write a query, for example: SELECT * FROM some_table LIMIT 10")
 	case 1:
 	default:
@@ -117,7 +117,7 @@ func analyze(ctx context.Context, query string) (*analysis, error) {
 		if l := doc.Stmts[1].StmtLen; l > 0 {
 			end = doc.Stmts[1].StmtLocation + l
 		}
-		return nil, queryError(engine.CodeRefused, query, second,
+		return nil, engine.QueryErrorf(engine.CodeRefused, query, second,
 			"only one statement can run at a time; this text holds %d (the second starts at line %d, column %d: %s)",
 			len(doc.Stmts), line, col, text.Excerpt(query[second:max(second, end)], 40)).WithHint(
 			"run the statements one at a time, or combine them into one query with a CTE (WITH …), a join or UNION ALL")
@@ -174,7 +174,7 @@ func parseError(ctx context.Context, query string, err error) error {
 		return engine.AsError(err)
 	}
 	if errors.Is(err, pgparse.ErrTooDeep) {
-		return queryError(engine.CodeTooBig, query, -1, "the query is nested too deeply for PostgreSQL's parser").WithHint(
+		return engine.QueryErrorf(engine.CodeTooBig, query, -1, "the query is nested too deeply for PostgreSQL's parser").WithHint(
 			"simplify the query: fewer nested subqueries, function calls and chained operators (a CTE with WITH … AS often helps)").WithErr(err)
 	}
 	var pe *pgparse.Error
@@ -199,23 +199,23 @@ func syntaxError(query string, pos int, msg string) *engine.Error {
 	}
 	switch {
 	case strings.HasPrefix(msg, "memory exhausted"):
-		return queryError(engine.CodeTooBig, query, pos, "the query is nested too deeply for PostgreSQL's parser (%s)", msg).WithHint(
+		return engine.QueryErrorf(engine.CodeTooBig, query, pos, "the query is nested too deeply for PostgreSQL's parser (%s)", msg).WithHint(
 			"simplify the query: fewer nested subqueries and expressions (a CTE with WITH … AS often helps)")
 	case msg == "syntax error at end of input":
-		return queryError(engine.CodeSyntax, query, len(query), "the statement ends too early (syntax error at end of input)").WithHint(
+		return engine.QueryErrorf(engine.CodeSyntax, query, len(query), "the statement ends too early (syntax error at end of input)").WithHint(
 			"a closing parenthesis or quote, or the rest of a clause, is missing at the end")
 	case strings.HasPrefix(msg, "syntax error at or near "):
 		near := strings.TrimPrefix(msg, "syntax error at or near ")
-		e := queryError(engine.CodeSyntax, query, pos, "syntax error near %s%s", near, where)
+		e := engine.QueryErrorf(engine.CodeSyntax, query, pos, "syntax error near %s%s", near, where)
 		if pos >= 0 {
 			return e.WithHint("check the SQL just before %s: a missing or extra comma, parenthesis, quote or keyword (%s)", near, sqltext.Marked(query, pos))
 		}
 		return e.WithHint("check the SQL around %s: a missing or extra comma, parenthesis, quote or keyword", near)
 	case strings.HasPrefix(msg, "unterminated"):
-		return queryError(engine.CodeSyntax, query, pos, "%s%s", msg, where).WithHint(
+		return engine.QueryErrorf(engine.CodeSyntax, query, pos, "%s%s", msg, where).WithHint(
 			"close every quote ('text', \"column\", $$…$$) and comment (/* … */)")
 	}
-	e := queryError(engine.CodeSyntax, query, pos, "%s%s", msg, where)
+	e := engine.QueryErrorf(engine.CodeSyntax, query, pos, "%s%s", msg, where)
 	if pos >= 0 {
 		return e.WithHint("fix the SQL at the marked place (%s)", sqltext.Marked(query, pos))
 	}
@@ -319,7 +319,7 @@ func refusedStatement(query string, pos int, kind string, body map[string]any) *
 	case "VariableSetStmt", "DiscardStmt":
 		reason = fmt.Sprintf("%s changes the session's settings or role", name)
 	case "ExplainStmt":
-		return queryError(engine.CodeRefused, query, pos, "EXPLAIN is not a query that returns data").WithHint(
+		return engine.QueryErrorf(engine.CodeRefused, query, pos, "EXPLAIN is not a query that returns data").WithHint(
 			"run the query itself; Querent adds query-plan hints (optimization_hints) to every answer")
 	case "DoStmt", "CallStmt":
 		reason = fmt.Sprintf("%s runs procedural code, which Querent cannot check", name)
@@ -337,19 +337,7 @@ func refusedStatement(query string, pos int, kind string, body map[string]any) *
 			reason = fmt.Sprintf("a %s statement is not a query: it returns no rows to show", name)
 		}
 	}
-	return refused(query, pos, reason)
-}
-
-func refused(query string, pos int, reason string) *engine.Error {
-	return queryError(engine.CodeRefused, query, pos, "%s: Querent only runs read-only queries", reason).WithHint(
-		"write a single SELECT (or WITH … SELECT) that reads what you need; nothing can change the database")
-}
-
-func queryError(code, query string, pos int, format string, args ...any) *engine.Error {
-	e := engine.Errorf(code, format, args...)
-	e.Query = query
-	e.Position = pos
-	return e
+	return engine.Refused(query, pos, reason)
 }
 
 // walker visits the parse tree, collecting names and violations.
@@ -417,7 +405,7 @@ func (w *walker) node(kind string, n map[string]any) {
 		if into, ok := n["intoClause"].(map[string]any); ok {
 			rel, _ := into["rel"].(map[string]any)
 			p := loc(rel)
-			w.violate(p, queryError(engine.CodeRefused, w.query, p,
+			w.violate(p, engine.QueryErrorf(engine.CodeRefused, w.query, p,
 				"SELECT … INTO %s creates a table: Querent only runs read-only queries", str(rel["relname"])).WithHint(
 				"leave out INTO …: the rows come back as the answer"))
 		}
@@ -429,7 +417,7 @@ func (w *walker) node(kind string, n map[string]any) {
 				what = "FOR UPDATE"
 			}
 			p := w.lockingClausePos()
-			w.violate(p, queryError(engine.CodeRefused, w.query, p,
+			w.violate(p, engine.QueryErrorf(engine.CodeRefused, w.query, p,
 				"%s locks the rows it reads: Querent only runs read-only queries", what).WithHint(
 				"leave out %s: a query that only reads needs no row locks", what))
 		}
@@ -437,7 +425,7 @@ func (w *walker) node(kind string, n map[string]any) {
 		w.a.ctes[strings.ToLower(str(n["ctename"]))] = true
 		if q, ok := n["ctequery"].(map[string]any); ok {
 			if k, body := nodeOf(q); k != "" && k != "SelectStmt" {
-				w.violate(pos, refused(w.query, pos, fmt.Sprintf("the WITH query %s is a %s statement: a data-modifying WITH would change the database",
+				w.violate(pos, engine.Refused(w.query, pos, fmt.Sprintf("the WITH query %s is a %s statement: a data-modifying WITH would change the database",
 					str(n["ctename"]), statementName(k, body))))
 				return
 			}
@@ -474,7 +462,7 @@ func (w *walker) node(kind string, n map[string]any) {
 		}
 		return
 	case "ParamRef":
-		w.violate(pos, queryError(engine.CodeSyntax, w.query, pos,
+		w.violate(pos, engine.QueryErrorf(engine.CodeSyntax, w.query, pos,
 			"the query has a parameter ($%v) but no value is bound to it", n["number"]).WithHint(
 			"write the value into the SQL itself: 'text' in single quotes, numbers as they are"))
 		return
@@ -489,7 +477,7 @@ func (w *walker) node(kind string, n map[string]any) {
 		method := names(n["method"])
 		m := strings.ToLower(method[len(method)-1])
 		if len(method) > 2 || (len(method) == 2 && !strings.EqualFold(method[0], "pg_catalog")) || !allowedTableSamples[m] {
-			w.violate(pos, queryError(engine.CodeRefused, w.query, pos,
+			w.violate(pos, engine.QueryErrorf(engine.CodeRefused, w.query, pos,
 				"the TABLESAMPLE method %s is not allowed: only PostgreSQL's built-in SYSTEM and BERNOULLI are", strings.Join(method, ".")).WithHint(
 				"use TABLESAMPLE BERNOULLI (10) for a 10%% sample of the rows, or ORDER BY random() LIMIT n"))
 		}
@@ -499,7 +487,7 @@ func (w *walker) node(kind string, n map[string]any) {
 		if strings.HasSuffix(kind, "Stmt") {
 			// A statement inside the SELECT (only a CTE can hold one,
 			// checked above; this is a backstop).
-			w.violate(pos, refused(w.query, pos, fmt.Sprintf("the query holds a %s statement", statementName(kind, n))))
+			w.violate(pos, engine.Refused(w.query, pos, fmt.Sprintf("the query holds a %s statement", statementName(kind, n))))
 			return
 		}
 	}
@@ -526,7 +514,7 @@ func (w *walker) function(n map[string]any, pos int) {
 	}
 	switch verdict, reason := checkFunction(name); verdict {
 	case funcDenied:
-		w.violate(pos, queryError(engine.CodeRefused, w.query, pos, "the function %s() is not allowed: %s", shown, reason).WithHint(
+		w.violate(pos, engine.QueryErrorf(engine.CodeRefused, w.query, pos, "the function %s() is not allowed: %s", shown, reason).WithHint(
 			"%s", deniedHint(name)))
 	case funcUnknown:
 		w.violate(pos, &unknownFunctionError{name: parts[len(parts)-1], pos: pos})
@@ -560,7 +548,7 @@ func (w *walker) operator(n map[string]any, pos int) {
 		if qualified {
 			shown = "OPERATOR(" + strings.Join(parts, ".") + ")"
 		}
-		w.violate(pos, queryError(engine.CodeRefused, w.query, pos,
+		w.violate(pos, engine.QueryErrorf(engine.CodeRefused, w.query, pos,
 			"the operator %s is not allowed: it is not one of PostgreSQL's built-in operators, and Querent does not run the database's own", shown).WithHint(
 			"use PostgreSQL's built-in operators (=, <>, <, >, +, -, *, /, ||, ~, ~~, ->, ->>, @>, …) or functions"))
 	}

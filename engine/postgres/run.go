@@ -280,14 +280,14 @@ func (d *DB) Run(ctx context.Context, query string, opts engine.RunOptions) (*en
 					rowBytes += valueBytes(v)
 				}
 				if rowBytes > d.opts.MaxRowBytes {
-					tooBig = queryError(engine.CodeTooBig, query, -1, "row %d of the result holds %s, more than the %s a row may take",
+					tooBig = engine.QueryErrorf(engine.CodeTooBig, query, -1, "row %d of the result holds %s, more than the %s a row may take",
 						len(res.Rows)+1, engine.FormatSize(rowBytes), engine.FormatSize(d.opts.MaxRowBytes)).WithHint(
 						"select fewer or shorter columns: left(col, 200) or length(col) instead of a long text or bytea")
 					return tooBig
 				}
 				size += rowBytes + 24 + 16*int64(len(vals))
 				if size > d.opts.MaxResultBytes {
-					tooBig = queryError(engine.CodeTooBig, query, -1, "the result is larger than %s after %d rows",
+					tooBig = engine.QueryErrorf(engine.CodeTooBig, query, -1, "the result is larger than %s after %d rows",
 						engine.FormatSize(d.opts.MaxResultBytes), len(res.Rows)).WithHint(
 						"select fewer or shorter columns (left(col, 200), length(col)) or fewer rows (LIMIT, WHERE)")
 					return tooBig
@@ -322,7 +322,7 @@ func (d *DB) runFailure(ctx context.Context, query string, a *analysis, prefix i
 	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "57014" || errors.Is(err, context.DeadlineExceeded) {
-		return queryError(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", timeout).WithHint(
+		return engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", timeout).WithHint(
 			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time with --timeout")
 	}
 	var e *engine.Error
@@ -401,7 +401,7 @@ func (d *DB) Stream(ctx context.Context, query string, opts engine.StreamOptions
 					out[i] = decode(oids[i], v)
 				}
 				if rowBytes > d.opts.MaxRowBytes {
-					tooBig = queryError(engine.CodeTooBig, query, -1, "row %d of the result holds %s, more than the %s a row may take",
+					tooBig = engine.QueryErrorf(engine.CodeTooBig, query, -1, "row %d of the result holds %s, more than the %s a row may take",
 						info.Rows+1, engine.FormatSize(rowBytes), engine.FormatSize(d.opts.MaxRowBytes)).WithHint(
 						"select fewer or shorter columns: left(col, 200) or length(col) instead of a long text or bytea")
 					return tooBig

@@ -119,7 +119,7 @@ func (d *DB) serverError(ctx context.Context, query string, a *analysis, prefix 
 	var pgErr *pgconn.PgError
 	if !errors.As(err, &pgErr) {
 		if tooLongRow(err) {
-			return queryError(engine.CodeTooBig, query, -1, "a row of the result is larger than the %s a row may take", engine.FormatSize(d.opts.MaxRowBytes)).WithHint(
+			return engine.QueryErrorf(engine.CodeTooBig, query, -1, "a row of the result is larger than the %s a row may take", engine.FormatSize(d.opts.MaxRowBytes)).WithHint(
 				"select fewer or shorter columns: left(col, 200) or length(col) instead of a long text or bytea")
 		}
 		text := scrub(err.Error(), d.cfg.Password)
@@ -168,7 +168,7 @@ func (d *DB) serverError(ctx context.Context, query string, a *analysis, prefix 
 			return functionTypes(query, pos, m[1], m[2])
 		}
 		if m := reOperator.FindStringSubmatch(msg); m != nil {
-			return queryError(engine.CodeSyntax, query, pos, "operator does not exist: %s (the two sides have types PostgreSQL cannot compare or combine)", m[1]).WithHint(
+			return engine.QueryErrorf(engine.CodeSyntax, query, pos, "operator does not exist: %s (the two sides have types PostgreSQL cannot compare or combine)", m[1]).WithHint(
 				"make both sides the same type with a cast: col::text = '1', col = 1, d::date = '2024-01-01', or to_char(ts, 'YYYY') = '2024'")
 		}
 	case code == "42702":
@@ -185,10 +185,10 @@ func (d *DB) serverError(ctx context.Context, query string, a *analysis, prefix 
 			if len(owners) > 0 {
 				hint = "qualify the column with its table or alias: " + text.OrList(owners)
 			}
-			return queryError(engine.CodeSyntax, query, pos, "ambiguous column name %s: more than one table in the query has it", m[1]).WithHint("%s", hint)
+			return engine.QueryErrorf(engine.CodeSyntax, query, pos, "ambiguous column name %s: more than one table in the query has it", m[1]).WithHint("%s", hint)
 		}
 	case code == "42803":
-		e := queryError(engine.CodeSyntax, query, pos, "%s", msg)
+		e := engine.QueryErrorf(engine.CodeSyntax, query, pos, "%s", msg)
 		if m := reGrouping.FindStringSubmatch(msg); m != nil {
 			return e.WithHint("every column of SELECT must be in GROUP BY or inside an aggregate: add %s to GROUP BY, or use an aggregate such as max(%s)", m[1], m[1])
 		}
@@ -196,23 +196,23 @@ func (d *DB) serverError(ctx context.Context, query string, a *analysis, prefix 
 	case code == "42601":
 		return syntaxError(query, pos, msg)
 	case code == "42501":
-		return queryError(engine.CodeRefused, query, pos, "%s: the role %s may not read it", msg, d.role.Name).WithHint(
+		return engine.QueryErrorf(engine.CodeRefused, query, pos, "%s: the role %s may not read it", msg, d.role.Name).WithHint(
 			"query the tables this role may read, or ask the database's owner for SELECT on it")
 	case code == "25006":
 		what := msg
 		if m := reReadOnlyExec.FindStringSubmatch(msg); m != nil {
 			what = m[1]
 		}
-		return queryError(engine.CodeRefused, query, pos, "the query tried to change the database (%s), and the read-only transaction stopped it: Querent only runs read-only queries", what).WithHint(
+		return engine.QueryErrorf(engine.CodeRefused, query, pos, "the query tried to change the database (%s), and the read-only transaction stopped it: Querent only runs read-only queries", what).WithHint(
 			"a view or function of this database writes when it is read; query the underlying tables instead")
 	case code == "57014":
-		return queryError(engine.CodeTimeout, query, -1, "the query was stopped: %s", msg).WithHint(
+		return engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query was stopped: %s", msg).WithHint(
 			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time with --timeout")
 	case code == "55P03":
-		return queryError(engine.CodeTimeout, query, -1, "the query waited too long for a lock (%s): another session is changing a table it reads", msg).WithHint(
+		return engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query waited too long for a lock (%s): another session is changing a table it reads", msg).WithHint(
 			"try again in a moment; a table being altered or rebuilt (ALTER TABLE, VACUUM FULL, REINDEX) blocks readers until it is done")
 	case strings.HasPrefix(code, "53"), strings.HasPrefix(code, "54"):
-		return queryError(engine.CodeTooBig, query, pos, "%s: the query goes past one of the server's limits", msg).WithHint(
+		return engine.QueryErrorf(engine.CodeTooBig, query, pos, "%s: the query goes past one of the server's limits", msg).WithHint(
 			"ask for less: fewer rows or columns, aggregate first, shorter values; simplify deeply nested expressions")
 	case strings.HasPrefix(code, "08"), strings.HasPrefix(code, "57P"), code == "25P03", strings.EqualFold(pgErr.Severity, "FATAL"):
 		return dbError(d.name, "the server ended the connection: %s", msg).WithErr(&secretError{msg}).WithHint(
@@ -221,7 +221,7 @@ func (d *DB) serverError(ctx context.Context, query string, a *analysis, prefix 
 		return dbError(d.name, "the server failed: %s (SQLSTATE %s)", msg, code).WithErr(&secretError{msg}).WithHint(
 			"the database's administrator may find the cause in the server's log")
 	}
-	e := queryError(engine.CodeSyntax, query, pos, "%s", msg)
+	e := engine.QueryErrorf(engine.CodeSyntax, query, pos, "%s", msg)
 	if pgErr.Detail != "" {
 		e.Message += " (" + scrub(pgErr.Detail, d.cfg.Password) + ")"
 	}
@@ -231,7 +231,7 @@ func (d *DB) serverError(ctx context.Context, query string, a *analysis, prefix 
 // functionTypes explains a function that exists but not for these argument
 // types, the usual case being round() of a double precision.
 func functionTypes(query string, pos int, name, args string) *engine.Error {
-	e := queryError(engine.CodeSyntax, query, pos, "no form of %s() takes (%s): the arguments have other types than it accepts", name, args)
+	e := engine.QueryErrorf(engine.CodeSyntax, query, pos, "no form of %s() takes (%s): the arguments have other types than it accepts", name, args)
 	switch {
 	case strings.EqualFold(name, "round") && strings.Contains(args, "double precision"):
 		return e.WithHint("round(x, n) with decimals needs a numeric: round(x::numeric, 2)")
@@ -255,11 +255,11 @@ func (d *DB) unknownFunction(ctx context.Context, query string, uf *unknownFunct
 		return d.readError(ctx, err)
 	}
 	if len(rows) == 1 && rows[0][0] != "0" {
-		return queryError(engine.CodeRefused, query, uf.pos,
+		return engine.QueryErrorf(engine.CodeRefused, query, uf.pos,
 			"the function %s() is not allowed: it is not one of PostgreSQL's built-in functions but this database's own or an extension's, and Querent does not call those (it cannot know what they do)", shown).WithHint(
 			"write the query with PostgreSQL's built-in functions (aggregates, window, string, date, math, JSON and array functions)")
 	}
-	e := queryError(engine.CodeSyntax, query, uf.pos, "no such function: %s() (PostgreSQL does not have it)", shown)
+	e := engine.QueryErrorf(engine.CodeSyntax, query, uf.pos, "no such function: %s() (PostgreSQL does not have it)", shown)
 	if eq, ok := otherDialects[strings.ToLower(uf.name)]; ok {
 		return e.WithHint("%s", eq)
 	}
@@ -276,7 +276,7 @@ func unknownTable(query string, pos int, name string, idx *nameIndex) *engine.Er
 		bare = name[i+1:]
 	}
 	tables := idx.tableList()
-	e := queryError(engine.CodeUnknownTable, query, pos, "no such table: %s", name)
+	e := engine.QueryErrorf(engine.CodeUnknownTable, query, pos, "no such table: %s", name)
 	var hint []string
 	if s := text.Closest(bare, tables, 3); len(s) > 0 {
 		hint = append(hint, "did you mean "+text.OrList(s)+"?")
@@ -309,7 +309,7 @@ func unknownColumn(query string, pos int, raw string, a *analysis, idx *nameInde
 	if qualifier != "" {
 		shown = qualifier + "." + name
 	}
-	e := queryError(engine.CodeUnknownColumn, query, pos, "no such column: %s", shown)
+	e := engine.QueryErrorf(engine.CodeUnknownColumn, query, pos, "no such column: %s", shown)
 	var cands []string
 	owner := map[string]string{}
 	for _, t := range tables {

@@ -108,14 +108,14 @@ func (d *DB) runLocked(ctx context.Context, query string, v *engine.Validation, 
 		}
 		rowBytes := st.rowBytes()
 		if rowBytes > d.opts.MaxRowBytes {
-			return nil, queryError(engine.CodeTooBig, query, -1,
+			return nil, engine.QueryErrorf(engine.CodeTooBig, query, -1,
 				"row %d of the result holds %s, more than the %s a row may take", len(res.Rows)+1,
 				humanBytes(rowBytes), humanBytes(d.opts.MaxRowBytes)).WithHint(
 				"select fewer or shorter columns: substr(col, 1, 200) or length(col) instead of a long text or blob")
 		}
 		size += rowBytes + 24 + 16*int64(n)
 		if size > d.opts.MaxResultBytes {
-			return nil, queryError(engine.CodeTooBig, query, -1,
+			return nil, engine.QueryErrorf(engine.CodeTooBig, query, -1,
 				"the result is larger than %s after %d rows", humanBytes(d.opts.MaxResultBytes), len(res.Rows)).WithHint(
 				"select fewer or shorter columns (substr(col, 1, 200), length(col)) or fewer rows (LIMIT, WHERE)")
 		}
@@ -218,18 +218,18 @@ func (d *DB) runError(ctx, tctx context.Context, query, text string, timeout tim
 		return engine.AsError(ctx.Err())
 	}
 	if tctx.Err() != nil || isInterrupt(err) {
-		return queryError(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", timeout).WithHint(
+		return engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", timeout).WithHint(
 			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time with --timeout")
 	}
 	if code, ok := sqliteCode(err); ok {
 		switch code {
 		case lib.SQLITE_TOOBIG:
-			return queryError(engine.CodeTooBig, query, -1, "a value in the result is larger than the %s limit", humanBytes(maxValueBytes)).WithHint(
+			return engine.QueryErrorf(engine.CodeTooBig, query, -1, "a value in the result is larger than the %s limit", humanBytes(maxValueBytes)).WithHint(
 				"select length(col) or substr(col, 1, 1000) instead of the whole value")
 		case lib.SQLITE_IOERR, lib.SQLITE_CORRUPT, lib.SQLITE_NOTADB, lib.SQLITE_FULL, lib.SQLITE_CANTOPEN:
 			return openError(d.name, err)
 		case lib.SQLITE_NOMEM:
-			return queryError(engine.CodeTooBig, query, -1, "SQLite ran out of memory running the query").WithHint(
+			return engine.QueryErrorf(engine.CodeTooBig, query, -1, "SQLite ran out of memory running the query").WithHint(
 				"ask for less: fewer rows, fewer columns, or aggregate first")
 		}
 	}
@@ -337,7 +337,7 @@ func (d *DB) streamLocked(ctx context.Context, query string, v *engine.Validatio
 			return info, engine.AsError(ctx.Err())
 		}
 		if tctx.Err() != nil {
-			return info, queryError(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", opts.Timeout).WithHint(
+			return info, engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", opts.Timeout).WithHint(
 				"make it cheaper (filter with WHERE, join on key columns, aggregate before joining) or allow more time with --timeout")
 		}
 		return info, d.runError(ctx, tctx, query, v.SQL, opts.Timeout, err)
@@ -391,7 +391,7 @@ func (d *DB) streamLocked(ctx context.Context, query string, v *engine.Validatio
 			break
 		}
 		if rb := st.rowBytes(); rb > d.opts.MaxRowBytes {
-			return info, queryError(engine.CodeTooBig, query, -1,
+			return info, engine.QueryErrorf(engine.CodeTooBig, query, -1,
 				"row %d of the result holds %s, more than the %s a row may take", info.Rows+int64(len(ahead))+1,
 				humanBytes(rb), humanBytes(d.opts.MaxRowBytes)).WithHint(
 				"select fewer or shorter columns: substr(col, 1, 200) or length(col) instead of a long text or blob")

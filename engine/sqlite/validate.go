@@ -38,23 +38,23 @@ func (d *DB) Validate(ctx context.Context, query string) (*engine.Validation, er
 // exactly one statement, not EXPLAIN. It returns the statement's span.
 func precheck(query string) (sqltext.Statement, *engine.Error) {
 	if len(query) > maxSQLBytes {
-		return sqltext.Statement{}, queryError(engine.CodeTooBig, query, -1,
+		return sqltext.Statement{}, engine.QueryErrorf(engine.CodeTooBig, query, -1,
 			"the SQL is %s long; the limit is %s", humanBytes(int64(len(query))), humanBytes(maxSQLBytes)).WithHint(
 			"write a shorter query: long IN (…) lists and repeated expressions can usually be replaced by a join or a CTE")
 	}
 	if i := strings.IndexByte(query, 0); i >= 0 {
-		return sqltext.Statement{}, queryError(engine.CodeRefused, query, i, "the SQL contains a NUL byte (at byte %d)", i).WithHint(
+		return sqltext.Statement{}, engine.QueryErrorf(engine.CodeRefused, query, i, "the SQL contains a NUL byte (at byte %d)", i).WithHint(
 			"remove the invisible NUL character; it often comes from copying binary data")
 	}
 	stmts := sqltext.Split(query)
 	switch {
 	case len(stmts) == 0:
-		return sqltext.Statement{}, queryError(engine.CodeSyntax, query, -1, "there is no SQL statement here, only whitespace or comments").WithHint(
+		return sqltext.Statement{}, engine.QueryErrorf(engine.CodeSyntax, query, -1, "there is no SQL statement here, only whitespace or comments").WithHint(
 			"write a query, for example: SELECT * FROM some_table LIMIT 10")
 	case len(stmts) > 1:
 		second := stmts[1]
 		line, col := sqltext.LineCol(query, second.Start)
-		return sqltext.Statement{}, queryError(engine.CodeRefused, query, second.Start,
+		return sqltext.Statement{}, engine.QueryErrorf(engine.CodeRefused, query, second.Start,
 			"only one statement can run at a time; this text holds %d (the second starts at line %d, column %d: %s)",
 			len(stmts), line, col, text.Excerpt(query[second.Start:second.End], 40)).WithHint(
 			"run the statements one at a time, or combine them into one query with a CTE (WITH …), a join or UNION ALL")
@@ -63,16 +63,16 @@ func precheck(query string) (sqltext.Statement, *engine.Error) {
 	for _, t := range s.Toks {
 		if t.Kind == sqltext.Param && t.Start > 0 && query[t.Start] == ':' && query[t.Start-1] == ':' {
 			h := foreignSyntax["::"]
-			return sqltext.Statement{}, queryError(engine.CodeSyntax, query, t.Start-1, "%s (%s)", h[0], query[t.Start-1:t.End]).WithHint("%s", h[1])
+			return sqltext.Statement{}, engine.QueryErrorf(engine.CodeSyntax, query, t.Start-1, "%s (%s)", h[0], query[t.Start-1:t.End]).WithHint("%s", h[1])
 		}
 		if t.Kind == sqltext.Param {
-			return sqltext.Statement{}, queryError(engine.CodeSyntax, query, t.Start,
+			return sqltext.Statement{}, engine.QueryErrorf(engine.CodeSyntax, query, t.Start,
 				"the query has a parameter (%s) but no value is bound to it", query[t.Start:t.End]).WithHint(
 				"write the value into the SQL itself: 'text' in single quotes, numbers as they are")
 		}
 	}
 	if s.FirstWord(query) == "EXPLAIN" {
-		return sqltext.Statement{}, queryError(engine.CodeRefused, query, s.Start, "EXPLAIN is not a query that returns data").WithHint(
+		return sqltext.Statement{}, engine.QueryErrorf(engine.CodeRefused, query, s.Start, "EXPLAIN is not a query that returns data").WithHint(
 			"run the query itself; Querent adds query-plan hints (optimization_hints) to every answer")
 	}
 	return s, nil
@@ -127,7 +127,7 @@ func (d *DB) validateLocked(ctx context.Context, query string) (*engine.Validati
 		return nil, e
 	}
 	if denied != "" {
-		return nil, refused(query, s.Start, nameStatement(denied, query, s.Toks))
+		return nil, engine.Refused(query, s.Start, nameStatement(denied, query, s.Toks))
 	}
 	word := s.FirstWord(query)
 	if len(cols) == 0 || !sawSelect {
@@ -135,7 +135,7 @@ func (d *DB) validateLocked(ctx context.Context, query string) (*engine.Validati
 		if word != "" {
 			what = "a " + word + " statement"
 		}
-		return nil, refused(query, s.Start, what+" is not a query: it returns no rows to show")
+		return nil, engine.Refused(query, s.Start, what+" is not a query: it returns no rows to show")
 	}
 	v := &engine.Validation{SQL: text, Columns: uniqueColumns(cols)}
 	if len(lits) > 0 {
@@ -160,18 +160,6 @@ func nameStatement(denied, query string, toks []sqltext.Token) string {
 		return what + " would change the database"
 	}
 	return denied
-}
-
-func refused(query string, pos int, reason string) *engine.Error {
-	return queryError(engine.CodeRefused, query, pos, "%s: Querent only runs read-only queries", reason).WithHint(
-		"write a single SELECT (or WITH … SELECT) that reads what you need; nothing can change the database")
-}
-
-func queryError(code, query string, pos int, format string, args ...any) *engine.Error {
-	e := engine.Errorf(code, format, args...)
-	e.Query = query
-	e.Position = pos
-	return e
 }
 
 // uniqueColumns names the result columns uniquely, in the query's order: a
@@ -390,12 +378,12 @@ func (d *DB) compileError(ctx context.Context, query, stmt string, base, offset 
 		return engine.AsError(err)
 	}
 	if denied != "" {
-		return refused(query, base, denied)
+		return engine.Refused(query, base, denied)
 	}
 	msg := sqliteMessage(err)
 	code, _ := sqliteCode(err)
 	if code == lib.SQLITE_TOOBIG || isLimitMessage(msg) {
-		return queryError(engine.CodeTooBig, query, offset, "%s: the query goes past one of the guard's limits", msg).WithHint(
+		return engine.QueryErrorf(engine.CodeTooBig, query, offset, "%s: the query goes past one of the guard's limits", msg).WithHint(
 			"simplify the query: fewer nested expressions, fewer UNION terms, shorter patterns and values under 10 MB")
 	}
 	if code == lib.SQLITE_CORRUPT || code == lib.SQLITE_NOTADB {
@@ -424,14 +412,14 @@ func (d *DB) compileError(ctx context.Context, query, stmt string, base, offset 
 		if len(owners) > 0 {
 			hint = "qualify the column with its table or alias: " + strings.Join(owners, " or ")
 		}
-		return queryError(engine.CodeSyntax, query, firstPos(offset, stmt, base, m[1]),
+		return engine.QueryErrorf(engine.CodeSyntax, query, firstPos(offset, stmt, base, m[1]),
 			"ambiguous column name %s: more than one table in the query has it", m[1]).WithHint("%s", hint)
 	}
 	if m := reNoFunction.FindStringSubmatch(msg); m != nil {
 		return unknownFunction(query, stmt, base, offset, m[1])
 	}
 	if m := reUnsafe.FindStringSubmatch(msg); m != nil {
-		return queryError(engine.CodeRefused, query, offset,
+		return engine.QueryErrorf(engine.CodeRefused, query, offset,
 			"%s is called from this file's own schema (a view, a generated column or a default), which Querent does not trust", m[1]).WithHint(
 			"query the underlying tables directly instead of that view or column")
 	}
@@ -445,7 +433,7 @@ func (d *DB) compileError(ctx context.Context, query, stmt string, base, offset 
 			line, col := sqltext.LineCol(query, pos)
 			where = fmt.Sprintf(" at line %d, column %d", line, col)
 		}
-		e := queryError(engine.CodeSyntax, query, pos, "syntax error near %q%s", m[1], where)
+		e := engine.QueryErrorf(engine.CodeSyntax, query, pos, "syntax error near %q%s", m[1], where)
 		near := strings.ToUpper(m[1])
 		if pos > 0 {
 			// "SELECT TOP 5 …": SQLite reads TOP as a column and stumbles on 5.
@@ -465,14 +453,14 @@ func (d *DB) compileError(ctx context.Context, query, stmt string, base, offset 
 		return e.WithHint("check the SQL around %q: a missing or extra comma, parenthesis, quote or keyword", m[1])
 	}
 	if msg == "incomplete input" {
-		return queryError(engine.CodeSyntax, query, base+len(stmt), "the statement ends too early (incomplete input)").WithHint(
+		return engine.QueryErrorf(engine.CodeSyntax, query, base+len(stmt), "the statement ends too early (incomplete input)").WithHint(
 			"a closing parenthesis or quote, or the rest of a clause, is missing at the end")
 	}
 	if strings.HasPrefix(msg, "unrecognized token:") {
-		return queryError(engine.CodeSyntax, query, offset, "%s", msg).WithHint(
+		return engine.QueryErrorf(engine.CodeSyntax, query, offset, "%s", msg).WithHint(
 			"close every quote ('text', \"column\"), and use only characters SQL understands outside quotes")
 	}
-	e := queryError(engine.CodeSyntax, query, offset, "%s", msg)
+	e := engine.QueryErrorf(engine.CodeSyntax, query, offset, "%s", msg)
 	switch {
 	case strings.Contains(msg, "wrong number of arguments"):
 		e.Hint = "check how many arguments the function takes in SQLite"
@@ -504,7 +492,7 @@ func unknownTable(query, stmt string, base int, name string, idx *nameIndex) *en
 		bare = name[i+1:]
 	}
 	tables := idx.tableList()
-	e := queryError(engine.CodeUnknownTable, query, firstPos(-1, stmt, base, bare), "no such table: %s", name)
+	e := engine.QueryErrorf(engine.CodeUnknownTable, query, firstPos(-1, stmt, base, bare), "no such table: %s", name)
 	var hint []string
 	if s := text.Closest(bare, tables, 3); len(s) > 0 {
 		hint = append(hint, "did you mean "+text.OrList(s)+"?")
@@ -568,7 +556,7 @@ func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, i
 	if dqs {
 		shown = `"` + name + `"`
 	}
-	e := queryError(engine.CodeUnknownColumn, query, pos, "no such column: %s", shown)
+	e := engine.QueryErrorf(engine.CodeUnknownColumn, query, pos, "no such column: %s", shown)
 	var hint []string
 	if dqs {
 		hint = append(hint, fmt.Sprintf("in SQL, text goes in single quotes ('%s'); double quotes name a column.", strings.ReplaceAll(name, "'", "''")))
@@ -654,7 +642,7 @@ var sqliteEquivalents = map[string]string{
 }
 
 func unknownFunction(query, stmt string, base, offset int, name string) *engine.Error {
-	e := queryError(engine.CodeSyntax, query, firstPos(offset, stmt, base, name), "no such function: %s (SQLite does not have it)", name)
+	e := engine.QueryErrorf(engine.CodeSyntax, query, firstPos(offset, stmt, base, name), "no such function: %s (SQLite does not have it)", name)
 	if eq, ok := sqliteEquivalents[strings.ToLower(name)]; ok {
 		return e.WithHint("%s", eq)
 	}

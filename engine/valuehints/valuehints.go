@@ -764,12 +764,7 @@ func (vi *ValueIndex) Stored(column, value string, like bool) (indexed, present 
 	if vi == nil {
 		return false, false
 	}
-	table := ""
-	if i := strings.LastIndexByte(column, '.'); i >= 0 {
-		table, column = column[:i], column[i+1:]
-	}
-	table = strings.Trim(table, `"[]`+"`")
-	column = strings.Trim(column, `"[]`+"`")
+	table, column := splitColumn(column)
 	match := map[int32]bool{}
 	for i, c := range vi.cols {
 		if strings.EqualFold(c.column, column) && (table == "" || strings.EqualFold(c.table, table)) {
@@ -801,6 +796,16 @@ func (vi *ValueIndex) Stored(column, value string, like bool) (indexed, present 
 	return true, false
 }
 
+// splitColumn reads "Table.Column" (either quoted, as SQL writes them)
+// as its table ("" when not named) and column.
+func splitColumn(name string) (table, column string) {
+	column = name
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		table, column = name[:i], name[i+1:]
+	}
+	return strings.Trim(table, `"[]`+"`"), strings.Trim(column, `"[]`+"`")
+}
+
 // Similar returns up to n stored values of the column (as for Stored) that
 // look like value: the same text in another case or spelling, or a few
 // typos away; closest first.
@@ -808,12 +813,7 @@ func (vi *ValueIndex) Similar(column, value string, n int) []string {
 	if vi == nil || n <= 0 {
 		return nil
 	}
-	table := ""
-	if i := strings.LastIndexByte(column, '.'); i >= 0 {
-		table, column = column[:i], column[i+1:]
-	}
-	table = strings.Trim(table, `"[]`+"`")
-	column = strings.Trim(column, `"[]`+"`")
+	table, column := splitColumn(column)
 	match := map[int32]bool{}
 	for i, c := range vi.cols {
 		if strings.EqualFold(c.column, column) && (table == "" || strings.EqualFold(c.table, table) || !vi.hasTable(table)) {
