@@ -25,7 +25,7 @@ endef
 
 OLLAMA_TINY := ../shared/tools/ollama-tiny/real-ollama.sh
 
-.PHONY: generate postgres frontend-test e2e all build console frontend bindings desktop desktop-deps cross dist run tour test lint unit fuzz race ollama mcp-inspector window window-deps reports bench clean check-go
+.PHONY: deps generate postgres frontend-test e2e all build console frontend bindings desktop desktop-deps cross dist run tour test lint unit fuzz race ollama mcp-inspector window window-deps reports bench clean check-go
 
 all: build
 
@@ -130,8 +130,34 @@ lint: check-go
 	$(GO) vet ./...
 	$(GO) mod tidy -diff
 
+## deps: the Debian packages the tests need (installed when root; otherwise the one
+## apt-get line to run, and a stop). QUERENT_QUICK=1 needs none of them.
+# sqlite3: make bench compares with the shell · gcc libc6-dev: the race detector (cgo)
+# libreoffice-calc-nogui: exported XLSX must open in LibreOffice · util-linux (flock):
+# ../shared/tools/ollama-tiny · libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config: the desktop
+# app (Wails) · xvfb xauth imagemagick x11-utils xdotool: its real-window test · chromium
+# fonts-liberation fonts-noto-cjk: the page's browser tests (fonts-noto-cjk: the page in
+# Chinese) · postgresql: the PostgreSQL tests start a private cluster of Debian's server
+TEST_PACKAGES := sqlite3 gcc libc6-dev libreoffice-calc-nogui util-linux libgtk-3-dev libwebkit2gtk-4.1-dev \
+  pkg-config xvfb xauth imagemagick x11-utils xdotool chromium fonts-liberation fonts-noto-cjk postgresql
+deps:
+ifeq ($(QUERENT_QUICK),)
+	@missing=""; \
+	for pkg in $(TEST_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' "$$pkg" 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$pkg"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if ! command -v dpkg-query >/dev/null; then echo "make test installs its packages on Debian/Ubuntu only; elsewhere install the equivalents of:$$missing"; exit 2; fi; \
+	  echo "The tests need these Debian packages:$$missing"; \
+	  $(call apt_install,$$missing); \
+	fi
+else
+	@true
+endif
+
 ## test: everything CI checks (QUERENT_QUICK=1 skips the slow parts, locally only)
-test: lint unit postgres frontend-test e2e race fuzz ollama mcp-inspector window cross reports
+test: deps
+	@$(MAKE) --no-print-directory lint unit postgres frontend-test e2e race fuzz ollama mcp-inspector window cross reports
 
 unit: check-go
 	@rm -rf $(REPORTS); mkdir -p $(REPORTS)
