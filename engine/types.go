@@ -222,6 +222,11 @@ type OpenOptions struct {
 	// instead of connecting with a warning. SQLite files are always read
 	// read-only; the option does not concern them.
 	RequireReadOnlyRole bool
+	// AllowSuperuser lets Querent connect to PostgreSQL as a superuser,
+	// which it refuses by default: such a role reads and writes the
+	// server's files and runs programs on it. Even then the guard denies
+	// the functions and relations that read or change the server.
+	AllowSuperuser bool
 }
 
 // Schema describes a database: the JSON of `querent schema --format json`.

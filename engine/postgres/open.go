@@ -32,6 +32,11 @@ type Options struct {
 	// sequence, create objects, or reach the server's files and programs
 	// (RoleInfo.ReadOnly).
 	RequireReadOnlyRole bool
+	// AllowSuperuser lets a superuser connect (with a warning); without it,
+	// a superuser is refused: it reads and writes the server's files and
+	// runs programs on it. Even a superuser's queries never reach the
+	// functions and relations that read or change the server.
+	AllowSuperuser bool
 	// ConnectTimeout bounds connecting (default 10 s, or the connection
 	// string's connect_timeout).
 	ConnectTimeout time.Duration
@@ -294,6 +299,11 @@ func open(ctx context.Context, cfg *pgconn.Config, opts Options) (*DB, error) {
 	if err := d.inspect(ctx); err != nil {
 		d.Close()
 		return nil, err
+	}
+	if d.role.Superuser && !opts.AllowSuperuser {
+		d.Close()
+		return nil, dbError(d.name, "the role %s is a superuser, and Querent does not connect as one unless told to: a superuser may read and write the server's files and run programs on it", d.role.Name).WithHint(
+			"connect as a SELECT-only role (as the database's owner: %s), or allow superusers explicitly (--allow-superuser; in the app, Settings)", readOnlyRoleSQL(d.server.database, d.server.searchPath))
 	}
 	if opts.RequireReadOnlyRole && !d.role.ReadOnly {
 		d.Close()

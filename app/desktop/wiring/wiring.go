@@ -36,7 +36,7 @@ import (
 // before reading them.
 func OpenDatabase(ctx context.Context, target string, opts engine.OpenOptions) (engine.Database, error) {
 	if postgres.LooksLikeConnString(target) {
-		return postgres.Open(ctx, target, postgres.Options{RequireReadOnlyRole: opts.RequireReadOnlyRole, MaxMemory: MaxMemory()})
+		return postgres.Open(ctx, target, postgres.Options{RequireReadOnlyRole: opts.RequireReadOnlyRole, AllowSuperuser: opts.AllowSuperuser, MaxMemory: MaxMemory()})
 	}
 	path := target
 	cfg := worker.Config{MaxMemory: MaxMemory()}
@@ -75,7 +75,7 @@ func OpenDatabase(ctx context.Context, target string, opts engine.OpenOptions) (
 // "password", "ssl"}).
 func Connect(ctx context.Context, c engine.Connection, opts engine.OpenOptions) (engine.Database, error) {
 	if c.IsPostgres() {
-		return postgres.OpenConnection(ctx, c, postgres.Options{RequireReadOnlyRole: opts.RequireReadOnlyRole, MaxMemory: MaxMemory()})
+		return postgres.OpenConnection(ctx, c, postgres.Options{RequireReadOnlyRole: opts.RequireReadOnlyRole, AllowSuperuser: opts.AllowSuperuser, MaxMemory: MaxMemory()})
 	}
 	if t := strings.ToLower(strings.TrimSpace(c.DBType)); t != "" && t != "sqlite" && t != "sqlite3" {
 		return nil, engine.Errorf(engine.CodeUsage, "db_type %q is not supported", c.DBType).WithHint(
