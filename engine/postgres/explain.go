@@ -51,9 +51,8 @@ func (d *DB) Explain(ctx context.Context, query string) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		const prefix = "EXPLAIN (FORMAT JSON) "
 		var plan []byte
-		err = d.runLocked(ctx, envelope{sql: prefix + a.sql, timeout: explainTimeout,
+		err = d.runLocked(ctx, envelope{sql: a.sql, timeout: explainTimeout, query: query, a: a, explain: true,
 			fields: func([]pgconn.FieldDescription) error { return nil },
 			row: func(v [][]byte) error {
 				if len(v) == 1 {
@@ -62,7 +61,7 @@ func (d *DB) Explain(ctx context.Context, query string) ([]string, error) {
 				return nil
 			}})
 		if err != nil {
-			return d.runFailure(ctx, query, a, len(prefix), explainTimeout, err)
+			return d.runFailure(ctx, query, a, 0, explainTimeout, err)
 		}
 		var doc []struct {
 			Plan planNode `json:"Plan"`

@@ -129,7 +129,9 @@ func openURL(t testing.TB, url string) *DB {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	db, err := Open(ctx, url, Options{})
+	// The tests' superuser is allowed where a test opens it; a test of the
+	// refusal opens it without AllowSuperuser.
+	db, err := Open(ctx, url, Options{AllowSuperuser: true})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}

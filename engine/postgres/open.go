@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -127,6 +128,16 @@ type DB struct {
 	role     RoleInfo
 	server   serverInfo
 	warnings []string
+
+	catalog   *catalog // the facts of the server check, kept across connections
+	noticeBox noticeBox
+
+	abandonedMu sync.Mutex
+	abandoned   []abandonedBackend
+
+	// connectedAddr is the host:port (or socket) of the connection string's
+	// hosts that answered last.
+	connectedAddr string
 
 	names   *nameIndex // under lock
 	namesAt time.Time
@@ -265,7 +276,7 @@ func warmParser(opts Options) {
 }
 
 func open(ctx context.Context, cfg *pgconn.Config, opts Options) (*DB, error) {
-	d := &DB{cfg: cfg, opts: opts, lock: make(chan struct{}, 1), types: map[typeKey]string{}}
+	d := &DB{cfg: cfg, opts: opts, lock: make(chan struct{}, 1), types: map[typeKey]string{}, catalog: newCatalog()}
 	d.name = displayName(cfg)
 	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > opts.ConnectTimeout {
 		cfg.ConnectTimeout = opts.ConnectTimeout
@@ -283,6 +294,34 @@ func open(ctx context.Context, cfg *pgconn.Config, opts Options) (*DB, error) {
 	cfg.RuntimeParams["statement_timeout"] = ms(sessionStatementTimeout)
 	cfg.RuntimeParams["lock_timeout"] = ms(opts.LockTimeout)
 	cfg.RuntimeParams["idle_in_transaction_session_timeout"] = ms(idleInTransaction)
+	// One reading of the text: the guard's parser reads strings with
+	// standard_conforming_strings on and the text as UTF-8; the startup
+	// packet's values win over the role's, the database's and options'
+	// (-c …, PGOPTIONS), and checkSession refuses a session that does not
+	// keep them.
+	cfg.RuntimeParams["standard_conforming_strings"] = "on"
+	cfg.RuntimeParams["client_encoding"] = "UTF8"
+	// Which of the connection string's hosts answered (for the provenance),
+	// and target_session_attrs checked with the extended protocol (pgx's
+	// own checks use the simple one, and its read-write check can never
+	// pass on Querent's read-only sessions).
+	tsa, err := sessionAttrs(cfg)
+	if err != nil {
+		return nil, err
+	}
+	dial := cfg.DialFunc
+	var dialed string
+	cfg.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		dialed = addr
+		return dial(ctx, network, addr)
+	}
+	cfg.ValidateConnect = func(ctx context.Context, c *pgconn.PgConn) error {
+		if err := validateSessionAttrs(ctx, c, tsa); err != nil {
+			return err
+		}
+		d.connectedAddr = dialed
+		return nil
+	}
 	// A row larger than the cap is refused while its length is read, before
 	// it is in memory.
 	cfg.MaxProtocolMessageBodyLen = int(min(opts.MaxRowBytes+(1<<20), 1<<30))
@@ -291,7 +330,9 @@ func open(ctx context.Context, cfg *pgconn.Config, opts Options) (*DB, error) {
 	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
 		return &cancelHandler{conn: c, grace: cancelGrace}
 	}
-	cfg.OnNotice = nil
+	// The server's reading of a statement comes as a LOG notice while it
+	// is checked (servercheck.go); other notices are not kept.
+	cfg.OnNotice = d.noticeBox.handle
 	cfg.OnNotification = nil
 	if err := d.connect(ctx); err != nil {
 		return nil, err
@@ -319,6 +360,57 @@ func open(ctx context.Context, cfg *pgconn.Config, opts Options) (*DB, error) {
 	return d, nil
 }
 
+// sessionAttrs reads which target_session_attrs the connection string
+// asked for, from the check pgconn chose.
+func sessionAttrs(cfg *pgconn.Config) (string, error) {
+	if cfg.ValidateConnect == nil {
+		return "any", nil
+	}
+	p := reflect.ValueOf(cfg.ValidateConnect).Pointer()
+	for name, f := range map[string]pgconn.ValidateConnectFunc{
+		"read-write": pgconn.ValidateConnectTargetSessionAttrsReadWrite, "read-only": pgconn.ValidateConnectTargetSessionAttrsReadOnly,
+		"primary": pgconn.ValidateConnectTargetSessionAttrsPrimary, "standby": pgconn.ValidateConnectTargetSessionAttrsStandby,
+		"prefer-standby": pgconn.ValidateConnectTargetSessionAttrsPreferStandby,
+	} {
+		if reflect.ValueOf(f).Pointer() == p {
+			return name, nil
+		}
+	}
+	return "", engine.Errorf(engine.CodeDatabase, "cannot tell which target_session_attrs the connection string asks for").WithHint(
+		"use target_session_attrs=any, primary, standby or prefer-standby")
+}
+
+// validateSessionAttrs checks the server against target_session_attrs
+// with the extended protocol. Every session of Querent's is read-only, so
+// read-write means a server that takes writes (primary) and read-only any
+// server; prefer-standby keeps pgx's own check, whose preference only it
+// can express (a fixed query of its own, before any other).
+func validateSessionAttrs(ctx context.Context, c *pgconn.PgConn, tsa string) error {
+	switch tsa {
+	case "any", "read-only":
+		return nil
+	case "prefer-standby":
+		return pgconn.ValidateConnectTargetSessionAttrsPreferStandby(ctx, c)
+	}
+	r := c.ExecParams(ctx, "SELECT pg_catalog.pg_is_in_recovery()", nil, nil, nil, nil).Read()
+	if r.Err != nil {
+		return r.Err
+	}
+	standby := len(r.Rows) == 1 && len(r.Rows[0]) == 1 && string(r.Rows[0][0]) == "t"
+	switch {
+	case tsa == "standby" && !standby:
+		return errPrimaryServer
+	case (tsa == "primary" || tsa == "read-write") && standby:
+		return errStandbyServer
+	}
+	return nil
+}
+
+var (
+	errPrimaryServer = errors.New("the server is a primary, and target_session_attrs asks for a standby")
+	errStandbyServer = errors.New("the server is a standby, and target_session_attrs asks for a primary (read-write)")
+)
+
 func ms(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
 
 // connect opens the connection (again, after one was closed).
@@ -326,6 +418,10 @@ func (d *DB) connect(ctx context.Context) error {
 	conn, err := pgconn.ConnectConfig(ctx, d.cfg)
 	if err != nil {
 		return d.connectError(ctx, err)
+	}
+	if err := d.checkSession(conn); err != nil {
+		conn.Close(ctx)
+		return err
 	}
 	if d.trace != nil {
 		conn.Frontend().Trace(d.trace, pgproto3.TracerOptions{SuppressTimestamps: true})

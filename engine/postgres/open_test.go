@@ -175,7 +175,7 @@ func TestConnectionForms(t *testing.T) {
 	}
 
 	// The Unix socket (trusted for local users).
-	sdb, err := Open(ctx, s.SocketURL("chinook"), Options{})
+	sdb, err := Open(ctx, s.SocketURL("chinook"), Options{AllowSuperuser: true})
 	if err != nil {
 		t.Fatalf("socket: %v", err)
 	}
@@ -284,7 +284,7 @@ func TestRoles(t *testing.T) {
 	}
 	// RequireReadOnlyRole refuses both, with the SQL of a SELECT-only role.
 	for _, url := range []string{superURL(s), s.URL(writerRole, writerPassword, "chinook")} {
-		_, err := Open(context.Background(), url, Options{RequireReadOnlyRole: true})
+		_, err := Open(context.Background(), url, Options{RequireReadOnlyRole: true, AllowSuperuser: true})
 		e := engine.AsError(err)
 		if e == nil || e.Code != engine.CodeDatabase || !strings.Contains(e.Message, "a read-only role is required") ||
 			!strings.Contains(e.Hint, "CREATE ROLE querent_reader LOGIN") || !strings.Contains(e.Hint, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO querent_reader") {

@@ -76,6 +76,12 @@ func (e *unknownFunctionError) Error() string { return "unknown function " + e.n
 // that is not a built-in, which is an *unknownFunctionError for the caller
 // to resolve against the database.
 func analyze(ctx context.Context, query string) (*analysis, error) {
+	return analyzeFor(ctx, query, 0)
+}
+
+// analyzeFor is analyze for a server of the given server_version_num (0:
+// unknown), whose grammar decides what some constructs mean.
+func analyzeFor(ctx context.Context, query string, versionNum int) (*analysis, error) {
 	if len(query) > maxSQLBytes {
 		return nil, engine.QueryErrorf(engine.CodeTooBig, query, -1,
 			"the SQL is %s long; the limit is %s", engine.FormatSize(int64(len(query))), engine.FormatSize(maxSQLBytes)).WithHint(
@@ -134,7 +140,7 @@ func analyze(ctx context.Context, query string) (*analysis, error) {
 	if kind != "SelectStmt" {
 		return nil, refusedStatement(query, start, kind, body)
 	}
-	w := &walker{query: query, a: a}
+	w := &walker{query: query, a: a, versionNum: versionNum}
 	w.walk(st.Stmt)
 	// The tree's objects are maps: visit order is random. Names are kept
 	// in the order the statement writes them.
@@ -343,6 +349,7 @@ func refusedStatement(query string, pos int, kind string, body map[string]any) *
 // walker visits the parse tree, collecting names and violations.
 type walker struct {
 	query      string
+	versionNum int
 	a          *analysis
 	tables     []tableRef
 	funcs      []funcRef
@@ -432,6 +439,12 @@ func (w *walker) node(kind string, n map[string]any) {
 		}
 	case "RangeVar":
 		t := tableRef{schema: str(n["schemaname"]), name: str(n["relname"]), pos: pos}
+		if t.schema == "" || strings.EqualFold(t.schema, "pg_catalog") {
+			if what, _ := secretRelation(strings.ToLower(t.name)); what != "" && str(n["catalogname"]) == "" {
+				w.violate(pos, engine.QueryErrorf(engine.CodeRefused, w.query, pos, "%s is not readable through Querent: it holds %s", t.name, what).WithHint(
+					"query the data; for the roles, pg_roles shows them without their passwords"))
+			}
+		}
 		if c := str(n["catalogname"]); c != "" {
 			t.schema = c + "." + t.schema
 		}
@@ -454,6 +467,9 @@ func (w *walker) node(kind string, n map[string]any) {
 			}
 			parts = append(parts, str(body["sval"]))
 		}
+		if len(parts) >= 2 {
+			w.attribute(parts[len(parts)-1], strings.Join(parts, "."), pos)
+		}
 		switch len(parts) {
 		case 1:
 			w.a.columns = append(w.a.columns, columnRef{name: parts[0], pos: pos})
@@ -470,9 +486,29 @@ func (w *walker) node(kind string, n map[string]any) {
 		w.function(n, pos)
 	case "A_Expr":
 		switch str(n["kind"]) {
-		case "AEXPR_OP", "AEXPR_OP_ANY", "AEXPR_OP_ALL":
-			w.operator(n, pos)
+		case "AEXPR_OP", "AEXPR_OP_ANY", "AEXPR_OP_ALL", "AEXPR_DISTINCT", "AEXPR_NOT_DISTINCT", "AEXPR_NULLIF",
+			"AEXPR_IN", "AEXPR_LIKE", "AEXPR_ILIKE", "AEXPR_SIMILAR":
+			// Each names the operator it runs: = for IN, DISTINCT and
+			// NULLIF, ~~ for LIKE…
+			w.operator(n["name"], pos)
 		}
+	case "SubLink":
+		// x op ANY (SELECT …), x op ALL (…), (a, b) op (SELECT …).
+		if _, ok := n["operName"]; ok {
+			w.operator(n["operName"], pos)
+		}
+	case "A_Indirection":
+		// (x).f is f(x) when f is not a field of x.
+		if ind, ok := n["indirection"].([]any); ok {
+			for _, e := range ind {
+				if k, body := nodeOf(asMap(e)); k == "String" {
+					w.attribute(str(body["sval"]), "(…)."+str(body["sval"]), pos)
+				}
+			}
+		}
+	case "JsonObjectConstructor", "JsonArrayConstructor", "JsonArrayQueryConstructor", "JsonObjectAgg", "JsonArrayAgg", "JsonIsPredicate",
+		"JsonFuncExpr", "JsonTable", "JsonParseExpr", "JsonScalarExpr", "JsonSerializeExpr", "MergeSupportFunc":
+		w.grammar(kind, n, pos)
 	case "RangeTableSample":
 		method := names(n["method"])
 		m := strings.ToLower(method[len(method)-1])
@@ -536,8 +572,8 @@ func deniedHint(name string) string {
 	return "write the query with PostgreSQL's built-in functions that read data (aggregates, window, string, date, math, JSON and array functions)"
 }
 
-func (w *walker) operator(n map[string]any, pos int) {
-	parts := names(n["name"])
+func (w *walker) operator(name any, pos int) {
+	parts := names(name)
 	if len(parts) == 0 {
 		return
 	}
@@ -552,6 +588,54 @@ func (w *walker) operator(n map[string]any, pos int) {
 			"the operator %s is not allowed: it is not one of PostgreSQL's built-in operators, and Querent does not run the database's own", shown).WithHint(
 			"use PostgreSQL's built-in operators (=, <>, <, >, +, -, *, /, ||, ~, ~~, ->, ->>, @>, …) or functions"))
 	}
+}
+
+// attribute checks attribute notation: PostgreSQL reads x.f and (x).f as
+// the call f(x) when f is not a column (or field) of x. A name the function
+// policy refuses is refused here, with what it would do (a column of that
+// name is unheard of); any other call it makes is judged by the server
+// check, which sees what PostgreSQL resolved.
+func (w *walker) attribute(name, shown string, pos int) {
+	f := strings.ToLower(name)
+	if verdict, reason := checkFunction(f); verdict == funcDenied {
+		w.violate(pos, engine.QueryErrorf(engine.CodeRefused, w.query, pos,
+			"%s calls the function %s(): PostgreSQL reads x.%s as %s(x) when %s is not a column, and %s() is not allowed: %s", shown, f, name, f, name, f, reason).WithHint(
+			"%s", deniedHint(f)))
+	}
+}
+
+// jsonGrammar are the SQL/JSON constructs of PostgreSQL 16 and 17: an older
+// server's grammar reads JSON_ARRAY(…) and the like as plain calls of
+// functions of that name, which it does not have built in (so a function
+// of the database's own of that name would run).
+var jsonGrammar = map[string]struct {
+	since int
+	shown string
+	use   string
+}{
+	"JsonObjectConstructor":     {160000, "JSON_OBJECT(…)", "json_build_object(key, value, …)"},
+	"JsonArrayConstructor":      {160000, "JSON_ARRAY(…)", "json_build_array(…)"},
+	"JsonArrayQueryConstructor": {160000, "JSON_ARRAY(SELECT …)", "(SELECT json_agg(…) FROM …)"},
+	"JsonObjectAgg":             {160000, "JSON_OBJECTAGG(…)", "json_object_agg(key, value)"},
+	"JsonArrayAgg":              {160000, "JSON_ARRAYAGG(…)", "json_agg(…)"},
+	"JsonIsPredicate":           {160000, "IS JSON", "a CASE over jsonb_typeof(…)"},
+	"JsonFuncExpr":              {170000, "JSON_QUERY, JSON_VALUE or JSON_EXISTS", "jsonb_path_query_first(…), ->> or jsonb_path_exists(…)"},
+	"JsonTable":                 {170000, "JSON_TABLE(…)", "jsonb_to_recordset(…) or jsonb_array_elements(…)"},
+	"JsonParseExpr":             {170000, "JSON(…)", "a cast: x::json"},
+	"JsonScalarExpr":            {170000, "JSON_SCALAR(…)", "to_json(…)"},
+	"JsonSerializeExpr":         {170000, "JSON_SERIALIZE(…)", "a cast: x::text"},
+	"MergeSupportFunc":          {170000, "MERGE_ACTION()", "nothing: it belongs to MERGE, which Querent does not run"},
+}
+
+// grammar refuses a construct of a newer PostgreSQL than the server's.
+func (w *walker) grammar(kind string, n map[string]any, pos int) {
+	g, ok := jsonGrammar[kind]
+	if !ok || w.versionNum == 0 || w.versionNum >= g.since {
+		return
+	}
+	w.violate(pos, engine.QueryErrorf(engine.CodeRefused, w.query, pos,
+		"%s is the syntax of PostgreSQL %d and later; this server (PostgreSQL %d) reads it as a call of a function of that name, which it does not have built in, so Querent does not send it", g.shown, g.since/10000, w.versionNum/10000).WithHint(
+		"use %s", g.use))
 }
 
 // lockingClausePos finds where a locking clause starts: FOR followed by

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -35,31 +36,62 @@ func wrap(sql string, limit int64) string {
 	return wrapPrefix + sql + "\n) AS _querent_q" + lim
 }
 
-// envelope is one guarded run on the connection, in one round trip:
+// envelope is one guarded run on the connection, in two round trips
+// (three when the catalog cache lacks a fact of the statement's tree):
 //
 //	BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY
 //	SELECT set_config('statement_timeout', …, true),   -- SET LOCAL
 //	       set_config('lock_timeout', …, true),
 //	       set_config('idle_in_transaction_session_timeout', …, true),
+//	       set_config('client_min_messages', 'log', true),
+//	       set_config('debug_pretty_print', 'off', true),
+//	       set_config('debug_print_rewritten', 'on', true),
 //	       date_part('epoch', statement_timestamp())    -- the snapshot's time
-//	<the statement>
+//	Parse + Describe <the statement>                   -- analysed, never planned
+//	Sync
+//	  → the server's rewritten tree (a LOG notice) is judged (servercheck.go)
+//	Bind + Execute <the statement>   (or EXPLAIN (FORMAT JSON) EXECUTE …)
 //	Sync
 //	ROLLBACK
 //	Sync
+//	DISCARD ALL                                        -- nothing of the session outlives the call
+//	Sync
 //
-// all sent at once (the extended protocol's pipeline: each statement in its
-// own Parse, so none can hold a second). A failure anywhere before the
-// statement skips it: the server ignores the rest of a failed group until
-// its Sync. ROLLBACK runs whatever happened. fields is called with the
-// result's columns, row with each row's raw values; an error of either
-// stops the run (the server is sent a cancel request and the connection is
-// closed) and comes back as a *callbackError.
+// each statement in its own Parse of the extended protocol, so none can
+// hold a second. The statement is run only once the server's own reading
+// of it has passed, in the same transaction: its relations stay locked, so
+// their definitions cannot change in between, and a re-analysis at Bind
+// (a concurrent change of the catalog) is seen — another tree — and the run
+// stopped before its first row. ROLLBACK runs whatever happened. fields is
+// called with the result's columns, row with each row's raw values; an
+// error of either stops the run (the server is sent a cancel request and
+// the connection is closed) and comes back as a *callbackError.
 type envelope struct {
 	sql     string
 	timeout time.Duration
-	fields  func([]pgconn.FieldDescription) error
-	row     func([][]byte) error
+	// query and a are the statement as written (for messages); prefix is
+	// the number of characters before a.sql in sql (the run wrapper's).
+	query  string
+	a      *analysis
+	prefix int
+	// explain runs EXPLAIN (FORMAT JSON) of the checked statement instead
+	// of the statement; checkOnly stops after the check (Validate).
+	explain   bool
+	checkOnly bool
+	// described, when set, receives the statement's description once it
+	// has passed the check, before it runs.
+	described func(*pgconn.StatementDescription) error
+	fields    func([]pgconn.FieldDescription) error
+	row       func([][]byte) error
+	// unchecked skips the server check (the layer tests, which show what
+	// each layer holds on its own).
+	unchecked bool
 }
+
+// checkedStatement names the prepared statement that is checked, then run
+// (EXPLAIN … EXECUTE names it; the unnamed one would be replaced by the
+// catalog lookups in between). It is deallocated whatever happens.
+const checkedStatement = "querent_checked"
 
 // clientMargin is how long after the server's own statement_timeout the
 // client gives up: a cancel request, and the connection closed if the
@@ -79,7 +111,26 @@ func (e *callbackError) Error() string { return e.err.Error() }
 // Unwrap returns the callback's error.
 func (e *callbackError) Unwrap() error { return e.err }
 
-func (d *DB) runLocked(ctx context.Context, env envelope) (err error) {
+// errChangedMeanwhile says the server analysed the statement again between
+// the check and the run: the catalog changed meanwhile.
+var errChangedMeanwhile = errors.New("the statement was analysed again before it ran")
+
+func (d *DB) runLocked(ctx context.Context, env envelope) error {
+	for {
+		err := d.runOnce(ctx, env)
+		var busy *busyError
+		if !errors.As(err, &busy) {
+			return err
+		}
+		// One of this Querent's earlier statements still runs on the
+		// server: wait for it, within this statement's own time.
+		if werr := d.waitAbandoned(ctx, env.timeout, busy); werr != nil {
+			return werr
+		}
+	}
+}
+
+func (d *DB) runOnce(ctx context.Context, env envelope) (err error) {
 	conn, err := d.connLocked(ctx)
 	if err != nil {
 		return err
@@ -88,30 +139,20 @@ func (d *DB) runLocked(ctx context.Context, env envelope) (err error) {
 	defer cancel()
 	timeout := max(env.timeout, time.Millisecond)
 	lock := min(d.opts.LockTimeout, timeout)
-	p := conn.StartPipeline(tctx)
-	send := func(q string) { p.SendQueryParams(q, nil, nil, nil, nil) }
-	send("BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-	// set_config(…, true) is SET LOCAL: three settings and the snapshot's
-	// time in one statement.
-	send("SELECT pg_catalog.set_config('statement_timeout', '" + ms(timeout) + "', true), " +
-		"pg_catalog.set_config('lock_timeout', '" + ms(lock) + "', true), " +
-		"pg_catalog.set_config('idle_in_transaction_session_timeout', '" + ms(idleInTransaction) + "', true), " +
-		"pg_catalog.date_part('epoch', pg_catalog.statement_timestamp())")
-	send(env.sql)
-	p.SendPipelineSync()
-	send("ROLLBACK")
-	p.SendPipelineSync()
+	stmtName := checkedStatement
 
-	broken := false
 	aborted := false
 	// abort stops the statement on the server (a cancel request: it would
 	// otherwise run on until it next writes to the closed connection) and
-	// closes the connection, whose state is then unknown.
+	// closes the connection, whose state is then unknown; the backend is
+	// remembered until it is seen idle (waitAbandoned).
+	var p *pgconn.Pipeline
 	abort := func() {
 		if aborted {
 			return
 		}
 		aborted = true
+		d.abandon(conn)
 		cctx, ccancel := context.WithTimeout(context.Background(), time.Second)
 		_ = conn.CancelRequest(cctx)
 		ccancel()
@@ -119,123 +160,301 @@ func (d *DB) runLocked(ctx context.Context, env envelope) (err error) {
 		// the rows still coming, and wait.
 		_ = conn.Conn().Close()
 		d.dropConnLocked()
-		p.Close()
+		if p != nil {
+			p.Close()
+		}
 	}
 	defer func() {
 		// A connection whose exchange broke, was cancelled, or that is
 		// somehow still in a transaction is closed, never reused.
 		switch {
 		case aborted:
-		case broken:
+		case ctx.Err() != nil || tctx.Err() != nil:
 			abort()
-		case ctx.Err() != nil || tctx.Err() != nil || (d.conn != nil && !d.conn.IsClosed() && d.conn.TxStatus() != 'I'):
+		case d.conn != nil && !d.conn.IsClosed() && d.conn.TxStatus() != 'I':
 			d.dropConnLocked()
 		}
 	}()
+
+	// Phase 1: the check.
+	p = conn.StartPipeline(tctx)
+	send := func(q string) { p.SendQueryParams(q, nil, nil, nil, nil) }
+	send("BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+	// set_config(…, true) is SET LOCAL: the settings and the snapshot's
+	// time in one statement.
+	send("SELECT pg_catalog.set_config('statement_timeout', '" + ms(timeout) + "', true), " +
+		"pg_catalog.set_config('lock_timeout', '" + ms(lock) + "', true), " +
+		"pg_catalog.set_config('idle_in_transaction_session_timeout', '" + ms(idleInTransaction) + "', true), " +
+		"pg_catalog.set_config('client_min_messages', 'log', true), " +
+		"pg_catalog.set_config('debug_pretty_print', 'off', true), " +
+		"pg_catalog.set_config('debug_print_rewritten', '" + onOff(!env.unchecked) + "', true), " +
+		"pg_catalog.date_part('epoch', pg_catalog.statement_timestamp())")
+	abandoned := d.abandonedPIDs()
+	if len(abandoned) > 0 {
+		p.SendQueryParams(abandonedSQL, [][]byte{[]byte(abandoned)}, nil, nil, nil)
+	}
+	p.SendPrepare(stmtName, env.sql, nil)
+	p.SendPipelineSync()
 	if ferr := p.Flush(); ferr != nil {
-		broken = true
+		abort()
 		return ferr
 	}
-	var stmtErr error
-	next := func() (any, error) {
+	var (
+		sd       *pgconn.StatementDescription
+		stmtErr  error
+		busyPIDs string
+	)
+	// The results come in order: BEGIN, the settings, [the abandoned
+	// statements], the statement's description (whose notices are the
+	// server's reading of it), the Sync.
+	step, prepared := 0, 2
+	if len(abandoned) > 0 {
+		prepared = 3
+	}
+	for {
+		if step == prepared && sd == nil {
+			d.noticesOn(true)
+		}
+		r, gerr := p.GetResults()
+		d.noticesOn(false)
+		if gerr != nil {
+			var pgErr *pgconn.PgError
+			if !errors.As(gerr, &pgErr) {
+				abort()
+				return gerr
+			}
+			stmtErr = gerr
+			continue
+		}
+		if r == nil {
+			break
+		}
+		switch x := r.(type) {
+		case *pgconn.ResultReader:
+			switch {
+			case step == 1:
+				if x.NextRow() {
+					d.noteSnapshot(x.Values())
+				}
+			case step == 2 && len(abandoned) > 0:
+				if x.NextRow() {
+					busyPIDs = string(x.Values()[0])
+				}
+			}
+			if _, cerr := x.Close(); cerr != nil && stmtErr == nil {
+				stmtErr = cerr
+			}
+			step++
+		case *pgconn.StatementDescription:
+			sd = x
+			step++
+		case *pgconn.PipelineSync:
+		}
+	}
+	if cerr := p.Close(); cerr != nil {
+		p = nil
+		abort()
+		return errors.Join(stmtErr, cerr)
+	}
+	p = nil
+	finish := func(result error) error {
+		// ROLLBACK, and DISCARD ALL when the statement may have run.
+		if rerr := d.rollbackLocked(tctx, conn, stmtName); rerr != nil {
+			abort()
+			return errors.Join(result, rerr)
+		}
+		return result
+	}
+	if busyPIDs != "" {
+		return finish(&busyError{pids: busyPIDs})
+	}
+	if stmtErr != nil {
+		return finish(stmtErr)
+	}
+	if sd == nil {
+		return finish(errors.New("the server did not describe the statement"))
+	}
+	if !env.unchecked {
+		rd, terr := captureTree(d.takeNotices())
+		if terr != nil {
+			return finish(engine.QueryErrorf(engine.CodeRefused, env.query, -1,
+				"Querent could not read back how PostgreSQL reads this query (%v), so it does not run it", terr).WithHint(
+				"rename aliases or columns that start with ':' or are very long with many spaces, quotes or brackets; otherwise report it with the query"))
+		}
+		if cerr := d.checkReading(tctx, conn, env.query, env.a, env.prefix, rd); cerr != nil {
+			return finish(cerr)
+		}
+	}
+	if env.described != nil {
+		if derr := env.described(sd); derr != nil {
+			return finish(&callbackError{derr})
+		}
+	}
+	if env.checkOnly {
+		return finish(nil)
+	}
+
+	// Phase 2: the run.
+	p = conn.StartPipeline(tctx)
+	if env.explain {
+		p.SendQueryParams("EXPLAIN (FORMAT JSON) EXECUTE "+stmtName, nil, nil, nil, nil)
+	} else {
+		p.SendQueryPrepared(stmtName, nil, nil, nil)
+	}
+	p.SendPipelineSync()
+	send("ROLLBACK")
+	p.SendPipelineSync()
+	send("DISCARD ALL")
+	p.SendPipelineSync()
+	d.noticesOn(true)
+	if ferr := p.Flush(); ferr != nil {
+		d.noticesOn(false)
+		abort()
+		return ferr
+	}
+	r, gerr := p.GetResults()
+	d.noticesOn(false)
+	if gerr != nil {
+		var pgErr *pgconn.PgError
+		if !errors.As(gerr, &pgErr) {
+			abort()
+			return gerr
+		}
+		stmtErr = gerr
+	} else if rr, ok := r.(*pgconn.ResultReader); !ok {
+		abort()
+		return fmt.Errorf("unexpected pipeline result %T", r)
+	} else {
+		if !env.unchecked && reanalysed(d.takeNotices()) {
+			abort()
+			return engine.QueryErrorf(engine.CodeRefused, env.query, -1,
+				"the database's definitions changed while Querent checked this query, so it was stopped before it returned a row").WithErr(errChangedMeanwhile).WithHint(
+				"run it again")
+		}
+		cbErr := env.fields(rr.FieldDescriptions())
+		for cbErr == nil && rr.NextRow() {
+			cbErr = env.row(rr.Values())
+		}
+		if cbErr != nil {
+			// Stopped early (a full result, the caller's error): the
+			// server is told to stop, and the connection is closed
+			// rather than drained of the rows on their way. Nothing of
+			// the transaction survives a closed connection.
+			abort()
+			return &callbackError{cbErr}
+		}
+		if _, cerr := rr.Close(); cerr != nil {
+			stmtErr = cerr
+			var pgErr *pgconn.PgError
+			if !errors.As(cerr, &pgErr) {
+				// The exchange broke mid-result: a row past the size
+				// limit, a lost connection.
+				abort()
+				return cerr
+			}
+		}
+	}
+	// The rest: the Syncs, ROLLBACK and DISCARD ALL.
+	for {
+		r, gerr := p.GetResults()
+		if gerr != nil {
+			var pgErr *pgconn.PgError
+			if !errors.As(gerr, &pgErr) {
+				abort()
+				return errors.Join(stmtErr, gerr)
+			}
+			if stmtErr == nil {
+				// ROLLBACK or DISCARD ALL failed: the session's state is
+				// unknown.
+				d.dropConnLocked()
+			}
+			continue
+		}
+		if r == nil {
+			break
+		}
+		if rr, ok := r.(*pgconn.ResultReader); ok {
+			rr.Close()
+		}
+	}
+	if cerr := p.Close(); cerr != nil {
+		p = nil
+		abort()
+		return errors.Join(stmtErr, cerr)
+	}
+	p = nil
+	return stmtErr
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// reanalysed reports a second reading of a SELECT among notices: the
+// server analysed the checked statement again at Bind.
+func reanalysed(notices []*pgconn.Notice) bool {
+	for _, n := range notices {
+		if n.Message == noticeTree && strings.Contains(n.Detail, ":commandType 1 ") {
+			return true
+		}
+	}
+	return false
+}
+
+// noteSnapshot records the snapshot's time from the settings' row.
+func (d *DB) noteSnapshot(v [][]byte) {
+	if len(v) == 0 {
+		return
+	}
+	if f, err := strconv.ParseFloat(string(v[len(v)-1]), 64); err == nil {
+		sec, frac := math.Modf(f)
+		d.snapMu.Lock()
+		d.snapshot = time.Unix(int64(sec), int64(frac*1e9)).UTC()
+		d.snapMu.Unlock()
+	}
+}
+
+// rollbackLocked ends the transaction (ROLLBACK) on conn and deallocates
+// the prepared statement stmt (never an error when it does not exist).
+func (d *DB) rollbackLocked(ctx context.Context, conn *pgconn.PgConn, stmt string) error {
+	p := conn.StartPipeline(ctx)
+	p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
+	p.SendPipelineSync()
+	p.SendDeallocate(stmt)
+	p.SendPipelineSync()
+	if err := p.Flush(); err != nil {
+		return err
+	}
+	var first error
+	for {
 		r, err := p.GetResults()
 		if err != nil {
 			var pgErr *pgconn.PgError
 			if !errors.As(err, &pgErr) {
-				broken = true
+				return err
 			}
+			if first == nil {
+				first = err
+			}
+			continue
 		}
-		return r, err
-	}
-	// The setup statements.
-	setupOK := true
-	for i := 0; i < 2 && setupOK; i++ {
-		r, err := next()
-		if err != nil {
-			stmtErr, setupOK = err, false
+		if r == nil {
 			break
 		}
-		rr, ok := r.(*pgconn.ResultReader)
-		if !ok {
-			broken = true
-			return fmt.Errorf("unexpected pipeline result %T", r)
-		}
-		if i == 1 && rr.NextRow() {
-			if v := rr.Values(); len(v) == 4 {
-				if f, err := strconv.ParseFloat(string(v[3]), 64); err == nil {
-					sec, frac := math.Modf(f)
-					d.snapMu.Lock()
-					d.snapshot = time.Unix(int64(sec), int64(frac*1e9)).UTC()
-					d.snapMu.Unlock()
-				}
-			}
-		}
-		if _, err := rr.Close(); err != nil {
-			stmtErr, setupOK = err, false
+		if rr, ok := r.(*pgconn.ResultReader); ok {
+			rr.Close()
 		}
 	}
-	if broken {
-		return stmtErr
+	if err := p.Close(); err != nil {
+		return err
 	}
-	// The statement.
-	if setupOK {
-		var cbErr error
-		r, err := next()
-		if err != nil {
-			stmtErr = err
-		} else if rr, ok := r.(*pgconn.ResultReader); !ok {
-			broken = true
-			return fmt.Errorf("unexpected pipeline result %T", r)
-		} else {
-			cbErr = env.fields(rr.FieldDescriptions())
-			for cbErr == nil && rr.NextRow() {
-				cbErr = env.row(rr.Values())
-			}
-			if cbErr != nil {
-				// Stopped early (a full result, the caller's error): the
-				// server is told to stop, and the connection is closed
-				// rather than drained of the rows on their way. Nothing of
-				// the transaction survives a closed connection.
-				abort()
-				return &callbackError{cbErr}
-			}
-			if _, err := rr.Close(); err != nil {
-				stmtErr = err
-				var pgErr *pgconn.PgError
-				if !errors.As(err, &pgErr) {
-					// The exchange broke mid-result: a row past the size
-					// limit, a lost connection.
-					abort()
-					return err
-				}
-			}
-		}
+	if first != nil || conn.TxStatus() != 'I' {
+		return errors.Join(first, errors.New("the transaction did not end"))
 	}
-	if broken {
-		abort()
-		return stmtErr
-	}
-	// The rest: the group's Sync, ROLLBACK and its Sync.
-	for p != nil {
-		r, err := next()
-		if broken {
-			return errors.Join(stmtErr, err)
-		}
-		switch x := r.(type) {
-		case *pgconn.PipelineSync:
-		case *pgconn.ResultReader:
-			x.Close()
-		case nil:
-			if err == nil {
-				// Nothing left: every Sync has been read.
-				if cerr := p.Close(); cerr != nil {
-					broken = true
-				}
-				p = nil
-			}
-		}
-	}
-	return stmtErr
+	return nil
 }
 
 // Run validates query and runs it under the guard: a read-only transaction,
@@ -259,7 +478,7 @@ func (d *DB) Run(ctx context.Context, query string, opts engine.RunOptions) (*en
 		var size int64
 		var tooBig error
 		start := time.Now()
-		err = d.runLocked(ctx, envelope{sql: res.ExecutedSQL, timeout: opts.Timeout,
+		err = d.runLocked(ctx, envelope{sql: res.ExecutedSQL, timeout: opts.Timeout, query: query, a: a, prefix: len(wrapPrefix),
 			fields: func(f []pgconn.FieldDescription) error {
 				// The columns' type names may need the server, which is
 				// busy with the pipeline: they are named after it.
@@ -355,26 +574,18 @@ func (d *DB) Stream(ctx context.Context, query string, opts engine.StreamOptions
 		for _, t := range a.tables {
 			info.TablesUsed = append(info.TablesUsed, t.String())
 		}
-		// The columns go to the caller before the first row: describe the
-		// statement first (one round trip more, for an export), so that
-		// their types are named while the connection is free.
-		conn, err := d.connLocked(ctx)
-		if err != nil {
-			return err
-		}
-		sd, err := conn.Prepare(ctx, "", info.ExecutedSQL, nil)
-		if err != nil {
-			if ctx.Err() != nil || isClosedErr(err) {
-				d.dropConnLocked()
-			}
-			return d.serverError(ctx, query, a, len(wrapPrefix), err)
-		}
-		described := d.columnsOf(ctx, sd.Fields)
+		// The columns go to the caller before the first row: they are named
+		// once the statement has passed the check, before it runs.
+		var described []engine.Column
 		var oids []uint32
 		var out []engine.Value
 		var tooBig error
 		start := time.Now()
-		err = d.runLocked(ctx, envelope{sql: info.ExecutedSQL, timeout: opts.Timeout,
+		err = d.runLocked(ctx, envelope{sql: info.ExecutedSQL, timeout: opts.Timeout, query: query, a: a, prefix: len(wrapPrefix),
+			described: func(sd *pgconn.StatementDescription) error {
+				described = d.columnsOf(ctx, sd.Fields)
+				return nil
+			},
 			fields: func(f []pgconn.FieldDescription) error {
 				info.Columns = described
 				if len(f) != len(described) {

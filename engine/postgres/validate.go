@@ -18,7 +18,8 @@ import (
 
 // Validate checks query without running it: PostgreSQL's own parser and the
 // guard's policy here, then the server's own Parse and Describe (a prepared
-// statement, never executed) for names and types. Failures are
+// statement, never planned nor executed) for names and types, and the
+// server's reading of it judged (servercheck.go). Failures are
 // *engine.Error values whose messages say precisely what is wrong and what
 // is close (they are what a model reads when it repairs its SQL).
 func (d *DB) Validate(ctx context.Context, query string) (*engine.Validation, error) {
@@ -28,18 +29,16 @@ func (d *DB) Validate(ctx context.Context, query string) (*engine.Validation, er
 		if err != nil {
 			return err
 		}
-		conn, err := d.connLocked(ctx)
+		var cols []engine.Column
+		err = d.runLocked(ctx, envelope{sql: a.sql, timeout: checkTimeout, query: query, a: a, checkOnly: true,
+			described: func(sd *pgconn.StatementDescription) error {
+				cols = d.columnsOf(ctx, sd.Fields)
+				return nil
+			}})
 		if err != nil {
-			return err
+			return d.runFailure(ctx, query, a, 0, checkTimeout, err)
 		}
-		sd, err := conn.Prepare(ctx, "", a.sql, nil)
-		if err != nil {
-			if ctx.Err() != nil || isClosedErr(err) {
-				d.dropConnLocked()
-			}
-			return d.serverError(ctx, query, a, 0, err)
-		}
-		v = d.validation(ctx, a, d.columnsOf(ctx, sd.Fields))
+		v = d.validation(ctx, a, cols)
 		return nil
 	})
 	if err != nil {
@@ -48,10 +47,14 @@ func (d *DB) Validate(ctx context.Context, query string) (*engine.Validation, er
 	return v, nil
 }
 
+// checkTimeout bounds checking a statement (the server's parse and the
+// catalog lookups; no statement runs).
+const checkTimeout = 10 * time.Second
+
 // analyzeLocked applies the parser and the policy, resolving functions that
 // are not built-ins against the database.
 func (d *DB) analyzeLocked(ctx context.Context, query string) (*analysis, error) {
-	a, err := analyze(ctx, query)
+	a, err := analyzeFor(ctx, query, d.server.versionNum)
 	var uf *unknownFunctionError
 	if errors.As(err, &uf) {
 		return nil, d.unknownFunction(ctx, query, uf)
