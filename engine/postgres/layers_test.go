@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -189,4 +190,45 @@ func TestLayerDblink(t *testing.T) {
 		t.Fatalf("the policy allowed dblink_exec: %v", err)
 	}
 	layer("dblink: dblink_exec(…, 'CREATE TABLE …') as the superuser, parser bypassed → written through a second connection outside the read-only transaction: the function policy refuses every dblink function")
+}
+
+// TestLayerServerCheckAlone runs every case of the red team's third round
+// with PostgreSQL's parser in Querent and its policy bypassed: the server
+// check alone (the server's own reading of the statement, judged by OID)
+// must refuse every one that the red team expects refused, or leave it
+// harmless.
+func TestLayerServerCheckAlone(t *testing.T) {
+	s := server(t)
+	victim := newVictim(t, s)
+	for _, db := range []*DB{openReader(t), openSuper(t)} {
+		refused := 0
+		n := 0
+		for _, c := range loadRedTeam(t, s.Dir) {
+			if !strings.HasPrefix(c.category, "round 3") || !strings.Contains(c.expect, "refused") {
+				continue
+			}
+			n++
+			var ran bool
+			err := db.withLock(context.Background(), func() error {
+				return db.runLocked(context.Background(), envelope{sql: c.sql, timeout: 2 * time.Second, query: c.sql,
+					fields: func([]pgconn.FieldDescription) error { ran = true; return nil },
+					row:    func([][]byte) error { return nil }})
+			})
+			switch code := engine.ErrorCode(err); {
+			case code == engine.CodeRefused:
+				refused++
+			case err != nil && !ran:
+				// The server refused it itself (no such function for
+				// these types, permission denied): nothing ran.
+			default:
+				if !strings.Contains(c.expect, "allowed") {
+					t.Errorf("%s (as %s): ran with the server check alone: %v", c.what, db.Role().Name, err)
+				}
+			}
+			if err := victim.alive(); err != nil {
+				t.Fatalf("%s (as %s): another session was ended: %v", c.what, db.Role().Name, err)
+			}
+		}
+		layer(fmt.Sprintf("server check alone, as %s: %d of the third round's %d hostile cases refused by the server's own reading of them, the rest refused by the server itself; none ran", db.Role().Name, refused, n))
+	}
 }

@@ -37,8 +37,9 @@ var (
 	srvOnce sync.Once
 	srv     *pgtest.Server
 	srvErr  error
-	// hasDblink is true when the dblink extension could be created.
-	hasDblink bool
+	// hasDblink is true when the dblink extension could be created;
+	// hasFileFDW when file_fdw could (a foreign table over /etc/passwd).
+	hasDblink, hasFileFDW bool
 	// srvVersion is the server's version, for the reports.
 	srvVersion string
 )
@@ -71,6 +72,35 @@ CREATE TABLE public.big_events AS
 CREATE MATERIALIZED VIEW public.genre_sales AS
   SELECT g.name AS genre, sum(il.unit_price * il.quantity) AS revenue
   FROM invoice_line il JOIN track t USING (track_id) JOIN genre g USING (genre_id) GROUP BY g.name;
+-- Round 3 (issue 21): the database's own code, reachable without a plain
+-- call. Every one of these runs querent_canary(), which ends the session
+-- named querent-victim (the red team checks after each case that it is
+-- still alive).
+CREATE FUNCTION public.querent_canary() RETURNS int LANGUAGE plpgsql VOLATILE SECURITY DEFINER AS $$
+BEGIN
+  PERFORM pg_catalog.pg_terminate_backend(pid) FROM pg_catalog.pg_stat_activity WHERE application_name = 'querent-victim';
+  RETURN 1;
+END $$;
+CREATE FUNCTION public.genre_lock(genre) RETURNS int LANGUAGE sql VOLATILE AS 'SELECT public.querent_canary()';
+CREATE FUNCTION public.lower(integer) RETURNS text LANGUAGE sql VOLATILE AS 'SELECT public.querent_canary()::text';
+CREATE FUNCTION public.crc32(text) RETURNS bigint LANGUAGE sql VOLATILE AS 'SELECT public.querent_canary()::bigint';
+CREATE FUNCTION public.json_array(integer, integer) RETURNS text LANGUAGE sql VOLATILE AS 'SELECT public.querent_canary()::text';
+CREATE FUNCTION public.canary_check(integer) RETURNS boolean LANGUAGE sql VOLATILE AS 'SELECT public.querent_canary() = 1';
+CREATE DOMAIN public.locked_int AS integer CHECK (public.canary_check(VALUE));
+CREATE FUNCTION public.canary_eq(integer, integer) RETURNS boolean LANGUAGE sql VOLATILE AS 'SELECT public.querent_canary() = 1';
+CREATE OPERATOR public.=== (LEFTARG = integer, RIGHTARG = integer, FUNCTION = public.canary_eq);
+CREATE TYPE public.mood AS ENUM ('sad', 'ok', 'happy');
+CREATE TABLE public.moods (m public.mood);
+INSERT INTO public.moods VALUES ('sad'), ('happy');
+CREATE FUNCTION public.mood_eq(public.mood, public.mood) RETURNS boolean LANGUAGE sql VOLATILE AS 'SELECT public.querent_canary() = 1';
+CREATE OPERATOR public.= (LEFTARG = public.mood, RIGHTARG = public.mood, FUNCTION = public.mood_eq);
+CREATE FUNCTION public.mood_int(public.mood) RETURNS integer LANGUAGE sql VOLATILE AS 'SELECT public.querent_canary()';
+CREATE CAST (public.mood AS integer) WITH FUNCTION public.mood_int(public.mood);
+CREATE VIEW public.canary_view AS SELECT public.querent_canary() AS x, name FROM genre;
+CREATE TABLE public.secured (id integer, note text);
+INSERT INTO public.secured VALUES (1, 'a');
+ALTER TABLE public.secured ENABLE ROW LEVEL SECURITY;
+CREATE POLICY canary ON public.secured USING (public.canary_check(id));
 COMMENT ON TABLE public.album IS 'One row per album, with its artist';
 COMMENT ON COLUMN public.album.title IS 'The album''s title as printed on the sleeve';
 GRANT SELECT ON ALL TABLES IN SCHEMA public TO ` + readerRole + `;
@@ -101,6 +131,14 @@ func server(t testing.TB) *pgtest.Server {
 		}
 		if _, err := srv.Psql(ctx, "chinook", "-c", "CREATE EXTENSION IF NOT EXISTS dblink"); err == nil {
 			hasDblink = true
+		}
+		// A foreign table over a server file (file_fdw, from PostgreSQL's
+		// contrib): reading it runs the wrapper.
+		if _, err := srv.Psql(ctx, "chinook", "-c", `CREATE EXTENSION IF NOT EXISTS file_fdw;
+			CREATE SERVER querent_files FOREIGN DATA WRAPPER file_fdw;
+			CREATE FOREIGN TABLE public.passwd_file (line text) SERVER querent_files OPTIONS (filename '/etc/passwd');
+			GRANT SELECT ON public.passwd_file TO `+readerRole); err == nil {
+			hasFileFDW = true
 		}
 		if out, err := srv.Psql(ctx, "postgres", "-c", "SHOW server_version"); err == nil {
 			srvVersion = strings.TrimSpace(out)

@@ -81,6 +81,7 @@ type rtReport struct {
 	newFiles    int
 	locksLeft   int
 	backends    int
+	victims     int
 	settings    int
 	simpleMsgs  int
 	overshoot   []time.Duration
@@ -122,8 +123,8 @@ func (r *rtReport) String() string {
 		b.WriteString("\n")
 		fmt.Fprintf(&b, "writes: %d (next transaction ID before %s, after %s; row counts and checksums of every table unchanged: %v)\n",
 			r.writes, r.xidBefore, r.xidAfter, r.sumsSame)
-		fmt.Fprintf(&b, "left behind: %d locks, %d extra or busy sessions, %d changed session settings, %d new files in the server's folder\n",
-			r.locksLeft, r.backends, r.settings, r.newFiles)
+		fmt.Fprintf(&b, "left behind: %d locks, %d extra or busy sessions, %d changed session settings, %d new files in the server's folder; other sessions ended: %d\n",
+			r.locksLeft, r.backends, r.settings, r.newFiles, r.victims)
 		fmt.Fprintf(&b, "simple-protocol (Query) messages sent: %d\n", r.simpleMsgs)
 		if len(r.overshoot) > 0 {
 			o := append([]time.Duration(nil), r.overshoot...)
@@ -248,7 +249,7 @@ func (c *checker) sessions() []string {
 	var out []string
 	for _, r := range c.query(`SELECT pid::text, usename, coalesce(application_name, ''), coalesce(state, ''), backend_type
 		FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'`) {
-		if r[2] == "querent" && r[3] == "idle" {
+		if (r[2] == "querent" || r[2] == "querent-victim") && r[3] == "idle" {
 			continue
 		}
 		out = append(out, strings.Join(r, " "))
@@ -312,6 +313,7 @@ func TestRedTeam(t *testing.T) {
 		r.db.setTrace(trace)
 		baseSettings[r.name] = settingsOf(t, r.db)
 	}
+	victim := newVictim(t, s)
 	xid0, sums0, big0, files0 := chk.xid(), chk.checksums(), chk.bigChecksum(), chk.files()
 	report.mu.Lock()
 	report.cases = len(cases)
@@ -421,6 +423,11 @@ func TestRedTeam(t *testing.T) {
 				report.settings++
 				t.Errorf("%s: the session's settings changed: %s", name, diff)
 			}
+			if err := victim.alive(); err != nil {
+				report.victims++
+				t.Errorf("%s: another session was ended: %v", name, err)
+				victim = newVictim(t, s)
+			}
 			if got := chk.files(); got != files0 {
 				report.newFiles++
 				t.Errorf("%s: the server's folder changed:\n%s", name, diffLines(files0, got))
@@ -437,6 +444,31 @@ func TestRedTeam(t *testing.T) {
 	if simple > 0 || !strings.Contains(trace.String(), "\tParse\t") {
 		t.Errorf("the guarded connections sent %d simple-protocol Query messages (and Parse: %v)", simple, strings.Contains(trace.String(), "\tParse\t"))
 	}
+}
+
+// victim is another session of the cluster (application_name
+// querent-victim): no case may end it.
+type victim struct {
+	conn *pgconn.PgConn
+}
+
+func newVictim(t testing.TB, s *pgtest.Server) *victim {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgconn.Connect(ctx, s.SocketURL("chinook")+" application_name=querent-victim")
+	if err != nil {
+		t.Fatalf("the victim session: %v", err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return &victim{conn: conn}
+}
+
+// alive reports an error when the victim's session was ended.
+func (v *victim) alive() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return v.conn.ExecParams(ctx, "SELECT 1", nil, nil, nil, nil).Read().Err
 }
 
 // settingsDiff compares two settings listings: every setting of the first
