@@ -67,6 +67,11 @@ type Options struct {
 	// SchemaBudget bounds those steps for all tables together (default 3 s);
 	// past it, tables get estimated counts and no samples, with a note.
 	SchemaBudget time.Duration
+	// MaxTempFiles bounds the temporary files of one statement of a
+	// superuser's session (temp_file_limit; default 2 GB). PostgreSQL lets
+	// only a superuser set it: for other roles it is the server's own
+	// setting (unbounded by default).
+	MaxTempFiles int64
 	// ParserCacheDir is where PostgreSQL's parser keeps its compiled code
 	// (default the "cache/pgparse2" folder of files.DataDir(); "-" keeps
 	// none, and every process compiles it again, about 1 s).
@@ -103,6 +108,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.SchemaBudget <= 0 {
 		o.SchemaBudget = 3 * time.Second
+	}
+	if o.MaxTempFiles <= 0 {
+		o.MaxTempFiles = 2 << 30
 	}
 	return o
 }
@@ -242,13 +250,27 @@ func DisplayName(conn string) (string, error) {
 }
 
 func displayName(cfg *pgconn.Config) string {
-	host := cfg.Host
+	host := shownField(cfg.Host, cfg.Password)
 	if strings.HasPrefix(host, "/") || (len(host) > 2 && host[1] == ':' && (host[2] == '\\' || host[2] == '/')) {
 		host = "[" + host + "]" // a Unix socket's folder
 	} else if strings.Contains(host, ":") {
 		host = "[" + host + "]" // IPv6
 	}
-	return fmt.Sprintf("postgres://%s@%s:%d/%s", cfg.User, host, cfg.Port, cfg.Database)
+	return fmt.Sprintf("postgres://%s@%s:%d/%s", shownField(cfg.User, cfg.Password), host, cfg.Port, shownField(cfg.Database, cfg.Password))
+}
+
+// shownField is a host, database or user name as Querent shows it: a
+// password written into it by mistake (a pasted URL with user:password@, a
+// key=value string, the password itself) is masked.
+func shownField(s, password string) string {
+	if s == "" {
+		return s
+	}
+	s = scrub(s, password)
+	if i := strings.LastIndexByte(s, '@'); i >= 0 && strings.ContainsAny(s[:i], ":/") {
+		s = s[i+1:] // user:password@host pasted into one field
+	}
+	return s
 }
 
 // WarmParser starts making PostgreSQL's parser ready in the background
@@ -346,6 +368,10 @@ func open(ctx context.Context, cfg *pgconn.Config, opts Options) (*DB, error) {
 		return nil, dbError(d.name, "the role %s is a superuser, and Querent does not connect as one unless told to: a superuser may read and write the server's files and run programs on it", d.role.Name).WithHint(
 			"connect as a SELECT-only role (as the database's owner: %s), or allow superusers explicitly (--allow-superuser; in the app, Settings)", readOnlyRoleSQL(d.server.database, d.server.searchPath))
 	}
+	if err := d.pinSession(ctx); err != nil {
+		d.Close()
+		return nil, err
+	}
 	if opts.RequireReadOnlyRole && !d.role.ReadOnly {
 		d.Close()
 		return nil, dbError(d.name, "the role %s may do more than read (%s), and a read-only role is required", d.role.Name, d.role.summary()).WithHint(
@@ -359,6 +385,40 @@ func open(ctx context.Context, cfg *pgconn.Config, opts Options) (*DB, error) {
 	}
 	return d, nil
 }
+
+// pinSession adds to the startup packet what only the server's version or
+// the role could tell, and connects again when it did: PostgreSQL 14 and
+// later notice a client gone mid-statement (client_connection_check_interval:
+// a Querent killed without a word leaves no statement running past the
+// next check), and a superuser's temporary files are bounded
+// (temp_file_limit, which only a superuser may set). Startup values
+// survive the DISCARD ALL that ends every run.
+func (d *DB) pinSession(ctx context.Context) error {
+	changed := false
+	set := func(k, v string) {
+		if d.cfg.RuntimeParams[k] != v {
+			d.cfg.RuntimeParams[k] = v
+			changed = true
+		}
+	}
+	if d.server.versionNum >= 140000 {
+		set("client_connection_check_interval", ms(clientCheckInterval))
+	}
+	if d.role.Superuser {
+		set("temp_file_limit", strconv.FormatInt(d.opts.MaxTempFiles>>10, 10)+"kB")
+	}
+	if !changed {
+		return nil
+	}
+	d.lock <- struct{}{}
+	defer func() { <-d.lock }()
+	d.dropConnLocked()
+	return d.connect(ctx)
+}
+
+// clientCheckInterval is how often a server of PostgreSQL 14 or later
+// checks, while it runs a statement, that Querent is still connected.
+const clientCheckInterval = time.Second
 
 // sessionAttrs reads which target_session_attrs the connection string
 // asked for, from the check pgconn chose.
@@ -554,12 +614,26 @@ func (d *DB) Provenance() Provenance {
 	d.snapMu.Lock()
 	snap := d.snapshot
 	d.snapMu.Unlock()
-	host := d.cfg.Host
+	return Provenance{Server: d.serverAddr(), Database: d.server.database, Role: d.server.user,
+		ServerVersion: d.server.version, SnapshotTime: snap}
+}
+
+// serverAddr is host:port of the server that answered: with a list of
+// hosts (host=a,b or fallbacks), the one Querent connected to.
+func (d *DB) serverAddr() string {
+	host, port := shownField(d.cfg.Host, d.cfg.Password), strconv.Itoa(int(d.cfg.Port))
+	if len(d.cfg.Fallbacks) > 0 && d.connectedAddr != "" {
+		addr := d.connectedAddr
+		if dir, file := filepath.Split(addr); strings.HasPrefix(file, ".s.PGSQL.") {
+			host, port = filepath.Clean(dir), strings.TrimPrefix(file, ".s.PGSQL.")
+		} else if h, p, err := net.SplitHostPort(addr); err == nil {
+			host, port = h, p
+		}
+	}
 	if strings.Contains(host, ":") && !strings.HasPrefix(host, "[") {
 		host = "[" + host + "]"
 	}
-	return Provenance{Server: fmt.Sprintf("%s:%d", host, d.cfg.Port), Database: d.server.database, Role: d.server.user,
-		ServerVersion: d.server.version, SnapshotTime: snap}
+	return host + ":" + port
 }
 
 // Origin is Provenance as the engine's facts (engine.Origin), for the
@@ -647,8 +721,18 @@ func (d *DB) connectError(ctx context.Context, err error) *engine.Error {
 		return engine.AsError(ctx.Err())
 	}
 	pw := d.cfg.Password
-	where := fmt.Sprintf("%s:%d", d.cfg.Host, d.cfg.Port)
-	cause := &secretError{scrub(err.Error(), pw)}
+	// A failed connection's messages may quote the host or the database.
+	scrub := func(text, _ string) string { return d.scrubAll(text) }
+	where := fmt.Sprintf("%s:%d", shownField(d.cfg.Host, pw), d.cfg.Port)
+	cause := &secretError{d.scrubAll(err.Error())}
+	if errors.Is(err, errStandbyServer) || errors.Is(err, errPrimaryServer) || errors.Is(err, pgconn.ErrReadOnlyConnection) {
+		want := "a primary (target_session_attrs=primary or read-write)"
+		if errors.Is(err, errPrimaryServer) {
+			want = "a standby (target_session_attrs=standby)"
+		}
+		return dbError(d.name, "no server of the connection string is %s", want).WithErr(cause).WithHint(
+			"Querent only reads, so any server will do: use target_session_attrs=any (the default), or name the server you want in host=")
+	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		msg := scrub(pgErr.Message, pw)
@@ -676,7 +760,7 @@ func (d *DB) connectError(ctx context.Context, err error) *engine.Error {
 	text := scrub(err.Error(), pw)
 	switch {
 	case errors.As(err, &dnsErr):
-		return dbError(d.name, "the host %s cannot be found (%s)", d.cfg.Host, dnsErr.Err).WithErr(cause).WithHint("check the host's name")
+		return dbError(d.name, "the host %s cannot be found (%s)", shownField(d.cfg.Host, pw), dnsErr.Err).WithErr(cause).WithHint("check the host's name")
 	case strings.Contains(text, "connection refused"):
 		return dbError(d.name, "nothing is listening at %s (connection refused)", where).WithErr(cause).WithHint(
 			"check that PostgreSQL runs there and listens on that port and address (listen_addresses, port in postgresql.conf)")
@@ -694,6 +778,18 @@ func (d *DB) connectError(ctx context.Context, err error) *engine.Error {
 			"check the host and port, and that the server is running")
 	}
 	return dbError(d.name, "cannot connect: %s", lastPart(text)).WithErr(cause).WithHint("check the connection string, the server and the network")
+}
+
+// scrubAll removes the password from text, and the host, database and
+// user names where they hold one by mistake.
+func (d *DB) scrubAll(text string) string {
+	pw := d.cfg.Password
+	for _, f := range []string{d.cfg.Host, d.cfg.Database, d.cfg.User} {
+		if shown := shownField(f, pw); f != "" && shown != f {
+			text = strings.ReplaceAll(text, f, shown)
+		}
+	}
+	return scrub(text, pw)
 }
 
 // lastPart keeps the end of a chain of "a: b: c" messages.

@@ -32,8 +32,8 @@ type RoleInfo struct {
 	CreateOnDatabase bool `json:"create_on_database"`
 	// Memberships are the predefined roles it belongs to that reach beyond
 	// the data (pg_write_server_files, pg_execute_server_program,
-	// pg_read_server_files, pg_write_all_data) and the superusers it may
-	// become.
+	// pg_read_server_files, pg_write_all_data, pg_signal_backend,
+	// pg_checkpoint) and the superusers it may become.
 	Memberships []string `json:"memberships,omitempty"`
 	// CreateRole, CreateDB, Replication and BypassRLS are the role's own
 	// attributes.
@@ -119,7 +119,8 @@ var roleSQL = []string{
 	 WHERE has_schema_privilege(oid, 'CREATE') AND nspname NOT IN ('pg_catalog', 'information_schema') AND nspname !~ '^pg_(toast|temp)'`,
 	`SELECT coalesce(string_agg(rolname, ', ' ORDER BY rolname), '') FROM pg_catalog.pg_roles
 	 WHERE rolname <> current_user AND pg_has_role(current_user, oid, 'MEMBER')
-	   AND (rolname IN ('pg_write_server_files', 'pg_execute_server_program', 'pg_read_server_files', 'pg_write_all_data') OR rolsuper)`,
+	   AND (rolname IN ('pg_write_server_files', 'pg_execute_server_program', 'pg_read_server_files', 'pg_write_all_data',
+	                    'pg_signal_backend', 'pg_checkpoint') OR rolsuper)`,
 }
 
 // inspect reads the server's version, the session's schemas and what the

@@ -42,7 +42,8 @@ var schemaSQL = []string{
 	// 0: relations, those on the search path first, in its order.
 	`SELECT c.oid, n.nspname, c.relname, c.relkind, pg_catalog.pg_table_is_visible(c.oid), c.reltuples::bigint, c.relpages,
 		coalesce(pg_catalog.obj_description(c.oid, 'pg_class'), ''),
-		CASE WHEN c.relkind IN ('v', 'm') THEN coalesce(pg_catalog.pg_get_viewdef(c.oid, true), '') ELSE '' END
+		CASE WHEN c.relkind IN ('v', 'm') THEN coalesce(pg_catalog.pg_get_viewdef(c.oid, true), '') ELSE '' END,
+		c.relrowsecurity
 	 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 	 WHERE ` + relFilter + `
 	 ORDER BY array_position(current_schemas(false), n.nspname::text) NULLS LAST, n.nspname, c.relname
@@ -88,6 +89,16 @@ type relation struct {
 	pages    int64
 	t        *engine.Table
 	category map[string]string // column → pg_type.typcategory
+	rls      bool              // row-level security is on (relrowsecurity)
+}
+
+// readable reports whether introspection reads the relation's rows:
+// tables and materialized views whose reading runs no code but
+// PostgreSQL's. A view runs its definition, a foreign table its wrapper, a
+// table under row-level security its policies: their rows are read only
+// when a query asks, through the guard.
+func (r *relation) readable() bool {
+	return (r.kind == 'r' || r.kind == 'p' || r.kind == 'm') && !r.rls
 }
 
 // qualified is the relation as Querent's own statements name it.
@@ -130,7 +141,7 @@ func (d *DB) schemaLocked(ctx context.Context) (*engine.Schema, error) {
 	byOID := map[string]*relation{}
 	var rels []*relation
 	for _, r := range res[0] {
-		rel := &relation{oid: r[0], schema: r[1], name: r[2], kind: r[3][0], category: map[string]string{}}
+		rel := &relation{oid: r[0], schema: r[1], name: r[2], kind: r[3][0], category: map[string]string{}, rls: r[9] == "t"}
 		rel.tuples, _ = strconv.ParseInt(r[5], 10, 64)
 		rel.pages, _ = strconv.ParseInt(r[6], 10, 64)
 		name := r[2]
@@ -144,12 +155,16 @@ func (d *DB) schemaLocked(ctx context.Context) (*engine.Schema, error) {
 		case 'v':
 			t.Kind = "view"
 			t.SQL = "CREATE VIEW " + sqltext.TableIdent(sqltext.PostgreSQL, name) + " AS " + strings.TrimSpace(r[8])
+			t.Note = "a view: its columns come from the catalog, and its rows are read only when a query asks for them (reading a view runs its definition)"
 		case 'm':
 			t.Kind = "view"
 			t.SQL = "CREATE MATERIALIZED VIEW " + ident(name) + " AS " + strings.TrimSpace(r[8])
 			t.Note = "a materialized view: its rows are as of its last REFRESH"
 		case 'f':
 			t.Note = "a foreign table: its rows live on another server, so they are not counted or sampled"
+		}
+		if rel.rls {
+			t.Note = joinNote(t.Note, "row-level security is on: its rows are read only when a query asks for them (its policies run then, and are checked like the query)")
 		}
 		rel.t = t
 		byOID[rel.oid] = rel
@@ -287,12 +302,12 @@ func (d *DB) describeRows(ctx context.Context, rels []*relation) {
 	deadline := time.Now().Add(d.opts.SchemaBudget)
 	var steps []step
 	for _, rel := range rels {
-		if rel.kind == 'f' {
+		if !rel.readable() {
 			continue
 		}
 		q := rel.qualified()
 		small := rel.tuples >= 0 && rel.tuples < d.opts.ExactCountMaxRows || rel.tuples < 0 && rel.pages < 1000
-		if rel.kind == 'v' || small {
+		if small {
 			steps = append(steps, step{rel: rel, kind: "count", sql: "SELECT count(*) FROM " + q})
 		}
 		steps = append(steps, step{rel: rel, kind: "samples", sql: fmt.Sprintf("SELECT * FROM %s LIMIT %d", q, sampleRows)})
@@ -393,7 +408,7 @@ func (d *DB) describeRows(ctx context.Context, rels []*relation) {
 		}
 	}
 	for _, rel := range rels {
-		if rel.kind == 'f' || done[rel]["samples"] {
+		if !rel.readable() || done[rel]["samples"] {
 			continue
 		}
 		rel.t.Note = joinNote(rel.t.Note, "its rows were not counted (the count is the planner's estimate) nor sampled: reading the tables' details took more than "+
