@@ -20,7 +20,7 @@ var generatorSQL = map[string]string{
 		WHERE pronamespace = 'pg_catalog'::regnamespace AND prokind IN ('f', 'a', 'w') AND provolatile IN ('i', 's')
 		  AND NOT EXISTS (SELECT 1 FROM unnest(proargtypes::oid[] || prorettype) t WHERE t IN (` + pseudoTypes + `))`,
 	"volatile":  `SELECT string_agg(DISTINCT proname, ' ' ORDER BY proname) FROM pg_proc WHERE pronamespace = 'pg_catalog'::regnamespace AND provolatile = 'v'`,
-	"operators": `SELECT string_agg(DISTINCT oprname, ' ' ORDER BY oprname) FROM pg_operator`,
+	"operators": `SELECT string_agg(DISTINCT oprname, ' ' ORDER BY oprname) FROM pg_operator WHERE oid < 16384`,
 	"version":   `SHOW server_version_num`,
 }
 
