@@ -140,9 +140,6 @@ type DB struct {
 	catalog   *catalog // the facts of the server check, kept across connections
 	noticeBox noticeBox
 
-	abandonedMu sync.Mutex
-	abandoned   []abandonedBackend
-
 	// connectedAddr is the host:port (or socket) of the connection string's
 	// hosts that answered last.
 	connectedAddr string

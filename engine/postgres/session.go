@@ -54,7 +54,7 @@ func (d *DB) takeNotices() []*pgconn.Notice {
 	return n
 }
 
-// abandoned are the server processes whose statements Querent stopped
+// abandonedBackend is a server process whose statement Querent stopped
 // waiting for (a timeout, a cancel): PostgreSQL cannot interrupt every kind
 // of work (its LIKE matcher checks for no interrupt; a hash of a huge value
 // is one call), so such a statement may run on after Querent closed its
@@ -65,30 +65,40 @@ type abandonedBackend struct {
 	since time.Time
 }
 
+// abandonedByServer holds the abandoned server processes of this
+// Querent per server (host:port): two databases of one server share the
+// rule, since a runaway holds the server, not the database.
+var abandonedByServer = struct {
+	sync.Mutex
+	m map[string][]abandonedBackend
+}{m: map[string][]abandonedBackend{}}
+
 // abandon remembers conn's server process.
 func (d *DB) abandon(conn *pgconn.PgConn) {
 	if conn == nil || conn.PID() == 0 {
 		return
 	}
-	d.abandonedMu.Lock()
-	defer d.abandonedMu.Unlock()
-	for _, a := range d.abandoned {
+	key := d.serverAddr()
+	abandonedByServer.Lock()
+	defer abandonedByServer.Unlock()
+	for _, a := range abandonedByServer.m[key] {
 		if a.pid == conn.PID() {
 			return
 		}
 	}
-	d.abandoned = append(d.abandoned, abandonedBackend{pid: conn.PID(), since: time.Now()})
+	abandonedByServer.m[key] = append(abandonedByServer.m[key], abandonedBackend{pid: conn.PID(), since: time.Now()})
 }
 
 // abandonedPIDs lists them as a PostgreSQL array literal ("" when none).
 func (d *DB) abandonedPIDs() string {
-	d.abandonedMu.Lock()
-	defer d.abandonedMu.Unlock()
-	if len(d.abandoned) == 0 {
+	abandonedByServer.Lock()
+	defer abandonedByServer.Unlock()
+	list := abandonedByServer.m[d.serverAddr()]
+	if len(list) == 0 {
 		return ""
 	}
-	parts := make([]string, len(d.abandoned))
-	for i, a := range d.abandoned {
+	parts := make([]string, len(list))
+	for i, a := range list {
 		parts[i] = strconv.FormatUint(uint64(a.pid), 10)
 	}
 	return "{" + strings.Join(parts, ",") + "}"
@@ -103,15 +113,20 @@ func (d *DB) forgetIdle(busy string) {
 			keep[p] = true
 		}
 	}
-	d.abandonedMu.Lock()
-	defer d.abandonedMu.Unlock()
+	key := d.serverAddr()
+	abandonedByServer.Lock()
+	defer abandonedByServer.Unlock()
 	var out []abandonedBackend
-	for _, a := range d.abandoned {
+	for _, a := range abandonedByServer.m[key] {
 		if keep[strconv.FormatUint(uint64(a.pid), 10)] {
 			out = append(out, a)
 		}
 	}
-	d.abandoned = out
+	if len(out) == 0 {
+		delete(abandonedByServer.m, key)
+	} else {
+		abandonedByServer.m[key] = out
+	}
 }
 
 // abandonedSQL lists which of the given server processes still run a
@@ -163,14 +178,14 @@ func (d *DB) waitAbandoned(ctx context.Context, limit time.Duration, busy *busyE
 
 // stillRunning is the error for a statement that could not start.
 func (d *DB) stillRunning(pids string) *engine.Error {
-	d.abandonedMu.Lock()
+	abandonedByServer.Lock()
 	var since time.Time
-	for _, a := range d.abandoned {
+	for _, a := range abandonedByServer.m[d.serverAddr()] {
 		if since.IsZero() || a.since.Before(since) {
 			since = a.since
 		}
 	}
-	d.abandonedMu.Unlock()
+	abandonedByServer.Unlock()
 	list := strings.Split(pids, ",")
 	sort.Strings(list)
 	ago := time.Since(since).Round(time.Second)
