@@ -221,7 +221,7 @@ func TestPostgresBenchReport(t *testing.T) {
 		fmt.Fprintf(&rep, "  %-100s Run %8s  psql %8s  ratio %.2f  (bare pgx %8s, guard overhead %.2f)\n", text.Excerpt(q, 100),
 			o.Round(time.Microsecond), perPsql.Round(time.Microsecond), float64(o)/float64(perPsql), b.Round(time.Microsecond), float64(o)/float64(b))
 	}
-	rep.WriteString("(the guard's own cost per run: the parse and policy above plus one round trip that carries BEGIN, the SET LOCALs, the statement and ROLLBACK together)\n")
+	rep.WriteString("(the guard's own cost per run: the parse and policy above, and two round trips: BEGIN, the SET LOCALs and the statement's Parse, whose rewritten tree the server sends back to be judged; then Bind and Execute, ROLLBACK and DISCARD ALL)\n")
 	t.Log("\n" + rep.String())
 	if dir := os.Getenv("QUERENT_REPORT_DIR"); dir != "" {
 		os.MkdirAll(dir, 0o755)
