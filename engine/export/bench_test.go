@@ -103,9 +103,7 @@ func BenchmarkBareStreamWriter(b *testing.B) {
 		}
 		cell := make([]any, len(cols))
 		for i, r := range rows {
-			for j, v := range r {
-				cell[j] = v
-			}
+			copy(cell, r)
 			if err := sw.SetRow("A"+strconv.Itoa(i+2), cell); err != nil {
 				b.Fatal(err)
 			}

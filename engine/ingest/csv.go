@@ -454,6 +454,3 @@ func (p *csvParser) lineOf(j int) int64 {
 	}
 	return p.recLine
 }
-
-// offset returns the stream offset up to which records were returned.
-func (p *csvParser) offset() int64 { return p.base + int64(p.pos) }

@@ -29,13 +29,12 @@ func delimiterName(d byte) string { return engine.DelimiterName(rune(d)) }
 // when none splits anything consistently, the file has one column.
 func sniffDelimiter(text []byte, whole bool) byte {
 	type score struct {
-		d            byte
-		head         int     // fields of the first record
-		headFrac     float64 // records with as many fields as the first
-		mode         int     // the most common number of fields
-		modeFrac     float64
-		single       float64 // records with one field
-		modeEligible bool
+		d        byte
+		head     int     // fields of the first record
+		headFrac float64 // records with as many fields as the first
+		mode     int     // the most common number of fields
+		modeFrac float64
+		single   float64 // records with one field
 	}
 	var scores []score
 	for _, d := range delimiters {

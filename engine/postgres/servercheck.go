@@ -344,14 +344,6 @@ type typeFact struct {
 	notFound bool
 }
 
-// judge applies the rules to what the walk collected, with the catalog's
-// facts. It returns the first broken rule as a refusal (query and the
-// positions are the caller's), or nil.
-type judgement struct {
-	loc int
-	err *engine.Error
-}
-
 // judgeFunc applies the function policy to a resolved function.
 func judgeFunc(query string, pos int, oid uint32, f procFact, via string) *engine.Error {
 	shown := f.signature

@@ -40,10 +40,11 @@ type outer struct {
 	Exported `json:"exported"`
 	Shadowed string `json:"shadowed"`
 	Skipped  string `json:"-"`
-	Dash     string `json:"-,"`
-	Plain    bool
-	hidden   int
-	Quoted   int64 `json:"quoted,string"`
+	//lint:ignore SA5008 a field named "-" is what encoding/json makes of this tag, and the generator must agree
+	Dash   string `json:"-,"`
+	Plain  bool
+	hidden int
+	Quoted int64 `json:"quoted,string"`
 }
 
 // TestJSONFieldsAgreeWithEncodingJSON compares the fields jsonFields finds

@@ -24,8 +24,8 @@
 //   - Output: go-pgquery's functions write the module's stderr to the
 //     process's own; here it goes nowhere (a face's JSON is on stdout).
 //
-// The module's bytes are read from go-pgquery's internal package by
-// go:linkname (Go forbids importing it); a test checks that this binding and
+// The module's bytes are read from go-pgquery's internal package with a
+// linkname directive (Go forbids importing it); a test checks that this binding and
 // go-pgquery's give the same trees, so an upgrade that changes the module's
 // interface fails the tests, not the users.
 package pgparse
