@@ -130,59 +130,110 @@ func (d *DB) runLocked(ctx context.Context, env envelope) error {
 	}
 }
 
-func (d *DB) runOnce(ctx context.Context, env envelope) (err error) {
+func (d *DB) runOnce(ctx context.Context, env envelope) error {
 	conn, err := d.connLocked(ctx)
 	if err != nil {
 		return err
 	}
 	tctx, cancel := context.WithTimeout(ctx, env.timeout+clientMargin)
 	defer cancel()
-	timeout := max(env.timeout, time.Millisecond)
-	lock := min(d.opts.LockTimeout, timeout)
-	stmtName := checkedStatement
-
-	aborted := false
-	// abort stops the statement on the server (a cancel request: it would
-	// otherwise run on until it next writes to the closed connection) and
-	// closes the connection, whose state is then unknown; the backend is
-	// remembered until it is seen idle (waitAbandoned).
-	var p *pgconn.Pipeline
-	abort := func() {
-		if aborted {
-			return
-		}
-		aborted = true
-		d.abandon(conn)
-		cctx, ccancel := context.WithTimeout(context.Background(), time.Second)
-		_ = conn.CancelRequest(cctx)
-		ccancel()
-		// The socket first: a polite close would send Terminate behind
-		// the rows still coming, and wait.
-		_ = conn.Conn().Close()
-		d.dropConnLocked()
-		if p != nil {
-			p.Close()
-		}
-	}
+	g := &guarded{d: d, conn: conn, ctx: tctx, env: env}
 	defer func() {
 		// A connection whose exchange broke, was cancelled, or that is
 		// somehow still in a transaction is closed, never reused.
 		switch {
-		case aborted:
+		case g.aborted:
 		case ctx.Err() != nil || tctx.Err() != nil:
-			abort()
+			g.abort()
 		case d.conn != nil && !d.conn.IsClosed() && d.conn.TxStatus() != 'I':
 			d.dropConnLocked()
 		}
 	}()
+	sd, err := g.check()
+	if err != nil {
+		return err
+	}
+	if env.described != nil {
+		if derr := env.described(sd); derr != nil {
+			return g.finish(&callbackError{derr})
+		}
+	}
+	if env.checkOnly {
+		return g.finish(nil)
+	}
+	return g.execute()
+}
 
-	// Phase 1: the check.
-	p = conn.StartPipeline(tctx)
-	send := func(q string) { p.SendQueryParams(q, nil, nil, nil, nil) }
-	send("BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+// guarded is one run of the envelope on one connection.
+type guarded struct {
+	d       *DB
+	conn    *pgconn.PgConn
+	ctx     context.Context
+	env     envelope
+	p       *pgconn.Pipeline // the pipeline in flight, if any
+	aborted bool
+}
+
+// abort stops the statement on the server (a cancel request: it would
+// otherwise run on until it next writes to the closed connection) and
+// closes the connection, whose state is then unknown; the backend is
+// remembered until it is seen idle (waitAbandoned).
+func (g *guarded) abort() {
+	if g.aborted {
+		return
+	}
+	g.aborted = true
+	g.d.abandon(g.conn)
+	cctx, ccancel := context.WithTimeout(context.Background(), time.Second)
+	_ = g.conn.CancelRequest(cctx)
+	ccancel()
+	// The socket first: a polite close would send Terminate behind the
+	// rows still coming, and wait.
+	_ = g.conn.Conn().Close()
+	g.d.dropConnLocked()
+	if g.p != nil {
+		g.p.Close()
+		g.p = nil
+	}
+}
+
+// send queues one statement of Querent's own on the pipeline.
+func (g *guarded) send(q string) { g.p.SendQueryParams(q, nil, nil, nil, nil) }
+
+// closePipeline ends the pipeline once every result was read.
+func (g *guarded) closePipeline(stmtErr error) error {
+	err := g.p.Close()
+	g.p = nil
+	if err != nil {
+		g.abort()
+		return errors.Join(stmtErr, err)
+	}
+	return nil
+}
+
+// finish ends the transaction after the check (a refusal, a failure or
+// checkOnly) and returns result.
+func (g *guarded) finish(result error) error {
+	if err := g.d.rollbackLocked(g.ctx, g.conn, checkedStatement); err != nil {
+		g.abort()
+		return errors.Join(result, err)
+	}
+	return result
+}
+
+// check is the first round trip (the settings, the abandoned statements'
+// state, the statement's Parse and Describe) and the judgement of the
+// server's reading of the statement. On any failure the transaction is
+// ended and the error returned.
+func (g *guarded) check() (*pgconn.StatementDescription, error) {
+	env, d := g.env, g.d
+	timeout := max(env.timeout, time.Millisecond)
+	lock := min(d.opts.LockTimeout, timeout)
+	g.p = g.conn.StartPipeline(g.ctx)
+	g.send("BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
 	// set_config(…, true) is SET LOCAL: the settings and the snapshot's
 	// time in one statement.
-	send("SELECT pg_catalog.set_config('statement_timeout', '" + ms(timeout) + "', true), " +
+	g.send("SELECT pg_catalog.set_config('statement_timeout', '" + ms(timeout) + "', true), " +
 		"pg_catalog.set_config('lock_timeout', '" + ms(lock) + "', true), " +
 		"pg_catalog.set_config('idle_in_transaction_session_timeout', '" + ms(idleInTransaction) + "', true), " +
 		"pg_catalog.set_config('client_min_messages', 'log', true), " +
@@ -190,38 +241,61 @@ func (d *DB) runOnce(ctx context.Context, env envelope) (err error) {
 		"pg_catalog.set_config('debug_print_rewritten', '" + onOff(!env.unchecked) + "', true), " +
 		"pg_catalog.date_part('epoch', pg_catalog.statement_timestamp())")
 	abandoned := d.abandonedPIDs()
-	if len(abandoned) > 0 {
-		p.SendQueryParams(abandonedSQL, [][]byte{[]byte(abandoned)}, nil, nil, nil)
+	if abandoned != "" {
+		g.p.SendQueryParams(abandonedSQL, [][]byte{[]byte(abandoned)}, nil, nil, nil)
 	}
-	p.SendPrepare(stmtName, env.sql, nil)
-	p.SendPipelineSync()
-	if ferr := p.Flush(); ferr != nil {
-		abort()
-		return ferr
+	g.p.SendPrepare(checkedStatement, env.sql, nil)
+	g.p.SendPipelineSync()
+	if err := g.p.Flush(); err != nil {
+		g.abort()
+		return nil, err
 	}
-	var (
-		sd       *pgconn.StatementDescription
-		stmtErr  error
-		busyPIDs string
-	)
-	// The results come in order: BEGIN, the settings, [the abandoned
-	// statements], the statement's description (whose notices are the
-	// server's reading of it), the Sync.
+	sd, busy, stmtErr, err := g.readCheck(abandoned != "")
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case busy != "":
+		return nil, g.finish(&busyError{pids: busy})
+	case stmtErr != nil:
+		return nil, g.finish(stmtErr)
+	case sd == nil:
+		return nil, g.finish(errors.New("the server did not describe the statement"))
+	}
+	if !env.unchecked {
+		rd, terr := captureTree(d.takeNotices())
+		if terr != nil {
+			return nil, g.finish(engine.QueryErrorf(engine.CodeRefused, env.query, -1,
+				"Querent could not read back how PostgreSQL reads this query (%v), so it does not run it", terr).WithHint(
+				"rename aliases or columns that start with ':' or are very long with many spaces, quotes or brackets; otherwise report it with the query"))
+		}
+		if cerr := d.checkReading(g.ctx, g.conn, env.query, env.a, env.prefix, rd); cerr != nil {
+			return nil, g.finish(cerr)
+		}
+	}
+	return sd, nil
+}
+
+// readCheck reads the first round trip's results, in order: BEGIN, the
+// settings, [the abandoned statements], the statement's description (whose
+// notices are the server's reading of it), the Sync. err is a broken
+// exchange (the connection is then closed); stmtErr the server's error.
+func (g *guarded) readCheck(withAbandoned bool) (sd *pgconn.StatementDescription, busy string, stmtErr, err error) {
 	step, prepared := 0, 2
-	if len(abandoned) > 0 {
+	if withAbandoned {
 		prepared = 3
 	}
 	for {
 		if step == prepared && sd == nil {
-			d.noticesOn(true)
+			g.d.noticesOn(true)
 		}
-		r, gerr := p.GetResults()
-		d.noticesOn(false)
+		r, gerr := g.p.GetResults()
+		g.d.noticesOn(false)
 		if gerr != nil {
 			var pgErr *pgconn.PgError
 			if !errors.As(gerr, &pgErr) {
-				abort()
-				return gerr
+				g.abort()
+				return nil, "", nil, gerr
 			}
 			stmtErr = gerr
 			continue
@@ -234,11 +308,11 @@ func (d *DB) runOnce(ctx context.Context, env envelope) (err error) {
 			switch {
 			case step == 1:
 				if x.NextRow() {
-					d.noteSnapshot(x.Values())
+					g.d.noteSnapshot(x.Values())
 				}
-			case step == 2 && len(abandoned) > 0:
+			case step == 2 && withAbandoned:
 				if x.NextRow() {
-					busyPIDs = string(x.Values()[0])
+					busy = string(x.Values()[0])
 				}
 			}
 			if _, cerr := x.Close(); cerr != nil && stmtErr == nil {
@@ -248,125 +322,52 @@ func (d *DB) runOnce(ctx context.Context, env envelope) (err error) {
 		case *pgconn.StatementDescription:
 			sd = x
 			step++
-		case *pgconn.PipelineSync:
 		}
 	}
-	if cerr := p.Close(); cerr != nil {
-		p = nil
-		abort()
-		return errors.Join(stmtErr, cerr)
+	if cerr := g.closePipeline(stmtErr); cerr != nil {
+		return nil, "", nil, cerr
 	}
-	p = nil
-	finish := func(result error) error {
-		// ROLLBACK, and DISCARD ALL when the statement may have run.
-		if rerr := d.rollbackLocked(tctx, conn, stmtName); rerr != nil {
-			abort()
-			return errors.Join(result, rerr)
-		}
-		return result
-	}
-	if busyPIDs != "" {
-		return finish(&busyError{pids: busyPIDs})
-	}
-	if stmtErr != nil {
-		return finish(stmtErr)
-	}
-	if sd == nil {
-		return finish(errors.New("the server did not describe the statement"))
-	}
-	if !env.unchecked {
-		rd, terr := captureTree(d.takeNotices())
-		if terr != nil {
-			return finish(engine.QueryErrorf(engine.CodeRefused, env.query, -1,
-				"Querent could not read back how PostgreSQL reads this query (%v), so it does not run it", terr).WithHint(
-				"rename aliases or columns that start with ':' or are very long with many spaces, quotes or brackets; otherwise report it with the query"))
-		}
-		if cerr := d.checkReading(tctx, conn, env.query, env.a, env.prefix, rd); cerr != nil {
-			return finish(cerr)
-		}
-	}
-	if env.described != nil {
-		if derr := env.described(sd); derr != nil {
-			return finish(&callbackError{derr})
-		}
-	}
-	if env.checkOnly {
-		return finish(nil)
-	}
+	return sd, busy, stmtErr, nil
+}
 
-	// Phase 2: the run.
-	p = conn.StartPipeline(tctx)
+// execute is the second round trip: the checked statement (or EXPLAIN of
+// it), its rows handed to the callbacks, then ROLLBACK and DISCARD ALL.
+func (g *guarded) execute() error {
+	env := g.env
+	g.p = g.conn.StartPipeline(g.ctx)
 	if env.explain {
-		p.SendQueryParams("EXPLAIN (FORMAT JSON) EXECUTE "+stmtName, nil, nil, nil, nil)
+		g.send("EXPLAIN (FORMAT JSON) EXECUTE " + checkedStatement)
 	} else {
-		p.SendQueryPrepared(stmtName, nil, nil, nil)
+		g.p.SendQueryPrepared(checkedStatement, nil, nil, nil)
 	}
-	p.SendPipelineSync()
-	send("ROLLBACK")
-	p.SendPipelineSync()
-	send("DISCARD ALL")
-	p.SendPipelineSync()
-	d.noticesOn(true)
-	if ferr := p.Flush(); ferr != nil {
-		d.noticesOn(false)
-		abort()
-		return ferr
+	g.p.SendPipelineSync()
+	g.send("ROLLBACK")
+	g.p.SendPipelineSync()
+	g.send("DISCARD ALL")
+	g.p.SendPipelineSync()
+	g.d.noticesOn(true)
+	if err := g.p.Flush(); err != nil {
+		g.d.noticesOn(false)
+		g.abort()
+		return err
 	}
-	r, gerr := p.GetResults()
-	d.noticesOn(false)
-	if gerr != nil {
-		var pgErr *pgconn.PgError
-		if !errors.As(gerr, &pgErr) {
-			abort()
-			return gerr
-		}
-		stmtErr = gerr
-	} else if rr, ok := r.(*pgconn.ResultReader); !ok {
-		abort()
-		return fmt.Errorf("unexpected pipeline result %T", r)
-	} else {
-		if !env.unchecked && reanalysed(d.takeNotices()) {
-			abort()
-			return engine.QueryErrorf(engine.CodeRefused, env.query, -1,
-				"the database's definitions changed while Querent checked this query, so it was stopped before it returned a row").WithErr(errChangedMeanwhile).WithHint(
-				"run it again")
-		}
-		cbErr := env.fields(rr.FieldDescriptions())
-		for cbErr == nil && rr.NextRow() {
-			cbErr = env.row(rr.Values())
-		}
-		if cbErr != nil {
-			// Stopped early (a full result, the caller's error): the
-			// server is told to stop, and the connection is closed
-			// rather than drained of the rows on their way. Nothing of
-			// the transaction survives a closed connection.
-			abort()
-			return &callbackError{cbErr}
-		}
-		if _, cerr := rr.Close(); cerr != nil {
-			stmtErr = cerr
-			var pgErr *pgconn.PgError
-			if !errors.As(cerr, &pgErr) {
-				// The exchange broke mid-result: a row past the size
-				// limit, a lost connection.
-				abort()
-				return cerr
-			}
-		}
+	stmtErr, err := g.rows()
+	if err != nil {
+		return err
 	}
 	// The rest: the Syncs, ROLLBACK and DISCARD ALL.
 	for {
-		r, gerr := p.GetResults()
+		r, gerr := g.p.GetResults()
 		if gerr != nil {
 			var pgErr *pgconn.PgError
 			if !errors.As(gerr, &pgErr) {
-				abort()
+				g.abort()
 				return errors.Join(stmtErr, gerr)
 			}
 			if stmtErr == nil {
 				// ROLLBACK or DISCARD ALL failed: the session's state is
 				// unknown.
-				d.dropConnLocked()
+				g.d.dropConnLocked()
 			}
 			continue
 		}
@@ -377,13 +378,60 @@ func (d *DB) runOnce(ctx context.Context, env envelope) (err error) {
 			rr.Close()
 		}
 	}
-	if cerr := p.Close(); cerr != nil {
-		p = nil
-		abort()
-		return errors.Join(stmtErr, cerr)
+	if cerr := g.closePipeline(stmtErr); cerr != nil {
+		return cerr
 	}
-	p = nil
 	return stmtErr
+}
+
+// rows reads the statement's result into the callbacks. stmtErr is the
+// server's error; err a broken run (the connection is then closed).
+func (g *guarded) rows() (stmtErr, err error) {
+	env := g.env
+	r, gerr := g.p.GetResults()
+	g.d.noticesOn(false)
+	if gerr != nil {
+		var pgErr *pgconn.PgError
+		if !errors.As(gerr, &pgErr) {
+			g.abort()
+			return nil, gerr
+		}
+		return gerr, nil
+	}
+	rr, ok := r.(*pgconn.ResultReader)
+	if !ok {
+		g.abort()
+		return nil, fmt.Errorf("unexpected pipeline result %T", r)
+	}
+	if !env.unchecked && reanalysed(g.d.takeNotices()) {
+		g.abort()
+		return nil, engine.QueryErrorf(engine.CodeRefused, env.query, -1,
+			"the database's definitions changed while Querent checked this query, so it was stopped before it returned a row").WithErr(errChangedMeanwhile).WithHint(
+			"run it again")
+	}
+	cbErr := env.fields(rr.FieldDescriptions())
+	for cbErr == nil && rr.NextRow() {
+		cbErr = env.row(rr.Values())
+	}
+	if cbErr != nil {
+		// Stopped early (a full result, the caller's error): the server is
+		// told to stop, and the connection is closed rather than drained
+		// of the rows on their way. Nothing of the transaction survives a
+		// closed connection.
+		g.abort()
+		return nil, &callbackError{cbErr}
+	}
+	if _, cerr := rr.Close(); cerr != nil {
+		var pgErr *pgconn.PgError
+		if !errors.As(cerr, &pgErr) {
+			// The exchange broke mid-result: a row past the size limit, a
+			// lost connection.
+			g.abort()
+			return nil, cerr
+		}
+		return cerr, nil
+	}
+	return nil, nil
 }
 
 func onOff(b bool) string {
