@@ -409,25 +409,7 @@ func (w *walker) node(kind string, n map[string]any) {
 	pos := loc(n)
 	switch kind {
 	case "SelectStmt":
-		if into, ok := n["intoClause"].(map[string]any); ok {
-			rel, _ := into["rel"].(map[string]any)
-			p := loc(rel)
-			w.violate(p, engine.QueryErrorf(engine.CodeRefused, w.query, p,
-				"SELECT … INTO %s creates a table: Querent only runs read-only queries", str(rel["relname"])).WithHint(
-				"leave out INTO …: the rows come back as the answer"))
-		}
-		if locks, ok := n["lockingClause"].([]any); ok && len(locks) > 0 {
-			_, lc := nodeOf(asMap(locks[0]))
-			what := map[string]string{"LCS_FORUPDATE": "FOR UPDATE", "LCS_FORNOKEYUPDATE": "FOR NO KEY UPDATE",
-				"LCS_FORSHARE": "FOR SHARE", "LCS_FORKEYSHARE": "FOR KEY SHARE"}[str(lc["strength"])]
-			if what == "" {
-				what = "FOR UPDATE"
-			}
-			p := w.lockingClausePos()
-			w.violate(p, engine.QueryErrorf(engine.CodeRefused, w.query, p,
-				"%s locks the rows it reads: Querent only runs read-only queries", what).WithHint(
-				"leave out %s: a query that only reads needs no row locks", what))
-		}
+		w.selectStmt(n)
 	case "CommonTableExpr":
 		w.a.ctes[strings.ToLower(str(n["ctename"]))] = true
 		if q, ok := n["ctequery"].(map[string]any); ok {
@@ -438,44 +420,10 @@ func (w *walker) node(kind string, n map[string]any) {
 			}
 		}
 	case "RangeVar":
-		t := tableRef{schema: str(n["schemaname"]), name: str(n["relname"]), pos: pos}
-		if t.schema == "" || strings.EqualFold(t.schema, "pg_catalog") {
-			if what, _ := secretRelation(strings.ToLower(t.name)); what != "" && str(n["catalogname"]) == "" {
-				w.violate(pos, engine.QueryErrorf(engine.CodeRefused, w.query, pos, "%s is not readable through Querent: it holds %s", t.name, what).WithHint(
-					"query the data; for the roles, pg_roles shows them without their passwords"))
-			}
-		}
-		if c := str(n["catalogname"]); c != "" {
-			t.schema = c + "." + t.schema
-		}
-		w.tables = append(w.tables, t)
-		w.a.aliases[strings.ToLower(t.name)] = t
-		if al, ok := n["alias"].(map[string]any); ok {
-			if name := str(al["aliasname"]); name != "" {
-				w.a.aliases[strings.ToLower(name)] = t
-			}
-		}
+		w.rangeVar(n, pos)
 		return
 	case "ColumnRef":
-		fields, _ := n["fields"].([]any)
-		var parts []string
-		for _, f := range fields {
-			k, body := nodeOf(asMap(f))
-			if k != "String" {
-				parts = nil // A_Star: t.* or *
-				break
-			}
-			parts = append(parts, str(body["sval"]))
-		}
-		if len(parts) >= 2 {
-			w.attribute(parts[len(parts)-1], strings.Join(parts, "."), pos)
-		}
-		switch len(parts) {
-		case 1:
-			w.a.columns = append(w.a.columns, columnRef{name: parts[0], pos: pos})
-		case 2, 3:
-			w.a.columns = append(w.a.columns, columnRef{qualifier: strings.ToLower(parts[len(parts)-2]), name: parts[len(parts)-1], pos: pos})
-		}
+		w.columnRef(n, pos)
 		return
 	case "ParamRef":
 		w.violate(pos, engine.QueryErrorf(engine.CodeSyntax, w.query, pos,
@@ -510,13 +458,7 @@ func (w *walker) node(kind string, n map[string]any) {
 		"JsonFuncExpr", "JsonTable", "JsonParseExpr", "JsonScalarExpr", "JsonSerializeExpr", "MergeSupportFunc":
 		w.grammar(kind, n, pos)
 	case "RangeTableSample":
-		method := names(n["method"])
-		m := strings.ToLower(method[len(method)-1])
-		if len(method) > 2 || (len(method) == 2 && !strings.EqualFold(method[0], "pg_catalog")) || !allowedTableSamples[m] {
-			w.violate(pos, engine.QueryErrorf(engine.CodeRefused, w.query, pos,
-				"the TABLESAMPLE method %s is not allowed: only PostgreSQL's built-in SYSTEM and BERNOULLI are", strings.Join(method, ".")).WithHint(
-				"use TABLESAMPLE BERNOULLI (10) for a 10%% sample of the rows, or ORDER BY random() LIMIT n"))
-		}
+		w.tableSample(n, pos)
 	case "A_Const":
 		return
 	default:
@@ -529,6 +471,86 @@ func (w *walker) node(kind string, n map[string]any) {
 	}
 	for _, v := range n {
 		w.walk(v)
+	}
+}
+
+// selectStmt refuses SELECT … INTO (it creates a table) and row locks.
+func (w *walker) selectStmt(n map[string]any) {
+	if into, ok := n["intoClause"].(map[string]any); ok {
+		rel, _ := into["rel"].(map[string]any)
+		p := loc(rel)
+		w.violate(p, engine.QueryErrorf(engine.CodeRefused, w.query, p,
+			"SELECT … INTO %s creates a table: Querent only runs read-only queries", str(rel["relname"])).WithHint(
+			"leave out INTO …: the rows come back as the answer"))
+	}
+	if locks, ok := n["lockingClause"].([]any); ok && len(locks) > 0 {
+		_, lc := nodeOf(asMap(locks[0]))
+		what := map[string]string{"LCS_FORUPDATE": "FOR UPDATE", "LCS_FORNOKEYUPDATE": "FOR NO KEY UPDATE",
+			"LCS_FORSHARE": "FOR SHARE", "LCS_FORKEYSHARE": "FOR KEY SHARE"}[str(lc["strength"])]
+		if what == "" {
+			what = "FOR UPDATE"
+		}
+		p := w.lockingClausePos()
+		w.violate(p, engine.QueryErrorf(engine.CodeRefused, w.query, p,
+			"%s locks the rows it reads: Querent only runs read-only queries", what).WithHint(
+			"leave out %s: a query that only reads needs no row locks", what))
+	}
+}
+
+// rangeVar records a relation the statement names (and its alias), and
+// refuses the relations that hold the server's secrets.
+func (w *walker) rangeVar(n map[string]any, pos int) {
+	t := tableRef{schema: str(n["schemaname"]), name: str(n["relname"]), pos: pos}
+	if t.schema == "" || strings.EqualFold(t.schema, "pg_catalog") {
+		if what, _ := secretRelation(strings.ToLower(t.name)); what != "" && str(n["catalogname"]) == "" {
+			w.violate(pos, engine.QueryErrorf(engine.CodeRefused, w.query, pos, "%s is not readable through Querent: it holds %s", t.name, what).WithHint(
+				"query the data; for the roles, pg_roles shows them without their passwords"))
+		}
+	}
+	if c := str(n["catalogname"]); c != "" {
+		t.schema = c + "." + t.schema
+	}
+	w.tables = append(w.tables, t)
+	w.a.aliases[strings.ToLower(t.name)] = t
+	if al, ok := n["alias"].(map[string]any); ok {
+		if name := str(al["aliasname"]); name != "" {
+			w.a.aliases[strings.ToLower(name)] = t
+		}
+	}
+}
+
+// columnRef records a column reference; a qualified one may be attribute
+// notation (t.f is f(t) when f is not a column of t).
+func (w *walker) columnRef(n map[string]any, pos int) {
+	fields, _ := n["fields"].([]any)
+	var parts []string
+	for _, f := range fields {
+		k, body := nodeOf(asMap(f))
+		if k != "String" {
+			parts = nil // A_Star: t.* or *
+			break
+		}
+		parts = append(parts, str(body["sval"]))
+	}
+	if len(parts) >= 2 {
+		w.attribute(parts[len(parts)-1], strings.Join(parts, "."), pos)
+	}
+	switch len(parts) {
+	case 1:
+		w.a.columns = append(w.a.columns, columnRef{name: parts[0], pos: pos})
+	case 2, 3:
+		w.a.columns = append(w.a.columns, columnRef{qualifier: strings.ToLower(parts[len(parts)-2]), name: parts[len(parts)-1], pos: pos})
+	}
+}
+
+// tableSample allows PostgreSQL's built-in TABLESAMPLE methods only.
+func (w *walker) tableSample(n map[string]any, pos int) {
+	method := names(n["method"])
+	m := strings.ToLower(method[len(method)-1])
+	if len(method) > 2 || (len(method) == 2 && !strings.EqualFold(method[0], "pg_catalog")) || !allowedTableSamples[m] {
+		w.violate(pos, engine.QueryErrorf(engine.CodeRefused, w.query, pos,
+			"the TABLESAMPLE method %s is not allowed: only PostgreSQL's built-in SYSTEM and BERNOULLI are", strings.Join(method, ".")).WithHint(
+			"use TABLESAMPLE BERNOULLI (10) for a 10%% sample of the rows, or ORDER BY random() LIMIT n"))
 	}
 }
 

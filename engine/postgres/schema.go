@@ -92,6 +92,55 @@ type relation struct {
 	rls      bool              // row-level security is on (relrowsecurity)
 }
 
+// newRelation reads one row of schemaSQL's relations.
+func newRelation(r []string) *relation {
+	rel := &relation{oid: r[0], schema: r[1], name: r[2], kind: r[3][0], category: map[string]string{}, rls: r[9] == "t"}
+	rel.tuples, _ = strconv.ParseInt(r[5], 10, 64)
+	rel.pages, _ = strconv.ParseInt(r[6], 10, 64)
+	name := r[2]
+	if r[4] != "t" {
+		name = r[1] + "." + r[2]
+	}
+	t := &engine.Table{Name: name, Kind: "table", Columns: []*engine.TableColumn{}, PrimaryKey: []string{},
+		ForeignKeys: []engine.ForeignKey{}, Indexes: []engine.Index{}, Samples: engine.Rows{Values: [][]engine.Value{}},
+		Comment: r[7]}
+	switch rel.kind {
+	case 'v':
+		t.Kind = "view"
+		t.SQL = "CREATE VIEW " + sqltext.TableIdent(sqltext.PostgreSQL, name) + " AS " + strings.TrimSpace(r[8])
+		t.Note = "a view: its columns come from the catalog, and its rows are read only when a query asks for them (reading a view runs its definition)"
+	case 'm':
+		t.Kind = "view"
+		t.SQL = "CREATE MATERIALIZED VIEW " + ident(name) + " AS " + strings.TrimSpace(r[8])
+		t.Note = "a materialized view: its rows are as of its last REFRESH"
+	case 'f':
+		t.Note = "a foreign table: its rows live on another server, so they are not counted or sampled"
+	}
+	if rel.rls {
+		t.Note = joinNote(t.Note, "row-level security is on: its rows are read only when a query asks for them (its policies run then, and are checked like the query)")
+	}
+	rel.t = t
+	return rel
+}
+
+// addColumn reads one row of schemaSQL's columns into the relation.
+func (rel *relation) addColumn(r []string) {
+	c := &engine.TableColumn{Name: r[1], Type: r[2], Nullable: r[3] == "t", Affinity: affinity(r[7], r[2]), Comment: r[6]}
+	if r[4] != "" {
+		def := r[4]
+		if r[5] == "s" {
+			c.Generated = "stored"
+		} else {
+			c.Default = &def
+		}
+	}
+	rel.category[c.Name] = r[7]
+	if r[8] == "e" {
+		rel.category[c.Name] = "E" // an enum: categorical
+	}
+	rel.t.Columns = append(rel.t.Columns, c)
+}
+
 // readable reports whether introspection reads the relation's rows:
 // tables and materialized views whose reading runs no code but
 // PostgreSQL's. A view runs its definition, a foreign table its wrapper, a
@@ -141,55 +190,15 @@ func (d *DB) schemaLocked(ctx context.Context) (*engine.Schema, error) {
 	byOID := map[string]*relation{}
 	var rels []*relation
 	for _, r := range res[0] {
-		rel := &relation{oid: r[0], schema: r[1], name: r[2], kind: r[3][0], category: map[string]string{}, rls: r[9] == "t"}
-		rel.tuples, _ = strconv.ParseInt(r[5], 10, 64)
-		rel.pages, _ = strconv.ParseInt(r[6], 10, 64)
-		name := r[2]
-		if r[4] != "t" {
-			name = r[1] + "." + r[2]
-		}
-		t := &engine.Table{Name: name, Kind: "table", Columns: []*engine.TableColumn{}, PrimaryKey: []string{},
-			ForeignKeys: []engine.ForeignKey{}, Indexes: []engine.Index{}, Samples: engine.Rows{Values: [][]engine.Value{}},
-			Comment: r[7]}
-		switch rel.kind {
-		case 'v':
-			t.Kind = "view"
-			t.SQL = "CREATE VIEW " + sqltext.TableIdent(sqltext.PostgreSQL, name) + " AS " + strings.TrimSpace(r[8])
-			t.Note = "a view: its columns come from the catalog, and its rows are read only when a query asks for them (reading a view runs its definition)"
-		case 'm':
-			t.Kind = "view"
-			t.SQL = "CREATE MATERIALIZED VIEW " + ident(name) + " AS " + strings.TrimSpace(r[8])
-			t.Note = "a materialized view: its rows are as of its last REFRESH"
-		case 'f':
-			t.Note = "a foreign table: its rows live on another server, so they are not counted or sampled"
-		}
-		if rel.rls {
-			t.Note = joinNote(t.Note, "row-level security is on: its rows are read only when a query asks for them (its policies run then, and are checked like the query)")
-		}
-		rel.t = t
+		rel := newRelation(r)
 		byOID[rel.oid] = rel
 		rels = append(rels, rel)
-		s.Tables = append(s.Tables, t)
+		s.Tables = append(s.Tables, rel.t)
 	}
 	for _, r := range res[1] {
-		rel := byOID[r[0]]
-		if rel == nil {
-			continue
+		if rel := byOID[r[0]]; rel != nil {
+			rel.addColumn(r)
 		}
-		c := &engine.TableColumn{Name: r[1], Type: r[2], Nullable: r[3] == "t", Affinity: affinity(r[7], r[2]), Comment: r[6]}
-		if r[4] != "" {
-			def := r[4]
-			if r[5] == "s" {
-				c.Generated = "stored"
-			} else {
-				c.Default = &def
-			}
-		}
-		rel.category[c.Name] = r[7]
-		if r[8] == "e" {
-			rel.category[c.Name] = "E" // an enum: categorical
-		}
-		rel.t.Columns = append(rel.t.Columns, c)
 	}
 	for _, r := range res[2] {
 		rel := byOID[r[0]]
@@ -300,6 +309,51 @@ type step struct {
 // transaction of its own, pipelined by chunks, all within the budget.
 func (d *DB) describeRows(ctx context.Context, rels []*relation) {
 	deadline := time.Now().Add(d.opts.SchemaBudget)
+	steps := d.rowSteps(rels)
+	budget := d.opts.SchemaTableBudget
+	done := map[*relation]map[string]bool{}
+	for len(steps) > 0 {
+		if ctx.Err() != nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		n := min(stepsPerFlush, len(steps))
+		chunk := steps[:n]
+		steps = steps[n:]
+		results := d.stepsLocked(ctx, chunk, budget)
+		for i, st := range chunk {
+			if done[st.rel] == nil {
+				done[st.rel] = map[string]bool{}
+			}
+			done[st.rel][st.kind] = true
+			r := results[i]
+			if r.err != nil {
+				what := map[string]string{"count": "counting its rows", "samples": "reading sample rows", "distinct": "listing its values"}[st.kind]
+				if isTimeout(r.err) {
+					st.rel.t.Note = joinNote(st.rel.t.Note, fmt.Sprintf("%s ran past %s and was stopped", what, budget))
+				} else {
+					st.rel.t.Note = joinNote(st.rel.t.Note, what+" failed: "+scrub(errText(r.err), d.cfg.Password))
+				}
+				continue
+			}
+			st.apply(r)
+		}
+	}
+	for _, rel := range rels {
+		if !rel.readable() || done[rel]["samples"] {
+			continue
+		}
+		rel.t.Note = joinNote(rel.t.Note, "its rows were not counted (the count is the planner's estimate) nor sampled: reading the tables' details took more than "+
+			d.opts.SchemaBudget.String()+" in all, and Querent stopped there")
+	}
+}
+
+// rowSteps lists the bounded steps that describe the rows of the readable
+// relations: an exact count of the small ones, sample rows, and the values
+// of categorical columns.
+func (d *DB) rowSteps(rels []*relation) []step {
 	var steps []step
 	for _, rel := range rels {
 		if !rel.readable() {
@@ -329,90 +383,59 @@ func (d *DB) describeRows(ctx context.Context, rels []*relation) {
 			steps = append(steps, step{rel: rel, kind: "distinct", sql: sql, cols: cols})
 		}
 	}
-	budget := d.opts.SchemaTableBudget
-	done := map[*relation]map[string]bool{}
-	for len(steps) > 0 {
-		if ctx.Err() != nil {
+	return steps
+}
+
+// apply puts what a step read into its table: the exact count, the sample
+// rows or the categorical values.
+func (st step) apply(r stepResult) {
+	t := st.rel.t
+	switch st.kind {
+	case "count":
+		if len(r.rows) == 1 {
+			if n, err := strconv.ParseInt(string(r.rows[0][0]), 10, 64); err == nil {
+				t.RowCount, t.RowCountEstimated = n, false
+			}
+		}
+	case "samples":
+		t.Samples = engine.Rows{Columns: r.names, Values: [][]engine.Value{}}
+		for _, row := range r.rows {
+			vals := make([]engine.Value, len(row))
+			for j, v := range row {
+				vals[j] = cutSample(decode(r.oids[j], v))
+			}
+			t.Samples.Values = append(t.Samples.Values, vals)
+		}
+	case "distinct":
+		if len(r.rows) != 1 {
 			return
 		}
-		if time.Now().After(deadline) {
-			break
+		var lists []json.RawMessage
+		if err := json.Unmarshal(r.rows[0][0], &lists); err != nil {
+			return
 		}
-		n := min(stepsPerFlush, len(steps))
-		chunk := steps[:n]
-		steps = steps[n:]
-		results := d.stepsLocked(ctx, chunk, budget)
-		for i, st := range chunk {
-			if done[st.rel] == nil {
-				done[st.rel] = map[string]bool{}
-			}
-			done[st.rel][st.kind] = true
-			r := results[i]
-			t := st.rel.t
-			if r.err != nil {
-				what := map[string]string{"count": "counting its rows", "samples": "reading sample rows", "distinct": "listing its values"}[st.kind]
-				if isTimeout(r.err) {
-					t.Note = joinNote(t.Note, fmt.Sprintf("%s ran past %s and was stopped", what, budget))
-				} else {
-					t.Note = joinNote(t.Note, what+" failed: "+scrub(errText(r.err), d.cfg.Password))
-				}
+		scanned, _ := strconv.ParseInt(string(r.rows[0][1]), 10, 64)
+		for j, raw := range lists {
+			var vals []any
+			if j >= len(st.cols) || json.Unmarshal(raw, &vals) != nil || vals == nil {
 				continue
 			}
-			switch st.kind {
-			case "count":
-				if len(r.rows) == 1 {
-					if n, err := strconv.ParseInt(string(r.rows[0][0]), 10, 64); err == nil {
-						t.RowCount, t.RowCountEstimated = n, false
-					}
-				}
-			case "samples":
-				t.Samples = engine.Rows{Columns: r.names, Values: [][]engine.Value{}}
-				for _, row := range r.rows {
-					vals := make([]engine.Value, len(row))
-					for j, v := range row {
-						vals[j] = cutSample(decode(r.oids[j], v))
-					}
-					t.Samples.Values = append(t.Samples.Values, vals)
-				}
-			case "distinct":
-				if len(r.rows) != 1 {
-					continue
-				}
-				var lists []json.RawMessage
-				if err := json.Unmarshal(r.rows[0][0], &lists); err != nil {
-					continue
-				}
-				scanned, _ := strconv.ParseInt(string(r.rows[0][1]), 10, 64)
-				for j, raw := range lists {
-					var vals []any
-					if j >= len(st.cols) || json.Unmarshal(raw, &vals) != nil || vals == nil {
-						continue
-					}
-					ev := make([]engine.Value, 0, len(vals))
-					for _, v := range vals {
-						switch x := v.(type) {
-						case string:
-							ev = append(ev, cutSample(x))
-						case bool:
-							ev = append(ev, strconv.FormatBool(x))
-						default:
-							ev = append(ev, fmt.Sprint(x))
-						}
-					}
-					t.DistinctValues.Add(st.cols[j], ev)
-				}
-				if scanned >= distinctScanRows {
-					t.DistinctValuesSampled = true
+			ev := make([]engine.Value, 0, len(vals))
+			for _, v := range vals {
+				switch x := v.(type) {
+				case string:
+					ev = append(ev, cutSample(x))
+				case bool:
+					ev = append(ev, strconv.FormatBool(x))
+				default:
+					ev = append(ev, fmt.Sprint(x))
 				}
 			}
+			t.DistinctValues.Add(st.cols[j], ev)
 		}
-	}
-	for _, rel := range rels {
-		if !rel.readable() || done[rel]["samples"] {
-			continue
+		if scanned >= distinctScanRows {
+			t.DistinctValuesSampled = true
 		}
-		rel.t.Note = joinNote(rel.t.Note, "its rows were not counted (the count is the planner's estimate) nor sampled: reading the tables' details took more than "+
-			d.opts.SchemaBudget.String()+" in all, and Querent stopped there")
 	}
 }
 

@@ -138,14 +138,31 @@ func (d *DB) serverError(ctx context.Context, query string, a *analysis, prefix 
 	}
 	msg := scrub(pgErr.Message, d.cfg.Password)
 	pgHint := scrub(pgErr.Hint, d.cfg.Password)
-	withPG := func(e *engine.Error, fallback string) *engine.Error {
-		switch {
-		case pgHint != "":
-			return e.WithHint("%s", pgHint)
-		default:
-			return e.WithHint("%s", fallback)
-		}
+	if e := d.nameError(ctx, query, a, pos, pgErr, msg, pgHint); e != nil {
+		return e
 	}
+	if e := d.stateError(query, pos, pgErr, msg); e != nil {
+		return e
+	}
+	e := engine.QueryErrorf(engine.CodeSyntax, query, pos, "%s", msg)
+	if pgErr.Detail != "" {
+		e.Message += " (" + scrub(pgErr.Detail, d.cfg.Password) + ")"
+	}
+	return withPG(e, pgHint, "fix the SQL and try again")
+}
+
+// withPG gives e PostgreSQL's own hint when it has one, else fallback.
+func withPG(e *engine.Error, pgHint, fallback string) *engine.Error {
+	if pgHint != "" {
+		return e.WithHint("%s", pgHint)
+	}
+	return e.WithHint("%s", fallback)
+}
+
+// nameError translates the server's errors about names: an unknown table,
+// column, function or operator, an ambiguous column, grouping, syntax,
+// privileges (nil for others).
+func (d *DB) nameError(ctx context.Context, query string, a *analysis, pos int, pgErr *pgconn.PgError, msg, pgHint string) error {
 	idx, _ := d.nameIndexLocked(ctx)
 	if idx == nil {
 		idx = &nameIndex{}
@@ -195,12 +212,21 @@ func (d *DB) serverError(ctx context.Context, query string, a *analysis, prefix 
 		if m := reGrouping.FindStringSubmatch(msg); m != nil {
 			return e.WithHint("every column of SELECT must be in GROUP BY or inside an aggregate: add %s to GROUP BY, or use an aggregate such as max(%s)", m[1], m[1])
 		}
-		return withPG(e, "aggregates (count, sum, avg…) belong in SELECT or HAVING, with GROUP BY for the other columns; to filter rows before grouping use WHERE")
+		return withPG(e, pgHint, "aggregates (count, sum, avg…) belong in SELECT or HAVING, with GROUP BY for the other columns; to filter rows before grouping use WHERE")
 	case code == "42601":
 		return syntaxError(query, pos, msg)
 	case code == "42501":
 		return engine.QueryErrorf(engine.CodeRefused, query, pos, "%s: the role %s may not read it", msg, d.role.Name).WithHint(
 			"query the tables this role may read, or ask the database's owner for SELECT on it")
+	}
+	return nil
+}
+
+// stateError translates the server's errors about the run itself: a write
+// the read-only transaction stopped, a timeout, a lock wait, a limit, a
+// lost connection, a server failure (nil for others).
+func (d *DB) stateError(query string, pos int, pgErr *pgconn.PgError, msg string) error {
+	switch code := pgErr.Code; {
 	case code == "25006":
 		what := msg
 		if m := reReadOnlyExec.FindStringSubmatch(msg); m != nil {
@@ -224,11 +250,7 @@ func (d *DB) serverError(ctx context.Context, query string, a *analysis, prefix 
 		return dbError(d.name, "the server failed: %s (SQLSTATE %s)", msg, code).WithErr(&secretError{msg}).WithHint(
 			"the database's administrator may find the cause in the server's log")
 	}
-	e := engine.QueryErrorf(engine.CodeSyntax, query, pos, "%s", msg)
-	if pgErr.Detail != "" {
-		e.Message += " (" + scrub(pgErr.Detail, d.cfg.Password) + ")"
-	}
-	return withPG(e, "fix the SQL and try again")
+	return nil
 }
 
 // functionTypes explains a function that exists but not for these argument
