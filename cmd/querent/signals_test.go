@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,8 +29,10 @@ type stopCase struct {
 	args []string
 	// mcpCall is the query of a run_query call, for querent mcp.
 	mcpCall string
-	how     string
-	code    int // the exit status it must end with
+	// serveCall is the query the page runs (Results.Run), for querent serve.
+	serveCall string
+	how       string
+	code      int // the exit status it must end with
 }
 
 // stopped is what happened to one stopCase.
@@ -60,13 +64,24 @@ func runAndStop(t *testing.T, exe string, c stopCase, env []string, running func
 	cmd.Env = append(os.Environ(), env...)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
-	cmd.Stdout = io.Discard
+	if c.serveCall == "" {
+		cmd.Stdout = io.Discard
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
+	var stdout io.Reader
+	if c.serveCall != "" {
+		if stdout, err = cmd.StdoutPipe(); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
+	}
+	if c.serveCall != "" {
+		runOnPage(t, stdout, c.serveCall)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -122,6 +137,29 @@ func runAndStop(t *testing.T, exe string, c stopCase, env []string, running func
 	return s
 }
 
+// runOnPage reads the address querent serve prints and, as the page
+// would, runs sql there (Results.Run), without waiting for the answer.
+func runOnPage(t *testing.T, stdout io.Reader, sql string) {
+	t.Helper()
+	lines := bufio.NewScanner(stdout)
+	for lines.Scan() {
+		addr := strings.TrimSpace(lines.Text())
+		if !strings.HasPrefix(addr, "http://127.0.0.1:") {
+			continue
+		}
+		go io.Copy(io.Discard, stdout)
+		body, _ := json.Marshal([]string{sql})
+		go func() {
+			resp, err := http.Post(strings.Replace(addr, "/?token=", "/call/Results.Run?token=", 1), "application/json", bytes.NewReader(body))
+			if err == nil {
+				resp.Body.Close()
+			}
+		}()
+		return
+	}
+	t.Fatalf("querent serve printed no address: %v", lines.Err())
+}
+
 // noChildLeft fails when a child of a stopped command is still alive a
 // second after its parent's exit.
 func noChildLeft(t *testing.T, what string, pids []int) {
@@ -144,7 +182,8 @@ func noChildLeft(t *testing.T, what string, pids []int) {
 // stopCases are the commands and ways of stopping them that must end the
 // work in flight promptly: sql by SIGTERM and SIGINT, export and ask
 // --input (request: a file whose question is the query) by SIGTERM, mcp by
-// SIGINT, SIGTERM and the end of its input. flags go before every
+// SIGINT, SIGTERM and the end of its input, serve (a query run by the
+// page) by SIGTERM. flags go before every
 // command's own (--allow-superuser…).
 func stopCases(db, query, request, out string, flags ...string) []stopCase {
 	with := func(args ...string) []string { return append(append(args[:1:1], flags...), args[1:]...) }
@@ -162,14 +201,17 @@ func stopCases(db, query, request, out string, flags ...string) []stopCase {
 		}
 		cs = append(cs, stopCase{name: "mcp, " + how, args: with("mcp", "--db", db, "--timeout", "5m"), mcpCall: query, how: how, code: code})
 	}
+	// Ctrl-C is how querent serve is stopped: status 0.
+	cs = append(cs, stopCase{name: "serve, SIGTERM", args: with("serve", "--db", db), serveCall: query, how: "SIGTERM", code: 0})
 	return cs
 }
 
 // TestSignalsStopTheWork: on a SQLite file, SIGINT and SIGTERM stop sql,
-// ask --input, export and mcp with an endless query running, as does the
-// end of mcp's input: each exits within the grace with the contract's
-// status (130 cancelled; 0 for the client that ended its MCP session), and
-// no query worker is left behind.
+// ask --input, export, mcp and serve with an endless query running, as
+// does the end of mcp's input: each exits within the grace with the
+// contract's status (130 cancelled; 0 for the client that ended its MCP
+// session and for serve, which Ctrl-C stops), and no query worker is left
+// behind.
 func TestSignalsStopTheWork(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads the query workers from /proc")
@@ -215,8 +257,8 @@ func TestSignalsStopTheWork(t *testing.T) {
 // TestPostgresSignalsStopTheStatement: a statement the guard allows and
 // that would run for hours (a count over generate_series, under a 5-minute
 // timeout) is stopped on the server when Querent is: SIGTERM and SIGINT to
-// sql, SIGTERM to export and ask --input, SIGINT, SIGTERM and the end of
-// the input to mcp. Each exits within the grace with the contract's status,
+// sql, SIGTERM to export, ask --input and serve (the page's query), SIGINT,
+// SIGTERM and the end of the input to mcp. Each exits within the grace with the contract's status,
 // and pg_stat_activity (read as the superuser over the socket) shows no
 // statement of application_name 'querent' left running a moment later.
 func TestPostgresSignalsStopTheStatement(t *testing.T) {
