@@ -15,6 +15,7 @@ import (
 
 const mcpUsage = `Usage: querent mcp --db FILE|URL [--db FILE|URL...] [--model NAME] [--ollama HOST]
                    [--max-rows N] [--timeout DUR] [--max-chars N] [--require-readonly-role]
+                   [--allow-superuser]
 
 Serves the databases to other AI agents over the Model Context Protocol, on
 standard input and output (the MCP client starts this command). Every
@@ -44,8 +45,8 @@ func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
 	fs := newFlags("mcp", mcpUsage)
 	var paths []string
 	fs.Var(stringsFlag{&paths}, "db", "a SQLite file or PostgreSQL URL to serve (repeat for several; default: the bundled Chinook demo)")
-	readOnlyRole := fs.Bool("require-readonly-role", false,
-		"PostgreSQL: refuse to connect as a role that may do more than read (a superuser, a role that may write), instead of warning")
+	readOnlyRole := fs.Bool("require-readonly-role", false, readOnlyRoleUsage)
+	allowSuperuser := fs.Bool("allow-superuser", false, allowSuperuserUsage)
 	model := fs.String("model", "", "the Ollama model of the ask tool (default: the best SQL model installed)")
 	host := fs.String("ollama", "", "Ollama's address (default: $OLLAMA_HOST, else 127.0.0.1:11434)")
 	maxRows := fs.Int("max-rows", 50, "run_query's default row cap (a call may ask for up to 1000)")
@@ -71,7 +72,7 @@ func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
 	// closing waits for none of them longer than the grace.
 	defer func() { closeAll(opened, Grace) }()
 	for _, p := range paths {
-		db, err := c.Open(ctx, p, engine.OpenOptions{RequireReadOnlyRole: *readOnlyRole})
+		db, err := c.Open(ctx, p, engine.OpenOptions{RequireReadOnlyRole: *readOnlyRole, AllowSuperuser: *allowSuperuser})
 		if err != nil {
 			printError(s.err, "mcp", err)
 			return engine.ExitCode(engine.ErrorCode(err))

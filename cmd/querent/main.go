@@ -57,6 +57,7 @@ func exportQuery(ctx context.Context, db engine.Database, req export.Request) (*
 func serve(ctx context.Context, target string, opts engine.OpenOptions, addr string, ready func(url string)) error {
 	deps := wiring.DesktopDeps(version)
 	deps.RequireReadOnlyRole = opts.RequireReadOnlyRole
+	deps.AllowSuperuser = opts.AllowSuperuser
 	svc := desktop.New(deps, nil, nil)
 	defer svc.Close()
 	srv, err := web.New(svc, frontend.Assets())
