@@ -30,8 +30,10 @@ func TestRoleFlagsReachTheOpener(t *testing.T) {
 			return refuse
 		},
 		// Present, so that the commands get as far as opening the database.
-		Export: func(ctx context.Context, db engine.Database, req export.Request) (*export.Report, error) { return nil, refuse },
-		Model:  func(host string, timeout time.Duration) (engine.Model, error) { return nil, refuse }}
+		Export: func(ctx context.Context, db engine.Database, req export.Request) (*export.Report, error) {
+			return nil, refuse
+		},
+		Model: func(host string, timeout time.Duration) (engine.Model, error) { return nil, refuse }}
 	pg := `"connection": {"db_type": "postgresql", "host": "db.example", "database": "sales", "username": "postgres"}`
 	for _, tc := range []struct {
 		args  []string
