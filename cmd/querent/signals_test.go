@@ -207,11 +207,11 @@ func stopCases(db, query, request, out string, flags ...string) []stopCase {
 }
 
 // TestSignalsStopTheWork: on a SQLite file, SIGINT and SIGTERM stop sql,
-// ask --input, export, mcp and serve with an endless query running, as
-// does the end of mcp's input: each exits within the grace with the
+// ask --input, export, eval, mcp and serve with an endless query running,
+// and an import halfway, as does the end of mcp's input: each exits within the grace with the
 // contract's status (130 cancelled; 0 for the client that ended its MCP
-// session and for serve, which Ctrl-C stops), and no query worker is left
-// behind.
+// session and for serve, which Ctrl-C stops), no query worker is left
+// behind, and the import leaves no file.
 func TestSignalsStopTheWork(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads the query workers from /proc")
@@ -228,7 +228,29 @@ func TestSignalsStopTheWork(t *testing.T) {
 	request := filepath.Join(dir, "request.json")
 	b, _ := json.Marshal(map[string]any{"question": endless, "timeout_s": 300, "connection": map[string]any{"db_type": "sqlite", "host": db}})
 	os.WriteFile(request, b, 0o644)
-	for _, c := range stopCases(db, endless, request, filepath.Join(dir, "out.csv")) {
+	preds := filepath.Join(dir, "preds.jsonl")
+	b, _ = json.Marshal(map[string]string{"id": "tracks-count", "sql": endless})
+	os.WriteFile(preds, append(b, '\n'), 0o644)
+	// An import of a CSV that takes a few seconds (it runs in the process
+	// itself, without a worker).
+	imports := t.TempDir()
+	big := filepath.Join(imports, "big.csv")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	w.WriteString("id,name,amount,day\n")
+	for i := range 800_000 {
+		fmt.Fprintf(w, "%d,name %d,%d.50,2024-%02d-%02d\n", i, i%977, i, i%12+1, i%28+1)
+	}
+	if err := errors.Join(w.Flush(), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	cases := append(stopCases(db, endless, request, filepath.Join(dir, "out.csv")),
+		stopCase{name: "eval, SIGTERM", args: []string{"eval", "--db", db, "--gold", "chinook", "--predictions", preds, "--format", "json"}, how: "SIGTERM", code: 130},
+		stopCase{name: "import, SIGTERM", args: []string{"import", "--db", filepath.Join(imports, "big.sqlite"), big}, how: "SIGTERM", code: 130})
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var started time.Time
 			s := runAndStop(t, exe, c, nil, func() bool {
@@ -242,15 +264,18 @@ func TestSignalsStopTheWork(t *testing.T) {
 			if s.code != c.code || s.exitedIn > 3*time.Second {
 				t.Errorf("exit %d after %s, want %d within 3 s: %s", s.code, s.exitedIn, c.code, s.stderr)
 			}
-			if len(s.children) == 0 {
+			if len(s.children) == 0 && c.args[0] != "import" {
 				t.Errorf("no query worker was running: the test proves nothing")
 			}
 			noChildLeft(t, c.name, s.children)
 			t.Logf("%s: exited %d after %s", c.name, s.code, s.exitedIn.Round(time.Millisecond))
 		})
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
-		t.Errorf("files left: %v (want the database and the request only)", entries)
+	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
+		t.Errorf("files left: %v (want the database, the request and the predictions only)", entries)
+	}
+	if entries, _ := os.ReadDir(imports); len(entries) != 1 {
+		t.Errorf("the stopped import left %v", entries)
 	}
 }
 
