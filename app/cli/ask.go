@@ -44,7 +44,9 @@ the JSON document: {"question": "...", "connection": {"db_type": "sqlite",
 "explain_results": true, "model": "..."}. A PostgreSQL connection is
 {"db_type": "postgresql", "host": "...", "port": 5432, "database": "...",
 "username": "...", "password": "...", "ssl": true}; a field left out comes
-from PGHOST, PGUSER, ~/.pgpass and the other PG* variables.
+from PGHOST, PGUSER, ~/.pgpass and the other PG* variables. A superuser is
+refused unless the request says "allow_superuser": true (or the command line
+--allow-superuser).
 `
 
 // askRequest is the sub-agent input schema of --input.
@@ -52,6 +54,10 @@ type askRequest struct {
 	Question   string            `json:"question"`
 	Connection engine.Connection `json:"connection"`
 	ReadOnly   *bool             `json:"read_only"`
+	// AllowSuperuser lets the request's PostgreSQL connection be a
+	// superuser's (with a warning), as --allow-superuser does; by default
+	// one is refused.
+	AllowSuperuser bool `json:"allow_superuser"`
 	// MaxRows and TimeoutS are kept as written and read by requestBounds:
 	// decoded into numbers, a value such as 1e300 or 2^63-1 would be
 	// refused by the decoder or overflow instead of being clamped.
@@ -98,6 +104,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 			return c.fail(s, "ask", format, "", err)
 		}
 		session = engine.SessionFromContext(req.SessionContext)
+		dbf.allowSuperuser = dbf.allowSuperuser || req.AllowSuperuser
 		return c.ask(ctx, s, askParams{db: dbf, conn: &conn, question: req.Question, model: *model, host: *host, maxRows: rows,
 			timeout: timeout, modelTimeout: modelTimeout, format: format, session: session,
 			explain: req.ExplainResults == nil || *req.ExplainResults, pull: *pull, warnings: bounds})

@@ -17,25 +17,34 @@ type Opener func(ctx context.Context, target string, opts engine.OpenOptions) (e
 // {"db_type": "sqlite", "host": FILE}).
 type ConnectionOpener func(ctx context.Context, c engine.Connection, opts engine.OpenOptions) (engine.Database, error)
 
-// dbFlags are the flags every command that reads a database shares: --db
-// and --require-readonly-role.
+// dbFlags are the flags every command that reads a database shares: --db,
+// --require-readonly-role and --allow-superuser.
 type dbFlags struct {
-	target       string
-	readOnlyRole bool
+	target         string
+	readOnlyRole   bool
+	allowSuperuser bool
 }
 
-// addDBFlags registers --db (what, e.g. "to query") and
-// --require-readonly-role on fs.
+// The words of the PostgreSQL role flags, the same in every command.
+const (
+	readOnlyRoleUsage = "PostgreSQL: refuse to connect as a role that may do more than read (a superuser, a role that may write), instead of warning"
+	// A superuser is refused by default (the engine's choice): it may read
+	// and write the server's files and run programs on it.
+	allowSuperuserUsage = "PostgreSQL: connect even as a superuser, with a warning (refused by default: a superuser may read and write the server's files and run programs on it; use a SELECT-only role)"
+)
+
+// addDBFlags registers --db (what, e.g. "to query"),
+// --require-readonly-role and --allow-superuser on fs.
 func addDBFlags(fs *flag.FlagSet, what, dflt string) *dbFlags {
 	d := &dbFlags{}
 	fs.StringVar(&d.target, "db", "", "the SQLite file or PostgreSQL URL (postgres://user@host/db) "+what+dflt)
-	fs.BoolVar(&d.readOnlyRole, "require-readonly-role", false,
-		"PostgreSQL: refuse to connect as a role that may do more than read (a superuser, a role that may write), instead of warning")
+	fs.BoolVar(&d.readOnlyRole, "require-readonly-role", false, readOnlyRoleUsage)
+	fs.BoolVar(&d.allowSuperuser, "allow-superuser", false, allowSuperuserUsage)
 	return d
 }
 
 func (d *dbFlags) options() engine.OpenOptions {
-	return engine.OpenOptions{RequireReadOnlyRole: d.readOnlyRole}
+	return engine.OpenOptions{RequireReadOnlyRole: d.readOnlyRole, AllowSuperuser: d.allowSuperuser}
 }
 
 // open opens the database the flags name.

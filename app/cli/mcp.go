@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"querent/app/mcp"
@@ -14,6 +15,7 @@ import (
 
 const mcpUsage = `Usage: querent mcp --db FILE|URL [--db FILE|URL...] [--model NAME] [--ollama HOST]
                    [--max-rows N] [--timeout DUR] [--max-chars N] [--require-readonly-role]
+                   [--allow-superuser]
 
 Serves the databases to other AI agents over the Model Context Protocol, on
 standard input and output (the MCP client starts this command). Every
@@ -32,14 +34,19 @@ Register it in an MCP client's configuration, for example:
     "args": ["mcp", "--db", "/path/to/sales.sqlite"]}}}
 A PostgreSQL database is named by its URL (postgres://agent@db.example/sales);
 keep the password out of the configuration: PGPASSWORD or ~/.pgpass.
+
+The server stops when the client closes its end (the calls in flight get
+a second to answer, then are cancelled) or at SIGINT or SIGTERM (they are
+cancelled at once); a statement cancelled on PostgreSQL is stopped there
+by a cancel request, not left to run until its timeout.
 `
 
 func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
 	fs := newFlags("mcp", mcpUsage)
 	var paths []string
 	fs.Var(stringsFlag{&paths}, "db", "a SQLite file or PostgreSQL URL to serve (repeat for several; default: the bundled Chinook demo)")
-	readOnlyRole := fs.Bool("require-readonly-role", false,
-		"PostgreSQL: refuse to connect as a role that may do more than read (a superuser, a role that may write), instead of warning")
+	readOnlyRole := fs.Bool("require-readonly-role", false, readOnlyRoleUsage)
+	allowSuperuser := fs.Bool("allow-superuser", false, allowSuperuserUsage)
 	model := fs.String("model", "", "the Ollama model of the ask tool (default: the best SQL model installed)")
 	host := fs.String("ollama", "", "Ollama's address (default: $OLLAMA_HOST, else 127.0.0.1:11434)")
 	maxRows := fs.Int("max-rows", 50, "run_query's default row cap (a call may ask for up to 1000)")
@@ -61,13 +68,11 @@ func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
 		paths = []string{""}
 	}
 	var opened []engine.Database
-	defer func() {
-		for _, db := range opened {
-			_ = db.Close()
-		}
-	}()
+	// A call that did not stop (Run's ErrStopped) may hold its database:
+	// closing waits for none of them longer than the grace.
+	defer func() { closeAll(opened, Grace) }()
 	for _, p := range paths {
-		db, err := c.Open(ctx, p, engine.OpenOptions{RequireReadOnlyRole: *readOnlyRole})
+		db, err := c.Open(ctx, p, engine.OpenOptions{RequireReadOnlyRole: *readOnlyRole, AllowSuperuser: *allowSuperuser})
 		if err != nil {
 			printError(s.err, "mcp", err)
 			return engine.ExitCode(engine.ErrorCode(err))
@@ -79,7 +84,7 @@ func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
 	for i, db := range opened {
 		dbs[i] = mcp.Database{Name: names[i], DB: db}
 	}
-	opts := mcp.Options{MaxRows: *maxRows, MaxChars: *maxChars, Timeout: timeout, OllamaHost: *host, ModelName: *model, Version: c.version()}
+	opts := mcp.Options{MaxRows: *maxRows, MaxChars: *maxChars, Timeout: timeout, OllamaHost: *host, ModelName: *model, Version: c.version(), Grace: Grace}
 	if c.Model != nil {
 		opts.Model = func(host string, t time.Duration) (engine.Model, error) { return c.Model(host, t) }
 	}
@@ -94,9 +99,14 @@ func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
 	}
 	fmt.Fprintf(s.err, "querent mcp: serving %s (read-only) over standard input/output\n", strings.Join(names, ", "))
 	err := mcp.New(dbs, opts).Run(ctx, mcp.Stdio(s.in, s.out))
+	if errors.Is(err, mcp.ErrStopped) {
+		fmt.Fprintf(s.err, "querent mcp: warning: a call did not stop within %s of being cancelled; exiting without it\n", Grace)
+	}
 	switch {
 	case ctx.Err() != nil:
 		return 130
+	case errors.Is(err, mcp.ErrStopped):
+		return 0
 	case err != nil && !errors.Is(err, io.EOF):
 		// Input that is not JSON-RPC gets error replies and the session goes
 		// on (mcp.Stdio); what ends it here is the connection itself.
@@ -105,4 +115,25 @@ func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
 		return 2
 	}
 	return 0
+}
+
+// closeAll closes the databases, in parallel, waiting at most wait for
+// them: a database still busy with work that did not stop is left to the
+// process's exit.
+func closeAll(dbs []engine.Database, wait time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var wg sync.WaitGroup
+		for _, db := range dbs {
+			wg.Go(func() { _ = db.Close() })
+		}
+		wg.Wait()
+	}()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-done:
+	case <-timer.C:
+	}
 }

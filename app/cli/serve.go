@@ -12,7 +12,7 @@ import (
 // ends. Wired by cmd/querent.
 type Server func(ctx context.Context, target string, opts engine.OpenOptions, addr string, ready func(url string)) error
 
-const serveUsage = `Usage: querent serve [--db FILE|URL] [--addr 127.0.0.1:PORT] [--require-readonly-role]
+const serveUsage = `Usage: querent serve [--db FILE|URL] [--addr 127.0.0.1:PORT] [--require-readonly-role] [--allow-superuser]
 
 Starts the browser mode: the desktop app's page and services over HTTP on
 this machine only (127.0.0.1), with a random token in the address it prints.

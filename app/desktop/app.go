@@ -66,6 +66,10 @@ type Deps struct {
 	// than read, whatever the settings say (querent serve
 	// --require-readonly-role).
 	RequireReadOnlyRole bool
+	// AllowSuperuser lets a PostgreSQL superuser connect (with a warning),
+	// whatever the settings say (querent serve --allow-superuser); without
+	// it or the setting, the engine refuses one.
+	AllowSuperuser bool
 	// DataDir is where settings and recent files live ("" → files.DataDir).
 	DataDir string
 	// Version is Querent's version.

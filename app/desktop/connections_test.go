@@ -15,8 +15,9 @@ import (
 // TestConnectToPostgres: the "Connect to PostgreSQL" services on a real
 // server — Test connection names the role and its rights, Connect opens
 // the database read-only, the connection is saved without its password,
-// the superuser is warned about and, with the setting, refused — and no
-// file of the data folder holds a password.
+// the superuser is refused unless Settings allow it (then warned about),
+// and refused again when Settings ask for a read-only role — and no file
+// of the data folder holds a password.
 func TestConnectToPostgres(t *testing.T) {
 	srv, _ := pgtest.StartChinook(t)
 	svc, rec := newServices(t)
@@ -54,8 +55,32 @@ func TestConnectToPostgres(t *testing.T) {
 		t.Errorf("saved %+v", saved)
 	}
 
+	// The superuser: refused by default, the hint naming the setting, the
+	// open database left as it was; connected with a warning once allowed.
 	super := reader
 	super.Username, super.Password = pgtest.SuperUser, pgtest.SuperPassword
+	for _, try := range []func() error{
+		func() error { _, err := svc.Datasets.TestConnection(super); return err },
+		func() error { _, err := svc.Datasets.Connect(desktop.ConnectRequest{Connection: super}); return err },
+	} {
+		err := try()
+		e := engine.AsError(err)
+		if engine.ErrorCode(err) != engine.CodeDatabase || !strings.Contains(e.Message, "is a superuser") || !strings.Contains(e.Hint, "Settings") ||
+			strings.Contains(e.Message+e.Hint, pgtest.SuperPassword) {
+			t.Errorf("the superuser by default: %v (hint %q)", err, e.Hint)
+		}
+	}
+	if cur, _ := svc.Datasets.Current(); cur == nil || cur.Server != want {
+		t.Errorf("a refused connection changed the open database: %+v", cur)
+	}
+	set, _ := svc.Settings.Get()
+	if set.AllowSuperuser {
+		t.Fatal("superusers are allowed by default")
+	}
+	set.AllowSuperuser = true
+	if _, err := svc.Settings.Save(*set); err != nil {
+		t.Fatal(err)
+	}
 	info, err = svc.Datasets.Connect(desktop.ConnectRequest{Connection: super})
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +88,7 @@ func TestConnectToPostgres(t *testing.T) {
 	if len(info.Warnings) == 0 || !strings.Contains(strings.ToLower(strings.Join(info.Warnings, " ")), "superuser") {
 		t.Errorf("the superuser's warnings: %q", info.Warnings)
 	}
-	set, _ := svc.Settings.Get()
+	set, _ = svc.Settings.Get()
 	set.RequireReadOnlyRole = true
 	if _, err := svc.Settings.Save(*set); err != nil {
 		t.Fatal(err)

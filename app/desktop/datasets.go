@@ -74,9 +74,12 @@ func (d *Datasets) open(path string) (*DatasetInfo, error) {
 
 // openOptions are the choices every open of this window makes: a
 // PostgreSQL role that may write is refused when the settings (or the
-// command line that started the browser mode) say so.
+// command line that started the browser mode) say so; a superuser is
+// refused unless they allow it.
 func (a *app) openOptions() engine.OpenOptions {
-	return engine.OpenOptions{RequireReadOnlyRole: a.deps.RequireReadOnlyRole || a.settings().RequireReadOnlyRole}
+	s := a.settings()
+	return engine.OpenOptions{RequireReadOnlyRole: a.deps.RequireReadOnlyRole || s.RequireReadOnlyRole,
+		AllowSuperuser: a.deps.AllowSuperuser || s.AllowSuperuser}
 }
 
 // openWith opens the database that open returns and makes it the

@@ -25,6 +25,10 @@ type SettingsData struct {
 	// may do more than read (a superuser, a role that may write to a
 	// table), instead of connecting with a warning.
 	RequireReadOnlyRole bool `json:"require_readonly_role"`
+	// AllowSuperuser lets Querent connect to PostgreSQL as a superuser
+	// (with a warning), which it refuses by default: such a role may read
+	// and write the server's files and run programs on it.
+	AllowSuperuser bool `json:"allow_superuser"`
 	// Language is the page's language: "en", "fr" or "zh"; "" follows
 	// the system's.
 	Language string `json:"language"`

@@ -14,6 +14,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -48,6 +49,16 @@ type Options struct {
 	History engine.History
 	// Version is Querent's version.
 	Version string
+	// Drain is how long, once the client has closed its end of the
+	// transport, the calls in flight may go on to give their answers
+	// before they are cancelled (default 1 s): enough for a script's
+	// requests, not for a statement to outlive the client.
+	Drain time.Duration
+	// Grace is how long a stopping server waits for its cancelled calls to
+	// return (default 2 s): the engine stops them within milliseconds
+	// (PostgreSQL gets a cancel request, a SQLite worker is cancelled or
+	// killed).
+	Grace time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -63,12 +74,24 @@ func (o Options) withDefaults() Options {
 	if o.Timeout <= 0 {
 		o.Timeout = engine.DefaultTimeout
 	}
+	if o.Drain <= 0 {
+		o.Drain = DefaultDrain
+	}
+	if o.Grace <= 0 {
+		o.Grace = DefaultGrace
+	}
 	// Whatever the wiring asks, the engine's ceilings hold.
 	o.MaxRowsLimit = min(o.MaxRowsLimit, engine.MaxRowsInMemory)
 	o.MaxRows = min(o.MaxRows, o.MaxRowsLimit)
 	o.Timeout = min(o.Timeout, engine.MaxTimeout)
 	return o
 }
+
+// The defaults of Options.Drain and Options.Grace.
+const (
+	DefaultDrain = time.Second
+	DefaultGrace = 2 * time.Second
+)
 
 // Database is one open database and the name tools call it by.
 type Database struct {
@@ -144,9 +167,94 @@ func (s *Server) SDK() *sdk.Server {
 
 const instructions = `Querent gives read-only access to SQLite and PostgreSQL databases. Start with list_databases (it names each database's SQL dialect), then list_tables and describe_table to learn the schema. Use run_query for SQL you write (the database's dialect; one SELECT; results are capped, so aggregate or page with LIMIT/OFFSET), or ask for a question in plain language. Nothing can change a database: writes are refused by the database's own compiler (SQLite's; PostgreSQL's parser, a function allowlist and a read-only transaction).`
 
-// Run serves the tools on a transport (sdk.StdioTransport for querent mcp).
+// ErrStopped is what Run returns when the calls in flight did not return
+// within the grace once cancelled: the server stopped without them.
+var ErrStopped = errors.New("the calls in flight did not stop within the grace")
+
+// Run serves the tools on a transport (Stdio for querent mcp) until the
+// client ends the session or ctx is cancelled.
+//
+// Every call in flight ends when the server does: cancelling ctx (querent
+// mcp's SIGINT or SIGTERM) cancels them at once; the end of the input (the
+// client closed its end) lets them answer for Options.Drain, then cancels
+// them — a cancelled statement is stopped on the server (PostgreSQL gets a
+// cancel request) rather than left to run until its timeout. Run then
+// waits Options.Grace at most for the cancelled calls to return, and
+// returns ErrStopped if they did not.
+//
+// The SDK's own Server.Run does neither: its calls' contexts do not follow
+// ctx, and it waits for every call to finish, however long that takes.
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
-	return s.SDK().Run(ctx, t)
+	calls, stopCalls := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopCalls()
+	srv := s.SDK()
+	// Each request's context ends when its client cancels it, as the SDK
+	// does it, and also when the server stops its calls.
+	srv.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			defer context.AfterFunc(calls, cancel)()
+			return next(ctx, method, req)
+		}
+	})
+	ss, err := srv.Connect(ctx, t, nil)
+	if err != nil {
+		return err
+	}
+	ended := make(<-chan struct{}) // never, for a transport that does not say
+	if e, ok := t.(inputEnder); ok {
+		ended = e.inputEnded()
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- ss.Wait() }()
+	grace := func() error {
+		timer := time.NewTimer(s.opts.Grace)
+		defer timer.Stop()
+		select {
+		case err := <-closed:
+			return err
+		case <-timer.C:
+			return ErrStopped
+		}
+	}
+	select {
+	case err := <-closed:
+		return err
+	case <-ctx.Done():
+		stopCalls()
+		// Close waits for the calls to return, then ends the session.
+		go ss.Close()
+		if err := grace(); errors.Is(err, ErrStopped) {
+			return err
+		}
+		return ctx.Err()
+	case <-ended:
+	}
+	// The input has ended: the transport holds the session open until the
+	// requests it read are answered (so that a script piping its requests
+	// gets every answer), but not longer than the drain.
+	drain := time.NewTimer(s.opts.Drain)
+	defer drain.Stop()
+	select {
+	case err := <-closed:
+		return err
+	case <-ctx.Done():
+	case <-drain.C:
+	}
+	stopCalls()
+	// The cancelled calls answer (cancelled), and the session ends.
+	err = grace()
+	if ctx.Err() != nil && !errors.Is(err, ErrStopped) {
+		return ctx.Err()
+	}
+	return err
+}
+
+// inputEnder is a transport that says when its client has closed its end
+// (Stdio).
+type inputEnder interface {
+	inputEnded() <-chan struct{}
 }
 
 // pick finds the database a call names ("" when exactly one is open).

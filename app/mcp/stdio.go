@@ -33,8 +33,11 @@ const MaxLineBytes = 4 << 20
 //     none has an id; other JSON that is not a JSON-RPC message gets -32600
 //     with its id when one can be read; a line over [MaxLineBytes] gets
 //     -32600 with its id when the start of the line has one.
-//   - the server answers every request it has read before it stops, so
-//     that `printf '…requests…' | querent mcp` gets its answers too.
+//   - at the end of the input, the session stays open until every request
+//     read has been answered, so that `printf '…requests…' | querent mcp`
+//     gets its answers too; [Server.Run] sees the end and gives the calls
+//     in flight Options.Drain to answer before it cancels them (they then
+//     answer cancelled).
 //
 // The error replies are written under the same lock as the SDK's own
 // messages, so lines never mix.
@@ -42,15 +45,27 @@ func Stdio(r io.Reader, w io.Writer) sdk.Transport {
 	t := &tracker{open: map[jsonrpc.ID]bool{}}
 	t.cond = sync.NewCond(&t.mu)
 	out := &countWriter{w: w, t: t}
-	return &sdk.IOTransport{
-		Reader: &drainReader{in: bufio.NewReaderSize(r, 64<<10), t: t, out: out},
-		Writer: out,
-		// The reader never passes on a line over MaxLineBytes, so the SDK's
-		// own cap, which would end the session, cannot trip; it stays as a
-		// backstop.
-		MaxLineLength: 2 * MaxLineBytes,
+	ended := make(chan struct{})
+	return &stdioTransport{
+		IOTransport: &sdk.IOTransport{
+			Reader: &drainReader{in: bufio.NewReaderSize(r, 64<<10), t: t, out: out, ended: ended},
+			Writer: out,
+			// The reader never passes on a line over MaxLineBytes, so the
+			// SDK's own cap, which would end the session, cannot trip; it
+			// stays as a backstop.
+			MaxLineLength: 2 * MaxLineBytes,
+		},
+		ended: ended,
 	}
 }
+
+// stdioTransport is Stdio's transport: the SDK's, and the end of its input.
+type stdioTransport struct {
+	*sdk.IOTransport
+	ended chan struct{} // closed when the input has ended
+}
+
+func (t *stdioTransport) inputEnded() <-chan struct{} { return t.ended }
 
 // tracker knows which of the client's requests still wait for an answer.
 type tracker struct {
@@ -113,6 +128,8 @@ type drainReader struct {
 	// SDK has not read yet; line is the buffer it lives in.
 	pending, line []byte
 	eof           bool
+	// ended is closed at the end of the input, for Server.Run.
+	ended chan struct{}
 }
 
 func (d *drainReader) Read(p []byte) (int, error) {
@@ -124,6 +141,9 @@ func (d *drainReader) Read(p []byte) (int, error) {
 		line, over, err := d.readLine()
 		if err == io.EOF {
 			d.eof = true // the end comes once this last line is answered
+			if d.ended != nil {
+				close(d.ended)
+			}
 		} else if err != nil {
 			return 0, err
 		}

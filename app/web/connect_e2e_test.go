@@ -16,9 +16,11 @@ import (
 // TestConnectEndToEnd drives "Connect to PostgreSQL" in the real browser
 // (frontend/e2e/connect.e2e.mjs) against a private PostgreSQL cluster with
 // Chinook: Test connection as the SELECT-only role (its facts), Connect,
-// the tables, SQL run on the server, the superuser's warning, the Settings'
-// "Refuse PostgreSQL roles that may write" refusing it, a saved connection
-// without its password. Then no file of the server's data folder holds
+// the tables, SQL run on the server, the superuser refused by default (the
+// engine's reason, where to allow it), allowed from the refusal's Settings
+// and then connected with its warning, the Settings' "Refuse PostgreSQL
+// roles that may write" refusing it again, a saved connection without its
+// password. Then no file of the server's data folder holds
 // either password (the script checks the page's DOM). Skipped without
 // PostgreSQL unless QUERENT_REQUIRE_POSTGRES is set (make e2e sets it).
 func TestConnectEndToEnd(t *testing.T) {

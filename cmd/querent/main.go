@@ -7,6 +7,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"querent/app/cli"
 	"querent/app/desktop"
@@ -23,7 +24,17 @@ var version = "dev"
 
 func main() {
 	wiring.RunWorkerIfAsked() // this process may be a query worker
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGINT (Ctrl-C) and SIGTERM (a service manager, an MCP client, kill)
+	// cancel the command's context: the work in flight returns, and a
+	// PostgreSQL statement is stopped by a cancel request instead of
+	// running on until its statement_timeout after Querent is gone. A
+	// second signal, or work that outlives the grace, exits at once.
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := cli.OnSignals(context.Background(), signals, cli.Grace, os.Stderr, func(code int) {
+		ingest.CleanupTemp()
+		os.Exit(code)
+	})
 	c := &cli.CLI{Open: wiring.OpenDatabase, Connect: wiring.Connect, DisplayName: wiring.DisplayName, Import: wiring.ImportFiles,
 		Preview: wiring.PreviewFiles, Model: wiring.NewModel, History: wiring.OpenHistory,
 		Export: exportQuery, Serve: serve, Version: version}
@@ -46,6 +57,7 @@ func exportQuery(ctx context.Context, db engine.Database, req export.Request) (*
 func serve(ctx context.Context, target string, opts engine.OpenOptions, addr string, ready func(url string)) error {
 	deps := wiring.DesktopDeps(version)
 	deps.RequireReadOnlyRole = opts.RequireReadOnlyRole
+	deps.AllowSuperuser = opts.AllowSuperuser
 	svc := desktop.New(deps, nil, nil)
 	defer svc.Close()
 	srv, err := web.New(svc, frontend.Assets())

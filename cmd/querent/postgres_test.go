@@ -110,7 +110,8 @@ func noSecrets(t *testing.T, what, s string) {
 // TestPostgresFaces: every face on a real PostgreSQL server — sql (URL
 // and key=value forms), schema, ask --input with the contract's connection
 // object, export with the server's provenance, eval with the built-in gold
-// set's translation, the superuser's warning everywhere and its refusal
+// set's translation, the superuser refused unless --allow-superuser (or
+// the request's allow_superuser), then warned about, and refused again
 // under --require-readonly-role — and the password in no output, no
 // error, no history, no export and no file of the data folder.
 func TestPostgresFaces(t *testing.T) {
@@ -127,17 +128,51 @@ func TestPostgresFaces(t *testing.T) {
 	if code, out, errs := p.run(t, "", nil, "sql", "--db", kv, "SELECT name FROM artist WHERE artist_id = 1"); code != 0 || !strings.Contains(out, "AC/DC") {
 		t.Errorf("sql, key=value: exit %d %s %s", code, out, errs)
 	}
-	// The superuser: connected, with the warning; refused on demand.
+	// The superuser: refused unless allowed, saying how to allow it; then
+	// connected, with the warning; refused again when a read-only role is
+	// required.
 	code, out, errs = p.run(t, "", nil, "sql", "--db", p.super, "--format", "json", "SELECT 1 AS one")
-	if code != 0 || !strings.Contains(strings.ToLower(out), "superuser") {
-		t.Errorf("sql as the superuser: exit %d, no warning: %s %s", code, out, errs)
+	if code != 2 || !strings.Contains(out, `"type": "database"`) || !strings.Contains(out, "is a superuser") ||
+		!strings.Contains(out, "--allow-superuser") || !strings.Contains(out, "CREATE ROLE") || strings.Contains(out, `"results": [{`) {
+		t.Errorf("sql as the superuser: exit %d, want refused: %s %s", code, out, errs)
+	}
+	noSecrets(t, "the superuser's refusal", out+errs)
+	code, _, errs = p.run(t, "", nil, "schema", "--db", p.super)
+	if code != 2 || !strings.Contains(errs, "is a superuser") || !strings.Contains(errs, "hint: ") || !strings.Contains(errs, "--allow-superuser") {
+		t.Errorf("schema as the superuser: exit %d, want refused: %s", code, errs)
+	}
+	code, out, errs = p.run(t, "", nil, "sql", "--db", p.super, "--allow-superuser", "--format", "json", "SELECT 1 AS one")
+	if code != 0 || !strings.Contains(out, `"one": 1`) || !strings.Contains(strings.ToLower(out), "a superuser:") {
+		t.Errorf("sql --allow-superuser as the superuser: exit %d, want the warning: %s %s", code, out, errs)
 	}
 	noSecrets(t, "sql's output as the superuser", out+errs)
-	code, _, errs = p.run(t, "", nil, "sql", "--db", p.super, "--require-readonly-role", "SELECT 1")
-	if code != 2 || !strings.Contains(errs, "CREATE ROLE") {
-		t.Errorf("--require-readonly-role as the superuser: exit %d %s", code, errs)
+	for _, args := range [][]string{{"--require-readonly-role"}, {"--require-readonly-role", "--allow-superuser"}} {
+		code, _, errs = p.run(t, "", nil, append(append([]string{"sql", "--db", p.super}, args...), "SELECT 1")...)
+		if code != 2 || !strings.Contains(errs, "CREATE ROLE") {
+			t.Errorf("%v as the superuser: exit %d %s", args, code, errs)
+		}
+		noSecrets(t, "the refusal", errs)
 	}
-	noSecrets(t, "the refusal", errs)
+	// ask --input: the request's allow_superuser.
+	superReq := func(allow bool) string {
+		b, _ := json.Marshal(map[string]any{"question": "SELECT 1 AS one", "allow_superuser": allow, "connection": map[string]any{"db_type": "postgresql",
+			"host": "127.0.0.1", "port": p.srv.Port, "database": "chinook", "username": pgtest.SuperUser, "password": pgtest.SuperPassword}})
+		return string(b)
+	}
+	code, out, errs = p.run(t, superReq(false), nil, "ask", "--input", "-")
+	if code != 2 || !strings.Contains(out, "is a superuser") || !strings.Contains(out, `"errors": [`) {
+		t.Errorf("ask --input as the superuser: exit %d, want refused: %.500s %s", code, out, errs)
+	}
+	code, out, errs = p.run(t, superReq(true), nil, "ask", "--input", "-")
+	if code != 0 || !strings.Contains(out, `"one": 1`) || !strings.Contains(out, "a superuser:") {
+		t.Errorf("ask --input with allow_superuser: exit %d, want the warning: %.500s %s", code, out, errs)
+	}
+	noSecrets(t, "ask --input as the superuser", out+errs)
+	code, _, errs = p.run(t, "", nil, "mcp", "--db", p.super)
+	if code != 2 || !strings.Contains(errs, "is a superuser") {
+		t.Errorf("mcp on the superuser: exit %d, want refused: %s", code, errs)
+	}
+	noSecrets(t, "mcp's refusal", errs)
 	if code, _, errs := p.run(t, "", nil, "sql", "--db", p.reader, "--require-readonly-role", "SELECT 1"); code != 0 {
 		t.Errorf("--require-readonly-role as the reader: exit %d %s", code, errs)
 	}
@@ -276,7 +311,7 @@ func redTeam(t *testing.T, dir string) []struct{ what, expect, sql string } {
 
 // TestPostgresRedTeamThroughTheFaces runs the PostgreSQL red team through
 // MCP's run_query and explain_query (every case, as the SELECT-only role
-// and as the superuser) and through sql and ask --input (every fourth
+// and as the superuser, allowed) and through sql and ask --input (every fourth
 // case, both roles): what must be refused is refused by every face, no
 // face crashes, and afterwards the server is as it was — rows, transaction
 // IDs, objects, roles, locks and sessions.
@@ -289,7 +324,7 @@ func TestPostgresRedTeamThroughTheFaces(t *testing.T) {
 	before := p.state(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	cmd := exec.Command(p.exe, "mcp", "--db", p.reader, "--db", p.super, "--timeout", "2s")
+	cmd := exec.Command(p.exe, "mcp", "--allow-superuser", "--db", p.reader, "--db", p.super, "--timeout", "2s")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	client := sdk.NewClient(&sdk.Implementation{Name: "red-team", Version: "1"}, nil)
@@ -335,12 +370,12 @@ func TestPostgresRedTeamThroughTheFaces(t *testing.T) {
 			continue
 		}
 		for _, url := range []string{p.reader, p.super} {
-			code, out, errs := p.run(t, "", nil, "sql", "--db", url, "--timeout", "2s", "--format", "json", "--", c.sql)
+			code, out, errs := p.run(t, "", nil, "sql", "--db", url, "--allow-superuser", "--timeout", "2s", "--format", "json", "--", c.sql)
 			if code != 0 && code != 1 || (c.expect == "refused" && code != 1) {
 				t.Errorf("sql: %s: exit %d %.300s %s", c.what, code, out, errs)
 			}
 			counts["sql"]++
-			req, _ := json.Marshal(map[string]any{"question": c.sql, "timeout_s": 2, "connection": map[string]any{"db_type": "postgresql", "host": "127.0.0.1",
+			req, _ := json.Marshal(map[string]any{"question": c.sql, "timeout_s": 2, "allow_superuser": true, "connection": map[string]any{"db_type": "postgresql", "host": "127.0.0.1",
 				"port": p.srv.Port, "database": "chinook", "username": map[bool]string{true: pgtest.Reader, false: pgtest.SuperUser}[url == p.reader],
 				"password": map[bool]string{true: pgtest.ReaderPassword, false: pgtest.SuperPassword}[url == p.reader]}})
 			code, out, errs = p.run(t, string(req), []string{"OLLAMA_HOST=127.0.0.1:1"}, "ask", "--input", "-")

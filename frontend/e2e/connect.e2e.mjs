@@ -10,10 +10,13 @@
 // and a superuser (app/web/connect_e2e_test.go starts one). The script
 // tests the read-only role (its facts), connects and saves the connection,
 // reads the tables and runs SQL on the server; stops a test that hangs on a
-// silent server; tests and connects as the superuser (its warning, in the
-// dialog and over the answers); turns on "Refuse PostgreSQL roles that may
-// write" and sees the superuser refused; picks the saved connection (no
-// password); and checks that no password is anywhere in the page.
+// silent server; sees the superuser refused by default (the engine's
+// reason, and where to allow it), allows it from the refusal's Settings and
+// comes back to the form, then tests and connects as the superuser (its
+// warning, in the dialog and over the answers); turns on "Refuse PostgreSQL
+// roles that may write" and sees the superuser refused again; picks the
+// saved connection (no password); and checks that no password is anywhere
+// in the page.
 // Screenshots go to OUTDIR (connect-*.png); a failed check exits 1.
 import { chromium } from 'playwright-core';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -176,8 +179,44 @@ try {
   metric('connect: Stop a waiting test', Date.now() - t0, 'ms');
   check(Date.now() - t0 < 3000, 'Stop should end the test at once');
 
-  step = 'Test connection as the superuser';
+  step = 'Test connection as the superuser: refused unless Settings allow it';
+  const banner = `${tid('connect-dialog')} ${tid('error-banner')}`;
   await fill(pg.superuser, pg.superPassword);
+  await page.click(tid('connect-test-button'));
+  await page.locator(banner).waitFor();
+  const why = await page.locator(`${banner} ${tid('error-title')}`).innerText();
+  check(/is a superuser/.test(why) && /unless Settings allow it/.test(why), `the refusal should say why: ${why}`);
+  const reason = await page.locator(`${banner} ${tid('error-body')}`).innerText();
+  check(/the role postgres is a superuser/.test(reason), `the engine's reason should be shown: ${reason}`);
+  check((await page.locator(banner).innerText()).includes('“Allow superusers (not recommended)” in Settings'), 'the refusal should say where to allow it');
+  check(await page.locator(`${banner} ${tid('error-action-open-settings')}`).isVisible(), 'the refusal should offer Settings');
+  check((await page.locator(tid('connect-test')).count()) === 0, 'a refused role has no test result');
+  await noPassword('after the superuser is refused');
+  await shot('connect-superuser-refused');
+
+  step = 'Connect as the superuser: refused too, the open database kept';
+  await page.click(tid('connect-submit'));
+  await page.waitForFunction((sel) => !document.querySelector(sel), tid('connect-running'));
+  await page.locator(banner).waitFor();
+  check(/is a superuser/.test(await page.locator(`${banner} ${tid('error-title')}`).innerText()), 'Connect should be refused the same way');
+  check(await page.locator(tid('connect-dialog')).isVisible(), 'the dialog stays open');
+  const still = await page.locator(tid('server-name')).innerText();
+  check(still === `${pg.reader}@${pg.host}:${pg.port}/${pg.database}`, `the reader's database should stay open: ${still}`);
+
+  step = "Settings, from the refusal: allow superusers, and back to the form";
+  await page.click(`${banner} ${tid('error-action-open-settings')}`);
+  await page.locator(tid('settings-dialog')).waitFor();
+  check(!(await page.isChecked(tid('settings-allow-superuser'))), 'superusers should not be allowed by default');
+  check(!(await page.isChecked(tid('settings-readonly-role'))), 'roles that may write are not refused by default');
+  await page.check(tid('settings-allow-superuser'));
+  await shot('connect-settings-superuser');
+  await page.click(tid('settings-save'));
+  await page.locator(tid('settings-dialog')).waitFor({ state: 'detached' });
+  await page.locator(tid('connect-dialog')).waitFor();
+  check((await page.inputValue(tid('connect-user'))) === pg.superuser, 'back in the dialog, the form should be as it was');
+  check((await page.locator(banner).count()) === 0, 'the refusal, found under the old settings, should be gone');
+
+  step = 'Test connection as the superuser, allowed: the warning';
   await page.click(tid('connect-test-button'));
   await page.locator(tid('connect-warning')).waitFor();
   const warning = await page.locator(tid('connect-warning')).innerText();

@@ -1175,6 +1175,12 @@ export interface SettingsData {
    */
   require_readonly_role: boolean;
   /**
+   * AllowSuperuser lets Querent connect to PostgreSQL as a superuser
+   * (with a warning), which it refuses by default: such a role may read
+   * and write the server's files and run programs on it.
+   */
+  allow_superuser: boolean;
+  /**
    * Language is the page's language: "en", "fr" or "zh"; "" follows
    * the system's.
    */

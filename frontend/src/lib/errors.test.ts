@@ -36,6 +36,20 @@ describe('errors in plain words', () => {
     expect(friendly(doc('usage', 'no database is open', 'open one')).title).toBe('No database is open.');
   });
 
+  it('says where to allow a refused superuser, with the engine\'s reason', () => {
+    const msg = 'postgres://postgres@db:5432/sales: the role postgres is a superuser, and Querent does not connect as one unless told to: a superuser may read and write the server\'s files and run programs on it';
+    const f = friendly(doc('database', msg, 'connect as a SELECT-only role (…), or allow superusers explicitly (--allow-superuser; in the app, Settings)'), { postgres: true });
+    expect(f.title).toBe('This role is a superuser, and Querent does not connect as one unless Settings allow it.');
+    expect(f.body).toContain('the role postgres is a superuser');
+    expect(f.next).toContain('Allow superusers (not recommended)');
+    expect(f.actions).toEqual(['open-settings']);
+    // Allowed, but Settings ask for a read-only role: that refusal instead.
+    const ro = friendly(doc('database', 'postgres://postgres@db:5432/sales: the role postgres may do more than read (a superuser), and a read-only role is required'), { postgres: true });
+    expect(ro.title).toContain('Settings ask for a read-only role');
+    // A SQLite file is never a superuser's.
+    expect(friendly(doc('database', 'x is a superuser')).title).toBe("The database couldn't be read.");
+  });
+
   it("uses the settings' timeout", () => {
     expect(friendly(doc('timeout'), { timeoutS: 45 }).title).toBe('The query took longer than 45 s and was stopped.');
     expect(friendly(doc('timeout')).title).toContain('30 s');

@@ -68,6 +68,10 @@ export function friendly(e: Pick<ErrorDoc, 'type' | 'message' | 'hint'>, ctx: Co
     case 'database':
       if (ctx.postgres && /read-only role is required/.test(e.message))
         return { ...f('readonly_role', 'warning', ['open-settings'], sentence(e.message)) };
+      // A superuser is refused unless Settings allow it: the engine's
+      // message says why, the next step where to allow it.
+      if (ctx.postgres && /\bis a superuser\b/.test(e.message))
+        return { ...f('superuser', 'warning', ['open-settings'], sentence(e.message)) };
       if (ctx.postgres) return f('connect', 'error', [], sentence(e.message), hint || E.kinds.connect.next);
       return f('database', 'error', [], sentence(e.message), hint || E.kinds.database.next);
     case 'import':

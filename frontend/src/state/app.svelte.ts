@@ -157,6 +157,8 @@ class AppState {
   });
   turns = $state(0);
   panel = $state<Panel>(null);
+  /** backTo is the dialog to show again when the one on screen closes. */
+  private backTo: Panel = null;
   /** importFiles preset for the import dialog (a drop of CSV files). */
   importPreset = $state<string[]>([]);
   question = $state('');
@@ -202,10 +204,25 @@ class AppState {
   }
 
   /** openPanel opens a dialog; the model's panel asks Ollama again first, so
-   * that it never shows a state that has changed since. */
+   * that it never shows a state that has changed since. Settings opened
+   * from "Connect to PostgreSQL" (a role the settings refuse) go back to it
+   * when they close, its form as it was, to test the connection again. */
   openPanel(p: Panel): void {
+    this.backTo = this.panel === 'connect' && p === 'settings' ? 'connect' : null;
     this.panel = p;
     if (p === 'ollama' || p === 'settings') this.checkOllama();
+  }
+
+  /** closePanel closes the dialog on screen (back to the one it came from). */
+  closePanel(): void {
+    const back = this.panel === 'settings' ? this.backTo : null;
+    this.backTo = null;
+    if (back === 'connect') {
+      // What the dialog showed was found under the old settings.
+      this.connection.test = null;
+      this.connection.error = null;
+    }
+    this.panel = back;
   }
 
   get canAsk(): boolean {
@@ -388,6 +405,7 @@ class AppState {
 
   /** closeConnect closes the dialog; the password typed in it is forgotten. */
   closeConnect(): void {
+    this.backTo = null;
     this.connection.close();
     if (this.panel === 'connect') this.panel = null;
   }

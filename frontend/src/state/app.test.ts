@@ -249,7 +249,7 @@ describe('the app state', () => {
     const f = fake({ 'Settings.Save': (s) => s });
     await app.boot(f.t);
     const before = f.calls.filter((c) => c.target === 'Ask.Status').length;
-    await app.saveSettings({ ollama_host: '', model: 'sqlcoder:7b', max_rows: 100, timeout_s: 30, theme: 'dark', skip_explanation: false, require_readonly_role: false, language: '' });
+    await app.saveSettings({ ollama_host: '', model: 'sqlcoder:7b', max_rows: 100, timeout_s: 30, theme: 'dark', skip_explanation: false, require_readonly_role: false, allow_superuser: false, language: '' });
     expect(app.settings?.max_rows).toBe(100);
     expect(f.calls.filter((c) => c.target === 'Ask.Status').length).toBe(before + 1);
   });
@@ -430,6 +430,27 @@ describe('the app state', () => {
     vi.advanceTimersByTime(4000);
     expect(app.toasts).toHaveLength(0);
     vi.useRealTimers();
+  });
+  it('goes back to "Connect to PostgreSQL", its form kept, from the Settings it opened', async () => {
+    const f = fake({ 'Datasets.SavedConnections': () => [] });
+    await app.boot(f.t);
+    app.openConnect();
+    app.connection.username = 'postgres';
+    app.connection.password = 'typed';
+    app.connection.error = { type: 'database', message: 'the role postgres is a superuser', hint: '', query: '' };
+    app.openPanel('settings'); // the refusal's "Open Settings"
+    expect(app.panel).toBe('settings');
+    app.closePanel();
+    expect(app.panel).toBe('connect');
+    expect(app.connection.username).toBe('postgres');
+    expect(app.connection.password).toBe('typed');
+    expect(app.connection.error).toBeNull();
+    // Settings opened from elsewhere close to nothing.
+    app.closeConnect();
+    expect(app.connection.password).toBe('');
+    app.openPanel('settings');
+    app.closePanel();
+    expect(app.panel).toBeNull();
   });
 });
 
