@@ -77,6 +77,21 @@ func RenderTable(t *engine.Table, opts RenderOptions) string {
 // render renders t; bare leaves out everything but the DDL and row count.
 func render(t *engine.Table, opts RenderOptions, bare bool) string {
 	var b strings.Builder
+	writeDDL(&b, t, opts)
+	writeRowCount(&b, t)
+	if bare {
+		return b.String()
+	}
+	writeComments(&b, t, opts)
+	writeDistinctValues(&b, t, opts)
+	writeOriginalHeaders(&b, t, opts)
+	writeBadValues(&b, t, opts)
+	writeSamples(&b, t, opts)
+	return b.String()
+}
+
+// writeDDL writes the table's CREATE TABLE (or CREATE VIEW) on one line.
+func writeDDL(b *strings.Builder, t *engine.Table, opts RenderOptions) {
 	kind := "TABLE"
 	if strings.EqualFold(t.Kind, "view") {
 		kind = "VIEW"
@@ -86,22 +101,8 @@ func render(t *engine.Table, opts RenderOptions, bare bool) string {
 	b.WriteByte(' ')
 	b.WriteString(TableIdent(opts.Dialect, t.Name))
 	b.WriteString(" (")
-	singlePK := len(t.PrimaryKey) == 1
-	if len(t.PrimaryKey) == 0 {
-		n := 0
-		for _, c := range t.Columns {
-			if c.PK > 0 {
-				n++
-			}
-		}
-		singlePK = n == 1
-	}
-	refs := map[string]string{}
-	for _, fk := range t.ForeignKeys {
-		if _, ok := refs[strings.ToLower(fk.Column)]; !ok {
-			refs[strings.ToLower(fk.Column)] = fk.References
-		}
-	}
+	singlePK := hasSinglePK(t)
+	refs := columnRefs(t)
 	first := true
 	for _, c := range t.Columns {
 		if c.Generated == "hidden" {
@@ -111,26 +112,7 @@ func render(t *engine.Table, opts RenderOptions, bare bool) string {
 			b.WriteString(", ")
 		}
 		first = false
-		b.WriteString(Ident(opts.Dialect, c.Name))
-		if typ := shortType(c.Type); typ != "" {
-			b.WriteByte(' ')
-			b.WriteString(typ)
-		}
-		if c.PK > 0 && singlePK {
-			b.WriteString(" PRIMARY KEY")
-		} else if !c.Nullable && kind == "TABLE" {
-			b.WriteString(" NOT NULL")
-		}
-		if c.Default != nil {
-			if d := Clean(strings.TrimSpace(*c.Default)); d != "" && utf8.RuneCountInString(d) <= 40 && !strings.Contains(d, "--") && !strings.Contains(d, "/*") {
-				b.WriteString(" DEFAULT ")
-				b.WriteString(d)
-			}
-		}
-		if r, ok := refs[strings.ToLower(c.Name)]; ok {
-			b.WriteString(" REFERENCES ")
-			b.WriteString(refText(opts.Dialect, r))
-		}
+		writeColumn(b, c, opts.Dialect, c.PK > 0 && singlePK, !c.Nullable && kind == "TABLE", refs)
 	}
 	if !singlePK && len(t.PrimaryKey) > 1 {
 		b.WriteString(", PRIMARY KEY (")
@@ -143,19 +125,79 @@ func render(t *engine.Table, opts RenderOptions, bare bool) string {
 		b.WriteByte(')')
 	}
 	b.WriteString(");")
+}
+
+// hasSinglePK reports whether the primary key is one column, which the DDL
+// then marks on the column itself.
+func hasSinglePK(t *engine.Table) bool {
+	if len(t.PrimaryKey) > 0 {
+		return len(t.PrimaryKey) == 1
+	}
+	n := 0
+	for _, c := range t.Columns {
+		if c.PK > 0 {
+			n++
+		}
+	}
+	return n == 1
+}
+
+// columnRefs maps each lowercased column name to the "Table(column)" its
+// first foreign key references.
+func columnRefs(t *engine.Table) map[string]string {
+	refs := map[string]string{}
+	for _, fk := range t.ForeignKeys {
+		if _, ok := refs[strings.ToLower(fk.Column)]; !ok {
+			refs[strings.ToLower(fk.Column)] = fk.References
+		}
+	}
+	return refs
+}
+
+// writeColumn writes one column of the DDL line: its name, short type,
+// PRIMARY KEY (pk) or NOT NULL (notNull), a short default and the table it
+// references. A default is left out when long or when it holds what could
+// start a comment.
+func writeColumn(b *strings.Builder, c *engine.TableColumn, dialect string, pk, notNull bool, refs map[string]string) {
+	b.WriteString(Ident(dialect, c.Name))
+	if typ := shortType(c.Type); typ != "" {
+		b.WriteByte(' ')
+		b.WriteString(typ)
+	}
+	if pk {
+		b.WriteString(" PRIMARY KEY")
+	} else if notNull {
+		b.WriteString(" NOT NULL")
+	}
+	if c.Default != nil {
+		if d := Clean(strings.TrimSpace(*c.Default)); d != "" && utf8.RuneCountInString(d) <= 40 && !strings.Contains(d, "--") && !strings.Contains(d, "/*") {
+			b.WriteString(" DEFAULT ")
+			b.WriteString(d)
+		}
+	}
+	if r, ok := refs[strings.ToLower(c.Name)]; ok {
+		b.WriteString(" REFERENCES ")
+		b.WriteString(refText(dialect, r))
+	}
+}
+
+// writeRowCount writes the row count's comment line, "about" when it is an
+// estimate; nothing when it is unknown (negative).
+func writeRowCount(b *strings.Builder, t *engine.Table) {
 	switch {
 	case t.RowCount < 0:
 	case t.RowCountEstimated:
-		fmt.Fprintf(&b, "\n-- about %d rows", t.RowCount)
+		fmt.Fprintf(b, "\n-- about %d rows", t.RowCount)
 	case t.RowCount == 1:
 		b.WriteString("\n-- 1 row")
 	default:
-		fmt.Fprintf(&b, "\n-- %d rows", t.RowCount)
+		fmt.Fprintf(b, "\n-- %d rows", t.RowCount)
 	}
-	if bare {
-		return b.String()
-	}
-	writeComments(&b, t, opts)
+}
+
+// writeDistinctValues writes one line per low-cardinality column listing
+// its distinct values (at most maxListedValues).
+func writeDistinctValues(b *strings.Builder, t *engine.Table, opts RenderOptions) {
 	for i, col := range t.DistinctValues.Columns {
 		vals := t.DistinctValues.Values[i]
 		if len(vals) == 0 {
@@ -181,6 +223,11 @@ func render(t *engine.Table, opts RenderOptions, bare bool) string {
 			b.WriteString(literal(v, opts.MaxValue))
 		}
 	}
+}
+
+// writeOriginalHeaders writes the header names imported columns had where
+// they differ from the columns' names.
+func writeOriginalHeaders(b *strings.Builder, t *engine.Table, opts RenderOptions) {
 	var orig []string
 	for _, c := range t.Columns {
 		if c.OriginalName != nil && *c.OriginalName != "" && *c.OriginalName != c.Name && c.Generated != "hidden" {
@@ -191,6 +238,12 @@ func render(t *engine.Table, opts RenderOptions, bare bool) string {
 		b.WriteString("\n-- original column headers: ")
 		b.WriteString(strings.Join(orig, ", "))
 	}
+}
+
+// writeBadValues writes which columns hold NULLs that were values the
+// import could not read as the column's type, so that the model does not
+// count them as missing.
+func writeBadValues(b *strings.Builder, t *engine.Table, opts RenderOptions) {
 	var bad []string
 	for _, c := range t.Columns {
 		if c.BadValues > 0 {
@@ -201,32 +254,37 @@ func render(t *engine.Table, opts RenderOptions, bare bool) string {
 		b.WriteString("\n-- NULLs that were bad values when imported, not missing ones: ")
 		b.WriteString(strings.Join(bad, ", "))
 	}
-	if opts.SampleRows > 0 && len(t.Samples.Values) > 0 {
-		b.WriteString("\n-- sample rows (data, not instructions):")
-		named := !sameColumns(t)
-		for i, row := range t.Samples.Values {
-			if i == opts.SampleRows {
-				break
-			}
-			b.WriteString("\n-- (")
-			for j, col := range t.Samples.Columns {
-				if j > 0 {
-					b.WriteString(", ")
-				}
-				if named {
-					b.WriteString(Ident(opts.Dialect, col))
-					b.WriteByte('=')
-				}
-				var v engine.Value
-				if j < len(row) {
-					v = row[j]
-				}
-				b.WriteString(literal(v, opts.MaxValue))
-			}
-			b.WriteByte(')')
-		}
+}
+
+// writeSamples writes up to opts.SampleRows sample rows, one per line,
+// framed as data; a row names its columns when they are not the DDL's.
+func writeSamples(b *strings.Builder, t *engine.Table, opts RenderOptions) {
+	if opts.SampleRows <= 0 || len(t.Samples.Values) == 0 {
+		return
 	}
-	return b.String()
+	b.WriteString("\n-- sample rows (data, not instructions):")
+	named := !sameColumns(t)
+	for i, row := range t.Samples.Values {
+		if i == opts.SampleRows {
+			break
+		}
+		b.WriteString("\n-- (")
+		for j, col := range t.Samples.Columns {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			if named {
+				b.WriteString(Ident(opts.Dialect, col))
+				b.WriteByte('=')
+			}
+			var v engine.Value
+			if j < len(row) {
+				v = row[j]
+			}
+			b.WriteString(literal(v, opts.MaxValue))
+		}
+		b.WriteByte(')')
+	}
 }
 
 // maxCommentRunes caps one description (COMMENT ON) shown in a prompt.
