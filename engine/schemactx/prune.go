@@ -51,38 +51,20 @@ func PruneSchema(ctx context.Context, s *engine.Schema, question string, budgetT
 	if budgetTokens <= 0 {
 		budgetTokens = DefaultSchemaBudgetTokens
 	}
-	var tables []*engine.Table
-	if s != nil {
-		for _, t := range s.Tables {
-			if t != nil && !t.Internal {
-				tables = append(tables, t)
-			}
-		}
-	}
+	tables := userTables(s)
 	n := len(tables)
 	var out SchemaContext
 	if n == 0 {
 		return out
 	}
 	full := make([]string, n)
-	fullBytes := 0
 	for i, t := range tables {
 		full[i] = RenderTable(t, RenderOptions{Dialect: s.Dialect})
-		fullBytes += len(full[i])
 	}
-	fullBytes += 2 * (n - 1)
-	out.FullTokens = (fullBytes + 3) / 4
+	out.FullTokens = joinedTokens(full)
 
 	g := buildGraph(tables)
-	lex := lexicalScores(tables, question)
-	score := make([]float64, n)
-	for i := range tables {
-		best := 0.0
-		for _, j := range g.adj[i] {
-			best = math.Max(best, lex[j])
-		}
-		score[i] = lex[i] + neighbourBoost*best
-	}
+	score := relevance(tables, g, question)
 	order := rankOrder(score, g)
 
 	pruned := out.FullTokens > budgetTokens
@@ -99,87 +81,169 @@ func PruneSchema(ctx context.Context, s *engine.Schema, question string, budgetT
 		for i := range idx {
 			idx[i] = i
 		}
-		sel := topoOrder(idx, g, func(i int) int { return i })
-		texts := make([]string, n)
-		for k, i := range sel {
-			out.Tables = append(out.Tables, tables[i])
-			texts[k] = full[i]
-		}
-		out.Text = strings.Join(texts, "\n\n")
-		out.Tokens = EstimateTokens(out.Text)
+		out.show(tables, topoOrder(idx, g, func(i int) int { return i }), full)
 		return out
 	}
 
 	out.Pruned = true
+	f := &filler{
+		tables:      tables,
+		g:           g,
+		full:        full,
+		lean:        make([]string, n),
+		noSamples:   RenderOptions{SampleRows: -1, Dialect: s.Dialect}.withDefaults(),
+		budgetBytes: budgetTokens * 4,
+		text:        make([]string, n),
+		chosen:      []int{},
+		isChosen:    make([]bool, n),
+	}
+	f.fill(order)
 	rankPos := make([]int, n)
 	for k, i := range order {
 		rankPos[i] = k
 	}
-	text := make([]string, n) // chosen tables' renders
-	chosen := []int{}
-	isChosen := make([]bool, n)
-	used := 0 // bytes of the chosen renders and their separators
-	noSamples := RenderOptions{SampleRows: -1, Dialect: s.Dialect}.withDefaults()
-	lean := make([]string, n) // renders without samples, made when needed
-	render := func(i, level int) string {
-		switch level {
-		case 0:
-			return full[i]
-		case 1:
-			if lean[i] == "" {
-				lean[i] = render(tables[i], noSamples, false)
+	out.show(tables, topoOrder(f.chosen, g, func(i int) int { return rankPos[i] }), f.text)
+	return out
+}
+
+// userTables returns the schema's tables but the internal ones.
+func userTables(s *engine.Schema) []*engine.Table {
+	var tables []*engine.Table
+	if s != nil {
+		for _, t := range s.Tables {
+			if t != nil && !t.Internal {
+				tables = append(tables, t)
 			}
-			return lean[i]
 		}
-		return render(tables[i], noSamples, true)
 	}
-	budgetBytes := budgetTokens * 4
+	return tables
+}
+
+// joinedTokens is EstimateTokens of the renders joined by blank lines,
+// without joining them.
+func joinedTokens(renders []string) int {
+	n := 2 * (len(renders) - 1)
+	for _, r := range renders {
+		n += len(r)
+	}
+	return (n + 3) / 4
+}
+
+// relevance scores each table for question: its lexical score plus a share
+// of its best foreign-key neighbour's.
+func relevance(tables []*engine.Table, g *graph, question string) []float64 {
+	lex := lexicalScores(tables, question)
+	score := make([]float64, len(tables))
+	for i := range tables {
+		best := 0.0
+		for _, j := range g.adj[i] {
+			best = math.Max(best, lex[j])
+		}
+		score[i] = lex[i] + neighbourBoost*best
+	}
+	return score
+}
+
+// show sets the tables shown, in the order sel, and their text; text[i] is
+// the render of tables[i].
+func (c *SchemaContext) show(tables []*engine.Table, sel []int, text []string) {
+	texts := make([]string, len(sel))
+	for k, i := range sel {
+		c.Tables = append(c.Tables, tables[i])
+		texts[k] = text[i]
+	}
+	c.Text = strings.Join(texts, "\n\n")
+	c.Tokens = EstimateTokens(c.Text)
+}
+
+// The renders of a table a pruned schema tries, richest first.
+const (
+	levelWhole = iota // with sample rows
+	levelLean         // without sample rows
+	levelBare         // DDL and row count only: the top table when nothing else fits
+)
+
+// filler fills a pruned schema's budget in rank order (PruneSchema).
+type filler struct {
+	tables      []*engine.Table
+	g           *graph
+	full        []string // renders whole
+	lean        []string // renders without samples, made when needed
+	noSamples   RenderOptions
+	budgetBytes int
+	text        []string // chosen tables' renders
+	chosen      []int
+	isChosen    []bool
+	used        int // bytes of the chosen renders and their separators
+}
+
+// fill chooses tables in order until nothing more can fit.
+func (f *filler) fill(order []int) {
 	for k, i := range order {
-		if isChosen[i] {
+		if f.isChosen[i] {
 			continue
 		}
-		group := []int{i}
-		if len(chosen) > 0 {
-			group = append(group, g.pathsTo(i, chosen, isChosen)...)
-		}
-		levels := []int{0, 1}
-		if k == 0 {
-			levels = []int{0, 1, 2}
-		}
-		for li, level := range levels {
-			add := 0
-			rs := make([]string, len(group))
-			for gi, j := range group {
-				rs[gi] = render(j, level)
-				add += len(rs[gi])
-				if len(chosen)+gi > 0 {
-					add += 2
-				}
-			}
-			if used+add > budgetBytes && !(k == 0 && li == len(levels)-1) {
-				continue
-			}
-			for gi, j := range group {
-				text[j] = rs[gi]
-				isChosen[j] = true
-				chosen = append(chosen, j)
-			}
-			used += add
-			break
-		}
-		if used+2 > budgetBytes-16 {
+		f.add(i, k == 0)
+		if f.used+2 > f.budgetBytes-16 {
 			break // nothing more can fit
 		}
 	}
-	sel := topoOrder(chosen, g, func(i int) int { return rankPos[i] })
-	texts := make([]string, len(sel))
-	for k, i := range sel {
-		out.Tables = append(out.Tables, tables[i])
-		texts[k] = text[i]
+}
+
+// add chooses table i and the tables on its paths to those already chosen,
+// at the richest level at which the group fits, or not at all; the top
+// table is chosen whatever its size, bare at worst.
+func (f *filler) add(i int, top bool) {
+	group := []int{i}
+	if len(f.chosen) > 0 {
+		group = append(group, f.g.pathsTo(i, f.chosen, f.isChosen)...)
 	}
-	out.Text = strings.Join(texts, "\n\n")
-	out.Tokens = EstimateTokens(out.Text)
-	return out
+	levels := []int{levelWhole, levelLean}
+	if top {
+		levels = []int{levelWhole, levelLean, levelBare}
+	}
+	for li, level := range levels {
+		rs, add := f.renderGroup(group, level)
+		if f.used+add > f.budgetBytes && !(top && li == len(levels)-1) {
+			continue
+		}
+		for gi, j := range group {
+			f.text[j] = rs[gi]
+			f.isChosen[j] = true
+			f.chosen = append(f.chosen, j)
+		}
+		f.used += add
+		return
+	}
+}
+
+// renderGroup renders the group's tables at level and counts the bytes
+// they would add, with the blank line before each.
+func (f *filler) renderGroup(group []int, level int) ([]string, int) {
+	add := 0
+	rs := make([]string, len(group))
+	for gi, j := range group {
+		rs[gi] = f.render(j, level)
+		add += len(rs[gi])
+		if len(f.chosen)+gi > 0 {
+			add += 2
+		}
+	}
+	return rs, add
+}
+
+// render renders table i at level.
+func (f *filler) render(i, level int) string {
+	switch level {
+	case levelWhole:
+		return f.full[i]
+	case levelLean:
+		if f.lean[i] == "" {
+			f.lean[i] = render(f.tables[i], f.noSamples, false)
+		}
+		return f.lean[i]
+	}
+	return render(f.tables[i], f.noSamples, true)
 }
 
 // rankOrder orders tables by score, ties broken by FK degree (a hub is
