@@ -266,7 +266,7 @@ func rankOrder(score []float64, g *graph) []int {
 	return order
 }
 
-// rerank re-ranks the top lexical candidates with the reranker's
+// rerankTables re-ranks the top lexical candidates with the reranker's
 // similarities, mixing both normalised scores equally.
 func rerankTables(ctx context.Context, tables []*engine.Table, full []string, question string, order []int, score []float64, budgetTokens int, rerank Reranker) ([]int, []float64, error) {
 	// K: how many tables the lexical order fits in the budget.

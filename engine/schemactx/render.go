@@ -338,7 +338,7 @@ func sameColumns(t *engine.Table) bool {
 	return i == len(t.Samples.Columns)
 }
 
-// type renders a declared type on the DDL line: letters, digits, spaces
+// shortType renders a declared type on the DDL line: letters, digits, spaces
 // and ( ) , . + - _ only, without "--", so that a hostile type cannot
 // comment out the rest of the line, and at most 4 words (the longest real
 // types: "UNSIGNED BIG INT", "DOUBLE PRECISION", "VARYING CHARACTER(255)").
@@ -408,14 +408,14 @@ func TableIdent(dialect, name string) string { return sqltext.TableIdent(dialect
 // visible escapes; other control and format characters, line and paragraph
 // separators and invalid UTF-8 are removed.
 func Clean(s string) string {
-	Clean := true
+	clean := true
 	for _, r := range s {
 		if r < 0x20 || r == 0x7f || r >= 0x80 && dropRune(r) {
-			Clean = false
+			clean = false
 			break
 		}
 	}
-	if Clean {
+	if clean {
 		return s
 	}
 	var b strings.Builder
