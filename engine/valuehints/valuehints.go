@@ -319,60 +319,76 @@ func (vi *ValueIndex) index(ctx context.Context, db engine.Database, cols []pend
 			continue
 		}
 		ci := int32(len(vi.cols))
-		col := indexedColumn{table: t.Name, column: c.Name, distinct: len(res.Rows),
-			tableWords: text.IdentWords(t.Name), columnWords: text.IdentWords(c.Name)}
-		col.prior = 0.4 * (1 - math.Log(float64(max(col.distinct, 1)))/math.Log(float64(opts.MaxDistinct+1)))
-		for _, w := range col.columnWords {
-			col.label = col.label || w == "nam" || w == "titl" || w == "label"
-		}
-		if !t.RowCountEstimated && t.RowCount > 0 && col.distinct >= 10 && float64(col.distinct) >= 0.9*float64(t.RowCount) {
-			col.label = true
-		}
-		for _, v := range t.DistinctValues.Get(c.Name) {
-			if sv, ok := v.(string); ok {
-				if col.listed == nil {
-					col.listed = map[string]bool{}
-				}
-				col.listed[sv] = true
-			}
-		}
-		vi.cols = append(vi.cols, col)
-		for _, row := range res.Rows {
-			if len(row) == 0 {
-				continue
-			}
-			text, ok := row[0].(string)
-			if !ok {
-				continue
-			}
-			if id, ok := byText[text]; ok {
-				vv := &vi.values[id]
-				if last := vv.cols[len(vv.cols)-1]; last != ci {
-					vv.cols = append(vv.cols, ci)
-				}
-				continue
-			}
-			key := normKey(text)
-			if utf8.RuneCountInString(key) < 2 {
-				continue
-			}
-			if len(vi.values) >= opts.MaxValues {
-				vi.full = true
-				vi.skipped = append(vi.skipped, name+": the index is full (some values left out)")
-				break
-			}
-			if key == text {
-				key = text // share the memory
-			}
-			id := int32(len(vi.values))
-			vi.values = append(vi.values, storedValue{text: text, key: key, keyLen: int32(utf8.RuneCountInString(key)), cols: []int32{ci}})
-			byText[text] = id
-			vi.byKey[key] = append(vi.byKey[key], id)
-			r, _ := utf8.DecodeRuneInString(key)
-			vi.byFirst[r] = append(vi.byFirst[r], id)
-		}
+		vi.cols = append(vi.cols, newIndexedColumn(t, c, len(res.Rows), opts.MaxDistinct))
+		vi.addValues(res.Rows, ci, name, byText, opts.MaxValues)
 	}
 	return nil
+}
+
+// newIndexedColumn describes column c of table t, which holds distinct
+// values: its prior (higher for fewer values, a category), whether it
+// labels the table's rows (a name or title, or nearly one value a row), and
+// the values the schema lists for it.
+func newIndexedColumn(t *engine.Table, c *engine.TableColumn, distinct, maxDistinct int) indexedColumn {
+	col := indexedColumn{table: t.Name, column: c.Name, distinct: distinct,
+		tableWords: text.IdentWords(t.Name), columnWords: text.IdentWords(c.Name)}
+	col.prior = 0.4 * (1 - math.Log(float64(max(col.distinct, 1)))/math.Log(float64(maxDistinct+1)))
+	for _, w := range col.columnWords {
+		col.label = col.label || w == "nam" || w == "titl" || w == "label"
+	}
+	if !t.RowCountEstimated && t.RowCount > 0 && col.distinct >= 10 && float64(col.distinct) >= 0.9*float64(t.RowCount) {
+		col.label = true
+	}
+	for _, v := range t.DistinctValues.Get(c.Name) {
+		if sv, ok := v.(string); ok {
+			if col.listed == nil {
+				col.listed = map[string]bool{}
+			}
+			col.listed[sv] = true
+		}
+	}
+	return col
+}
+
+// addValues adds the text values of rows (one column each) as held by
+// column ci (named name, for Skipped): a value already stored gains the
+// column, a new one is stored unless its key is under 2 characters. When
+// the index reaches maxValues it is full, and the rest are left out.
+func (vi *ValueIndex) addValues(rows [][]engine.Value, ci int32, name string, byText map[string]int32, maxValues int) {
+	for _, row := range rows {
+		if len(row) == 0 {
+			continue
+		}
+		text, ok := row[0].(string)
+		if !ok {
+			continue
+		}
+		if id, ok := byText[text]; ok {
+			vv := &vi.values[id]
+			if last := vv.cols[len(vv.cols)-1]; last != ci {
+				vv.cols = append(vv.cols, ci)
+			}
+			continue
+		}
+		key := normKey(text)
+		if utf8.RuneCountInString(key) < 2 {
+			continue
+		}
+		if len(vi.values) >= maxValues {
+			vi.full = true
+			vi.skipped = append(vi.skipped, name+": the index is full (some values left out)")
+			return
+		}
+		if key == text {
+			key = text // share the memory
+		}
+		id := int32(len(vi.values))
+		vi.values = append(vi.values, storedValue{text: text, key: key, keyLen: int32(utf8.RuneCountInString(key)), cols: []int32{ci}})
+		byText[text] = id
+		vi.byKey[key] = append(vi.byKey[key], id)
+		r, _ := utf8.DecodeRuneInString(key)
+		vi.byFirst[r] = append(vi.byFirst[r], id)
+	}
 }
 
 func deadlineOf(ctx context.Context) time.Time {
