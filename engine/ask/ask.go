@@ -141,14 +141,7 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 	if session != nil && len(session.Turns) > 0 {
 		follows = session.Turns[len(session.Turns)-1].Question
 	}
-	q := question
-	ans := engine.NewAnswer("")
-	ans.Question = &q
-	if a.ModelName != "" {
-		m := a.ModelName
-		ans.Model = &m
-	}
-	ans.Warnings = append(ans.Warnings, a.DB.Warnings()...)
+	ans := a.newAnswer(question)
 	var pmu sync.Mutex
 	progress := func(p AskProgress) {
 		if opts.Progress != nil {
@@ -170,15 +163,7 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		progress(AskProgress{Stage: "done"})
 		return ans, err
 	}
-	if strings.TrimSpace(question) == "" {
-		err := engine.Errorf(engine.CodeUsage, "the question is empty").WithHint("ask a question about the data, for example: which customers spent the most?")
-		ans.AddError(err)
-		return finish(err)
-	}
-	if n := utf8.RuneCountInString(question); n > MaxQuestionChars {
-		err := engine.Errorf(engine.CodeUsage, "the question is %s characters long; at most %s fit beside the database's tables in the model's prompt",
-			engine.GroupThousands(int64(n)), engine.GroupThousands(MaxQuestionChars)).WithHint(
-			"ask a shorter question; to run SQL of your own, send it as SQL (it starts with SELECT or WITH)")
+	if err := checkQuestion(question); err != nil {
 		ans.AddError(err)
 		return finish(err)
 	}
@@ -205,19 +190,9 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		if r.answer != nil && r.kind != abstained {
 			ans.Query = r.answer.SQL
 		}
-		if r.kind == repair && r.answer != nil && r.answer.SQL != "" {
-			key := strings.Join(strings.Fields(r.answer.SQL), " ")
-			if tried[key] {
-				// The model wrote a query that already failed: another round
-				// would cost the same time for the same failure.
-				e := engine.AsError(r.err)
-				err := &engine.Error{Code: e.Code, Query: e.Query, Position: e.Position, Err: r.err,
-					Message: "the model wrote the same failing query again: " + e.Message,
-					Hint:    "rephrase the question (name the tables or columns you mean), try another model, or write the SQL yourself"}
-				ans.AddError(err)
-				return finish(err)
-			}
-			tried[key] = true
+		if err := repeatedFailure(tried, r); err != nil {
+			ans.AddError(err)
+			return finish(err)
 		}
 		switch r.kind {
 		case failed:
@@ -240,12 +215,64 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		a.success(ctx, ans, *empty, question, session, l, stats, opts)
 		return finish(nil)
 	}
-	final := engine.AsError(lastErr)
-	e := &engine.Error{Code: final.Code, Position: final.Position, Query: final.Query, Err: lastErr,
-		Message: fmt.Sprintf("the model did not write a working query in %d attempts; the last one failed: %s", len(ans.Attempts), final.Message),
-		Hint:    "rephrase the question (name the tables or columns you mean), try another model with --model, or write the SQL yourself with querent sql"}
+	e := noWorkingQuery(lastErr, len(ans.Attempts))
 	ans.AddError(e)
 	return finish(e)
+}
+
+// newAnswer starts the answer to question: the model that writes it and the
+// database's warnings.
+func (a *Asker) newAnswer(question string) *engine.Answer {
+	q := question
+	ans := engine.NewAnswer("")
+	ans.Question = &q
+	if a.ModelName != "" {
+		m := a.ModelName
+		ans.Model = &m
+	}
+	ans.Warnings = append(ans.Warnings, a.DB.Warnings()...)
+	return ans
+}
+
+// checkQuestion refuses a question that is empty, or too long to fit beside
+// the database's tables in the model's prompt.
+func checkQuestion(question string) error {
+	if strings.TrimSpace(question) == "" {
+		return engine.Errorf(engine.CodeUsage, "the question is empty").WithHint("ask a question about the data, for example: which customers spent the most?")
+	}
+	if n := utf8.RuneCountInString(question); n > MaxQuestionChars {
+		return engine.Errorf(engine.CodeUsage, "the question is %s characters long; at most %s fit beside the database's tables in the model's prompt",
+			engine.GroupThousands(int64(n)), engine.GroupThousands(MaxQuestionChars)).WithHint(
+			"ask a shorter question; to run SQL of your own, send it as SQL (it starts with SELECT or WITH)")
+	}
+	return nil
+}
+
+// repeatedFailure notes in tried the query of a round that ends in a repair
+// and returns the error that ends the loop when the model wrote it before:
+// another round would cost the same time for the same failure.
+func repeatedFailure(tried map[string]bool, r attemptResult) error {
+	if r.kind != repair || r.answer == nil || r.answer.SQL == "" {
+		return nil
+	}
+	key := strings.Join(strings.Fields(r.answer.SQL), " ")
+	if !tried[key] {
+		tried[key] = true
+		return nil
+	}
+	e := engine.AsError(r.err)
+	return &engine.Error{Code: e.Code, Query: e.Query, Position: e.Position, Err: r.err,
+		Message: "the model wrote the same failing query again: " + e.Message,
+		Hint:    "rephrase the question (name the tables or columns you mean), try another model, or write the SQL yourself"}
+}
+
+// noWorkingQuery is the error of a question whose every attempt ended in a
+// repair; lastErr is the last attempt's failure.
+func noWorkingQuery(lastErr error, attempts int) *engine.Error {
+	final := engine.AsError(lastErr)
+	return &engine.Error{Code: final.Code, Position: final.Position, Query: final.Query, Err: lastErr,
+		Message: fmt.Sprintf("the model did not write a working query in %d attempts; the last one failed: %s", attempts, final.Message),
+		Hint:    "rephrase the question (name the tables or columns you mean), try another model with --model, or write the SQL yourself with querent sql"}
 }
 
 // outcome is how one attempt of the loop ended.
