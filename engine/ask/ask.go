@@ -344,72 +344,30 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 		stage = "repairing"
 	}
 	l.progress(AskProgress{Stage: stage, Attempt: n})
-	var (
-		buf     strings.Builder
-		tokens  int
-		started string // the SQL being run, once its closing quote came
-		ran     = make(chan run, 1)
-	)
-	start := func(sql string) {
-		started = sql
-		go func() {
-			l.progress(AskProgress{Stage: "checking", Attempt: n})
-			if _, err := l.a.DB.Validate(ctx, sql); err != nil {
-				ran <- run{err: err}
-				return
-			}
-			l.progress(AskProgress{Stage: "running", Attempt: n})
-			res, err := l.a.DB.Run(ctx, sql, engine.RunOptions{MaxRows: l.opts.MaxRows, Timeout: l.opts.Timeout})
-			ran <- run{res: res, err: err, at: time.Now()}
-		}()
-	}
-	scanner := fieldScanner{key: "sql"}
-	req := engine.ChatRequest{
-		Model: l.a.ModelName, Messages: l.msgs, Format: AnswerSchema(), Temperature: 0,
-		NumCtx: l.a.contextWindow(l.msgs, l.opts), NumPredict: l.opts.NumPredict,
-		OnToken: func(piece string) {
-			tokens++
-			buf.WriteString(piece)
-			if started != "" {
-				return
-			}
-			if sql, found, complete := scanner.scan(buf.String()); found && complete && strings.TrimSpace(sql) != "" {
-				start(strings.TrimSpace(sql))
-				return
-			}
-			if tokens%8 == 0 {
-				l.progress(AskProgress{Stage: stage, Attempt: n, Tokens: tokens})
-			}
-		},
-	}
+	sr := &sqlRunner{l: l, n: n, ran: make(chan run, 1)}
+	req := l.request(ctx, stage, n, sr)
 	resp, err := l.a.Model.Chat(ctx, req)
 	round := l.a.round(stageName(n), req.Model, req.Messages, resp)
-	waitRun := func() run {
-		if started == "" {
-			return run{}
-		}
-		return <-ran
-	}
 	if err != nil {
 		e := engine.AsError(err)
 		if e.Code != engine.CodeModelError {
 			// Not running, not installed, too slow, cancelled: a repair
 			// would meet the same fate.
-			waitRun()
+			sr.wait()
 			return attemptResult{kind: failed, err: err, round: round}
 		}
-		if started == "" {
+		if sr.started == "" {
 			return attemptResult{kind: repair, err: err, record: true, round: round,
 				attempt: engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}},
 				next:    []engine.Message{{Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": e.Message})}}}
 		}
 		// The answer was cut off after its SQL, which is all that matters.
-		resp = &engine.ChatResponse{Content: fmt.Sprintf(`{"sql":%q,"clarification_question":"","unanswerable_reason":""}`, started)}
+		resp = &engine.ChatResponse{Content: fmt.Sprintf(`{"sql":%q,"clarification_question":"","unanswerable_reason":""}`, sr.started)}
 	}
 	said := engine.Message{Role: "assistant", Content: resp.Content}
 	ma, perr := ParseModelAnswer(resp.Content)
-	if perr != nil && started != "" {
-		ma, perr = &ModelAnswer{SQL: started}, nil
+	if perr != nil && sr.started != "" {
+		ma, perr = &ModelAnswer{SQL: sr.started}, nil
 	}
 	if perr != nil {
 		e := engine.Errorf(engine.CodeModelError, "the model's answer was unusable: %v", perr).WithHint("try again, or try another model (--model)")
@@ -417,22 +375,16 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 			attempt: engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}},
 			next:    []engine.Message{said, {Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": perr.Error()})}}}
 	}
-	if started != "" {
-		ma.SQL = started
+	if sr.started != "" {
+		ma.SQL = sr.started
 	}
 	if ma.SQL == "" && (ma.Clarification != "" || ma.Unanswerable != "") {
-		code, msg, hint := engine.CodeClarification, ma.Clarification, "answer the question by asking again with the missing detail"
-		if ma.Clarification == "" {
-			code, msg, hint = engine.CodeUnanswerable, ma.Unanswerable, "ask about what the tables hold (querent schema lists them)"
-		}
-		e := engine.Errorf(code, "%s", msg).WithHint("%s", hint)
-		return attemptResult{kind: abstained, err: e, answer: ma, record: true, round: round, said: said,
-			attempt: engine.Attempt{SQL: ma.SQL, Error: &engine.AttemptError{Type: code, Message: msg}}}
+		return abstention(ma, said, round)
 	}
-	if started == "" {
-		start(ma.SQL)
+	if sr.started == "" {
+		sr.start(ctx, ma.SQL)
 	}
-	rn := waitRun()
+	rn := sr.wait()
 	if rn.err != nil {
 		return l.failedRun(ma, said, rn.err, round)
 	}
@@ -447,6 +399,79 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 		}
 	}
 	return r
+}
+
+// request is round n's request to the model. As it streams, the answer's
+// "sql" is watched for, and handed to sr as soon as its closing quote
+// arrives; meanwhile progress counts the tokens (stage).
+func (l *loop) request(ctx context.Context, stage string, n int, sr *sqlRunner) engine.ChatRequest {
+	var (
+		buf    strings.Builder
+		tokens int
+	)
+	scanner := fieldScanner{key: "sql"}
+	return engine.ChatRequest{
+		Model: l.a.ModelName, Messages: l.msgs, Format: AnswerSchema(), Temperature: 0,
+		NumCtx: l.a.contextWindow(l.msgs, l.opts), NumPredict: l.opts.NumPredict,
+		OnToken: func(piece string) {
+			tokens++
+			buf.WriteString(piece)
+			if sr.started != "" {
+				return
+			}
+			if sql, found, complete := scanner.scan(buf.String()); found && complete && strings.TrimSpace(sql) != "" {
+				sr.start(ctx, strings.TrimSpace(sql))
+				return
+			}
+			if tokens%8 == 0 {
+				l.progress(AskProgress{Stage: stage, Attempt: n, Tokens: tokens})
+			}
+		},
+	}
+}
+
+// sqlRunner checks and runs one round's SQL in the background, so that it runs
+// while the model still writes the rest of its answer.
+type sqlRunner struct {
+	l       *loop
+	n       int      // the round
+	started string   // the SQL being run, once its closing quote came
+	ran     chan run // the run's result, once
+}
+
+// start checks sql with the guard and runs it, in the background.
+func (sr *sqlRunner) start(ctx context.Context, sql string) {
+	sr.started = sql
+	go func() {
+		sr.l.progress(AskProgress{Stage: "checking", Attempt: sr.n})
+		if _, err := sr.l.a.DB.Validate(ctx, sql); err != nil {
+			sr.ran <- run{err: err}
+			return
+		}
+		sr.l.progress(AskProgress{Stage: "running", Attempt: sr.n})
+		res, err := sr.l.a.DB.Run(ctx, sql, engine.RunOptions{MaxRows: sr.l.opts.MaxRows, Timeout: sr.l.opts.Timeout})
+		sr.ran <- run{res: res, err: err, at: time.Now()}
+	}()
+}
+
+// wait waits for the run to end; the zero run when none was started.
+func (sr *sqlRunner) wait() run {
+	if sr.started == "" {
+		return run{}
+	}
+	return <-sr.ran
+}
+
+// abstention is the outcome of an answer with no SQL: the model asked for a
+// clarification, or said why the tables cannot answer.
+func abstention(ma *ModelAnswer, said engine.Message, round *engine.ModelRound) attemptResult {
+	code, msg, hint := engine.CodeClarification, ma.Clarification, "answer the question by asking again with the missing detail"
+	if ma.Clarification == "" {
+		code, msg, hint = engine.CodeUnanswerable, ma.Unanswerable, "ask about what the tables hold (querent schema lists them)"
+	}
+	e := engine.Errorf(code, "%s", msg).WithHint("%s", hint)
+	return attemptResult{kind: abstained, err: e, answer: ma, record: true, round: round, said: said,
+		attempt: engine.Attempt{SQL: ma.SQL, Error: &engine.AttemptError{Type: code, Message: msg}}}
 }
 
 // failedRun turns a failure of the SQL into the attempt's outcome: a repair
