@@ -141,14 +141,7 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 	if session != nil && len(session.Turns) > 0 {
 		follows = session.Turns[len(session.Turns)-1].Question
 	}
-	q := question
-	ans := engine.NewAnswer("")
-	ans.Question = &q
-	if a.ModelName != "" {
-		m := a.ModelName
-		ans.Model = &m
-	}
-	ans.Warnings = append(ans.Warnings, a.DB.Warnings()...)
+	ans := a.newAnswer(question)
 	var pmu sync.Mutex
 	progress := func(p AskProgress) {
 		if opts.Progress != nil {
@@ -170,15 +163,7 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		progress(AskProgress{Stage: "done"})
 		return ans, err
 	}
-	if strings.TrimSpace(question) == "" {
-		err := engine.Errorf(engine.CodeUsage, "the question is empty").WithHint("ask a question about the data, for example: which customers spent the most?")
-		ans.AddError(err)
-		return finish(err)
-	}
-	if n := utf8.RuneCountInString(question); n > MaxQuestionChars {
-		err := engine.Errorf(engine.CodeUsage, "the question is %s characters long; at most %s fit beside the database's tables in the model's prompt",
-			engine.GroupThousands(int64(n)), engine.GroupThousands(MaxQuestionChars)).WithHint(
-			"ask a shorter question; to run SQL of your own, send it as SQL (it starts with SELECT or WITH)")
+	if err := checkQuestion(question); err != nil {
 		ans.AddError(err)
 		return finish(err)
 	}
@@ -205,19 +190,9 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		if r.answer != nil && r.kind != abstained {
 			ans.Query = r.answer.SQL
 		}
-		if r.kind == repair && r.answer != nil && r.answer.SQL != "" {
-			key := strings.Join(strings.Fields(r.answer.SQL), " ")
-			if tried[key] {
-				// The model wrote a query that already failed: another round
-				// would cost the same time for the same failure.
-				e := engine.AsError(r.err)
-				err := &engine.Error{Code: e.Code, Query: e.Query, Position: e.Position, Err: r.err,
-					Message: "the model wrote the same failing query again: " + e.Message,
-					Hint:    "rephrase the question (name the tables or columns you mean), try another model, or write the SQL yourself"}
-				ans.AddError(err)
-				return finish(err)
-			}
-			tried[key] = true
+		if err := repeatedFailure(tried, r); err != nil {
+			ans.AddError(err)
+			return finish(err)
 		}
 		switch r.kind {
 		case failed:
@@ -240,12 +215,64 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		a.success(ctx, ans, *empty, question, session, l, stats, opts)
 		return finish(nil)
 	}
-	final := engine.AsError(lastErr)
-	e := &engine.Error{Code: final.Code, Position: final.Position, Query: final.Query, Err: lastErr,
-		Message: fmt.Sprintf("the model did not write a working query in %d attempts; the last one failed: %s", len(ans.Attempts), final.Message),
-		Hint:    "rephrase the question (name the tables or columns you mean), try another model with --model, or write the SQL yourself with querent sql"}
+	e := noWorkingQuery(lastErr, len(ans.Attempts))
 	ans.AddError(e)
 	return finish(e)
+}
+
+// newAnswer starts the answer to question: the model that writes it and the
+// database's warnings.
+func (a *Asker) newAnswer(question string) *engine.Answer {
+	q := question
+	ans := engine.NewAnswer("")
+	ans.Question = &q
+	if a.ModelName != "" {
+		m := a.ModelName
+		ans.Model = &m
+	}
+	ans.Warnings = append(ans.Warnings, a.DB.Warnings()...)
+	return ans
+}
+
+// checkQuestion refuses a question that is empty, or too long to fit beside
+// the database's tables in the model's prompt.
+func checkQuestion(question string) error {
+	if strings.TrimSpace(question) == "" {
+		return engine.Errorf(engine.CodeUsage, "the question is empty").WithHint("ask a question about the data, for example: which customers spent the most?")
+	}
+	if n := utf8.RuneCountInString(question); n > MaxQuestionChars {
+		return engine.Errorf(engine.CodeUsage, "the question is %s characters long; at most %s fit beside the database's tables in the model's prompt",
+			engine.GroupThousands(int64(n)), engine.GroupThousands(MaxQuestionChars)).WithHint(
+			"ask a shorter question; to run SQL of your own, send it as SQL (it starts with SELECT or WITH)")
+	}
+	return nil
+}
+
+// repeatedFailure notes in tried the query of a round that ends in a repair
+// and returns the error that ends the loop when the model wrote it before:
+// another round would cost the same time for the same failure.
+func repeatedFailure(tried map[string]bool, r attemptResult) error {
+	if r.kind != repair || r.answer == nil || r.answer.SQL == "" {
+		return nil
+	}
+	key := strings.Join(strings.Fields(r.answer.SQL), " ")
+	if !tried[key] {
+		tried[key] = true
+		return nil
+	}
+	e := engine.AsError(r.err)
+	return &engine.Error{Code: e.Code, Query: e.Query, Position: e.Position, Err: r.err,
+		Message: "the model wrote the same failing query again: " + e.Message,
+		Hint:    "rephrase the question (name the tables or columns you mean), try another model, or write the SQL yourself"}
+}
+
+// noWorkingQuery is the error of a question whose every attempt ended in a
+// repair; lastErr is the last attempt's failure.
+func noWorkingQuery(lastErr error, attempts int) *engine.Error {
+	final := engine.AsError(lastErr)
+	return &engine.Error{Code: final.Code, Position: final.Position, Query: final.Query, Err: lastErr,
+		Message: fmt.Sprintf("the model did not write a working query in %d attempts; the last one failed: %s", attempts, final.Message),
+		Hint:    "rephrase the question (name the tables or columns you mean), try another model with --model, or write the SQL yourself with querent sql"}
 }
 
 // outcome is how one attempt of the loop ended.
@@ -317,72 +344,30 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 		stage = "repairing"
 	}
 	l.progress(AskProgress{Stage: stage, Attempt: n})
-	var (
-		buf     strings.Builder
-		tokens  int
-		started string // the SQL being run, once its closing quote came
-		ran     = make(chan run, 1)
-	)
-	start := func(sql string) {
-		started = sql
-		go func() {
-			l.progress(AskProgress{Stage: "checking", Attempt: n})
-			if _, err := l.a.DB.Validate(ctx, sql); err != nil {
-				ran <- run{err: err}
-				return
-			}
-			l.progress(AskProgress{Stage: "running", Attempt: n})
-			res, err := l.a.DB.Run(ctx, sql, engine.RunOptions{MaxRows: l.opts.MaxRows, Timeout: l.opts.Timeout})
-			ran <- run{res: res, err: err, at: time.Now()}
-		}()
-	}
-	scanner := fieldScanner{key: "sql"}
-	req := engine.ChatRequest{
-		Model: l.a.ModelName, Messages: l.msgs, Format: AnswerSchema(), Temperature: 0,
-		NumCtx: l.a.contextWindow(l.msgs, l.opts), NumPredict: l.opts.NumPredict,
-		OnToken: func(piece string) {
-			tokens++
-			buf.WriteString(piece)
-			if started != "" {
-				return
-			}
-			if sql, found, complete := scanner.scan(buf.String()); found && complete && strings.TrimSpace(sql) != "" {
-				start(strings.TrimSpace(sql))
-				return
-			}
-			if tokens%8 == 0 {
-				l.progress(AskProgress{Stage: stage, Attempt: n, Tokens: tokens})
-			}
-		},
-	}
+	sr := &sqlRunner{l: l, n: n, ran: make(chan run, 1)}
+	req := l.request(ctx, stage, n, sr)
 	resp, err := l.a.Model.Chat(ctx, req)
 	round := l.a.round(stageName(n), req.Model, req.Messages, resp)
-	waitRun := func() run {
-		if started == "" {
-			return run{}
-		}
-		return <-ran
-	}
 	if err != nil {
 		e := engine.AsError(err)
 		if e.Code != engine.CodeModelError {
 			// Not running, not installed, too slow, cancelled: a repair
 			// would meet the same fate.
-			waitRun()
+			sr.wait()
 			return attemptResult{kind: failed, err: err, round: round}
 		}
-		if started == "" {
+		if sr.started == "" {
 			return attemptResult{kind: repair, err: err, record: true, round: round,
 				attempt: engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}},
 				next:    []engine.Message{{Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": e.Message})}}}
 		}
 		// The answer was cut off after its SQL, which is all that matters.
-		resp = &engine.ChatResponse{Content: fmt.Sprintf(`{"sql":%q,"clarification_question":"","unanswerable_reason":""}`, started)}
+		resp = &engine.ChatResponse{Content: fmt.Sprintf(`{"sql":%q,"clarification_question":"","unanswerable_reason":""}`, sr.started)}
 	}
 	said := engine.Message{Role: "assistant", Content: resp.Content}
 	ma, perr := ParseModelAnswer(resp.Content)
-	if perr != nil && started != "" {
-		ma, perr = &ModelAnswer{SQL: started}, nil
+	if perr != nil && sr.started != "" {
+		ma, perr = &ModelAnswer{SQL: sr.started}, nil
 	}
 	if perr != nil {
 		e := engine.Errorf(engine.CodeModelError, "the model's answer was unusable: %v", perr).WithHint("try again, or try another model (--model)")
@@ -390,22 +375,16 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 			attempt: engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}},
 			next:    []engine.Message{said, {Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": perr.Error()})}}}
 	}
-	if started != "" {
-		ma.SQL = started
+	if sr.started != "" {
+		ma.SQL = sr.started
 	}
 	if ma.SQL == "" && (ma.Clarification != "" || ma.Unanswerable != "") {
-		code, msg, hint := engine.CodeClarification, ma.Clarification, "answer the question by asking again with the missing detail"
-		if ma.Clarification == "" {
-			code, msg, hint = engine.CodeUnanswerable, ma.Unanswerable, "ask about what the tables hold (querent schema lists them)"
-		}
-		e := engine.Errorf(code, "%s", msg).WithHint("%s", hint)
-		return attemptResult{kind: abstained, err: e, answer: ma, record: true, round: round, said: said,
-			attempt: engine.Attempt{SQL: ma.SQL, Error: &engine.AttemptError{Type: code, Message: msg}}}
+		return abstention(ma, said, round)
 	}
-	if started == "" {
-		start(ma.SQL)
+	if sr.started == "" {
+		sr.start(ctx, ma.SQL)
 	}
-	rn := waitRun()
+	rn := sr.wait()
 	if rn.err != nil {
 		return l.failedRun(ma, said, rn.err, round)
 	}
@@ -420,6 +399,79 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 		}
 	}
 	return r
+}
+
+// request is round n's request to the model. As it streams, the answer's
+// "sql" is watched for, and handed to sr as soon as its closing quote
+// arrives; meanwhile progress counts the tokens (stage).
+func (l *loop) request(ctx context.Context, stage string, n int, sr *sqlRunner) engine.ChatRequest {
+	var (
+		buf    strings.Builder
+		tokens int
+	)
+	scanner := fieldScanner{key: "sql"}
+	return engine.ChatRequest{
+		Model: l.a.ModelName, Messages: l.msgs, Format: AnswerSchema(), Temperature: 0,
+		NumCtx: l.a.contextWindow(l.msgs, l.opts), NumPredict: l.opts.NumPredict,
+		OnToken: func(piece string) {
+			tokens++
+			buf.WriteString(piece)
+			if sr.started != "" {
+				return
+			}
+			if sql, found, complete := scanner.scan(buf.String()); found && complete && strings.TrimSpace(sql) != "" {
+				sr.start(ctx, strings.TrimSpace(sql))
+				return
+			}
+			if tokens%8 == 0 {
+				l.progress(AskProgress{Stage: stage, Attempt: n, Tokens: tokens})
+			}
+		},
+	}
+}
+
+// sqlRunner checks and runs one round's SQL in the background, so that it runs
+// while the model still writes the rest of its answer.
+type sqlRunner struct {
+	l       *loop
+	n       int      // the round
+	started string   // the SQL being run, once its closing quote came
+	ran     chan run // the run's result, once
+}
+
+// start checks sql with the guard and runs it, in the background.
+func (sr *sqlRunner) start(ctx context.Context, sql string) {
+	sr.started = sql
+	go func() {
+		sr.l.progress(AskProgress{Stage: "checking", Attempt: sr.n})
+		if _, err := sr.l.a.DB.Validate(ctx, sql); err != nil {
+			sr.ran <- run{err: err}
+			return
+		}
+		sr.l.progress(AskProgress{Stage: "running", Attempt: sr.n})
+		res, err := sr.l.a.DB.Run(ctx, sql, engine.RunOptions{MaxRows: sr.l.opts.MaxRows, Timeout: sr.l.opts.Timeout})
+		sr.ran <- run{res: res, err: err, at: time.Now()}
+	}()
+}
+
+// wait waits for the run to end; the zero run when none was started.
+func (sr *sqlRunner) wait() run {
+	if sr.started == "" {
+		return run{}
+	}
+	return <-sr.ran
+}
+
+// abstention is the outcome of an answer with no SQL: the model asked for a
+// clarification, or said why the tables cannot answer.
+func abstention(ma *ModelAnswer, said engine.Message, round *engine.ModelRound) attemptResult {
+	code, msg, hint := engine.CodeClarification, ma.Clarification, "answer the question by asking again with the missing detail"
+	if ma.Clarification == "" {
+		code, msg, hint = engine.CodeUnanswerable, ma.Unanswerable, "ask about what the tables hold (querent schema lists them)"
+	}
+	e := engine.Errorf(code, "%s", msg).WithHint("%s", hint)
+	return attemptResult{kind: abstained, err: e, answer: ma, record: true, round: round, said: said,
+		attempt: engine.Attempt{SQL: ma.SQL, Error: &engine.AttemptError{Type: code, Message: msg}}}
 }
 
 // failedRun turns a failure of the SQL into the attempt's outcome: a repair
@@ -460,131 +512,6 @@ func stageName(n int) string {
 		return "repair"
 	}
 	return "sql"
-}
-
-// writeVerbs start statements that change a database.
-var writeVerbs = map[string]bool{"INSERT": true, "UPDATE": true, "DELETE": true, "REPLACE": true, "UPSERT": true, "MERGE": true,
-	"CREATE": true, "DROP": true, "ALTER": true, "TRUNCATE": true, "GRANT": true, "REVOKE": true}
-
-// isWrite reports whether sql is a statement that changes the database: its
-// first keyword, or the first after a WITH clause, is a write.
-func isWrite(sql string) bool {
-	sts := sqltext.Split(sql)
-	if len(sts) == 0 {
-		return false
-	}
-	st := sts[0]
-	depth := 0
-	first := true
-	for _, t := range st.Toks {
-		switch t.Kind {
-		case sqltext.Space, sqltext.Comment:
-			continue
-		case sqltext.Op:
-			switch sql[t.Start:t.End] {
-			case "(":
-				depth++
-			case ")":
-				depth--
-			}
-		case sqltext.Word:
-			w := strings.ToUpper(sql[t.Start:t.End])
-			if depth == 0 && writeVerbs[w] {
-				return true
-			}
-			if first && w != "WITH" {
-				return false
-			}
-		}
-		first = false
-	}
-	return false
-}
-
-// writeRefused is the answer to a question that asks for a change: Querent
-// only reads, and when the change has a read-only counterpart (the rows a
-// DELETE or an UPDATE would touch), the hint gives it.
-func writeRefused(sql string, e *engine.Error) *engine.Error {
-	out := &engine.Error{Code: engine.CodeRefused, Query: sql, Position: e.Position, Err: e,
-		Message: "this question asks for a change to the database, and Querent only reads it: " + e.Message,
-		Hint:    "ask what you want to see instead; nothing can change the database from here"}
-	if ro := readOnlyVersion(sql); ro != "" {
-		out.Hint = "to see the rows it would change, run: " + ro
-	}
-	return out
-}
-
-// readOnlyVersion is the SELECT that shows the rows a DELETE or UPDATE would
-// touch (its table and its WHERE), or "".
-func readOnlyVersion(sql string) string {
-	sts := sqltext.Split(sql)
-	if len(sts) != 1 {
-		return ""
-	}
-	st := sts[0]
-	var sig []sqltext.Token
-	for _, t := range st.Toks {
-		if t.Kind != sqltext.Space && t.Kind != sqltext.Comment {
-			sig = append(sig, t)
-		}
-	}
-	word := func(i int) string {
-		if i < 0 || i >= len(sig) || sig[i].Kind != sqltext.Word {
-			return ""
-		}
-		return strings.ToUpper(sql[sig[i].Start:sig[i].End])
-	}
-	isName := func(i int) bool {
-		return i < len(sig) && (sig[i].Kind == sqltext.Word || sig[i].Kind == sqltext.Quoted)
-	}
-	// The table: DELETE FROM t …, UPDATE [OR …] t SET …
-	table, from := "", -1
-	for i := range sig {
-		switch word(i) {
-		case "DELETE":
-			if word(i+1) == "FROM" && isName(i+2) {
-				table, from = sql[sig[i+2].Start:sig[i+2].End], i+3
-			}
-		case "UPDATE":
-			j := i + 1
-			if word(j) == "OR" {
-				j += 2
-			}
-			if isName(j) {
-				table, from = sql[sig[j].Start:sig[j].End], j+1
-			}
-		}
-		if table != "" {
-			break
-		}
-	}
-	if table == "" {
-		return ""
-	}
-	where := ""
-	depth := 0
-	for i := from; i < len(sig); i++ {
-		if sig[i].Kind == sqltext.Op {
-			switch sql[sig[i].Start:sig[i].End] {
-			case "(":
-				depth++
-			case ")":
-				depth--
-			}
-		}
-		if depth == 0 && word(i) == "WHERE" {
-			end := len(sql)
-			for k := i + 1; k < len(sig); k++ {
-				if w := word(k); depth == 0 && (w == "RETURNING" || w == "ORDER" || w == "LIMIT") {
-					end = sig[k].Start
-					break
-				}
-			}
-			where = " " + strings.TrimSpace(sql[sig[i].Start:min(end, st.End)])
-			break
-		}
-	}
-	return "SELECT * FROM " + table + where
 }
 
 // success fills the answer from a result: the rows at once (OnRows), then

@@ -59,44 +59,7 @@ func word(r *rand.Rand) string {
 // between them (and some to one shop table each, as leaves).
 func BigSchema() *engine.Schema {
 	r := rand.New(rand.NewPCG(1, 2))
-	col := func(name, typ string, pk int) *engine.TableColumn {
-		return &engine.TableColumn{Name: name, Type: typ, Affinity: strings.ToUpper(typ), Nullable: pk == 0, PK: pk}
-	}
-	mk := func(name string, rows int64, cols []*engine.TableColumn, fks map[string]string, samples ...[]engine.Value) *engine.Table {
-		t := &engine.Table{Name: name, Kind: "table", RowCount: rows, Columns: cols, PrimaryKey: []string{cols[0].Name}}
-		for _, c := range cols {
-			if ref, ok := fks[c.Name]; ok {
-				t.ForeignKeys = append(t.ForeignKeys, engine.ForeignKey{Column: c.Name, References: ref})
-			}
-			t.Samples.Columns = append(t.Samples.Columns, c.Name)
-		}
-		t.Samples.Values = samples
-		return t
-	}
-	v := func(vals ...engine.Value) []engine.Value { return vals }
-	core := []*engine.Table{
-		mk("customers", 5000, []*engine.TableColumn{col("id", "INTEGER", 1), col("name", "TEXT", 0), col("email", "TEXT", 0), col("country", "TEXT", 0), col("city", "TEXT", 0), col("created_at", "DATETIME", 0)}, nil,
-			v(int64(1), "Ada Lovelace", "ada@example.com", "France", "Paris", "2021-01-04 10:00:00"),
-			v(int64(2), "Alan Turing", "alan@example.com", "United Kingdom", "London", "2021-02-11 09:30:00")),
-		mk("orders", 40000, []*engine.TableColumn{col("id", "INTEGER", 1), col("customer_id", "INTEGER", 0), col("order_date", "DATE", 0), col("status", "TEXT", 0), col("total_amount", "REAL", 0)},
-			map[string]string{"customer_id": "customers(id)"},
-			v(int64(1), int64(1), "2023-03-01", "shipped", 120.5)),
-		mk("order_items", 120000, []*engine.TableColumn{col("id", "INTEGER", 1), col("order_id", "INTEGER", 0), col("product_id", "INTEGER", 0), col("quantity", "INTEGER", 0), col("unit_price", "REAL", 0)},
-			map[string]string{"order_id": "orders(id)", "product_id": "products(id)"},
-			v(int64(1), int64(1), int64(7), int64(2), 9.99)),
-		mk("products", 800, []*engine.TableColumn{col("id", "INTEGER", 1), col("name", "TEXT", 0), col("category_id", "INTEGER", 0), col("supplier_id", "INTEGER", 0), col("price", "REAL", 0)},
-			map[string]string{"category_id": "categories(id)", "supplier_id": "suppliers(id)"},
-			v(int64(7), "Espresso cup", int64(3), int64(2), 9.99)),
-		mk("categories", 20, []*engine.TableColumn{col("id", "INTEGER", 1), col("name", "TEXT", 0)}, nil, v(int64(3), "Kitchen")),
-		mk("suppliers", 60, []*engine.TableColumn{col("id", "INTEGER", 1), col("company_name", "TEXT", 0), col("country", "TEXT", 0)}, nil, v(int64(2), "Acme Ltd", "Italy")),
-		mk("employees", 120, []*engine.TableColumn{col("id", "INTEGER", 1), col("first_name", "TEXT", 0), col("last_name", "TEXT", 0), col("hire_date", "DATE", 0), col("store_id", "INTEGER", 0)},
-			map[string]string{"store_id": "stores(id)"}, v(int64(1), "Grace", "Hopper", "2019-05-01", int64(1))),
-		mk("stores", 12, []*engine.TableColumn{col("id", "INTEGER", 1), col("name", "TEXT", 0), col("city", "TEXT", 0)}, nil, v(int64(1), "Main Street", "Lyon")),
-		mk("payments", 39000, []*engine.TableColumn{col("id", "INTEGER", 1), col("order_id", "INTEGER", 0), col("amount", "REAL", 0), col("method", "TEXT", 0), col("paid_at", "DATETIME", 0)},
-			map[string]string{"order_id": "orders(id)"}, v(int64(1), int64(1), 120.5, "card", "2023-03-01 12:00:00")),
-		mk("shipments", 38000, []*engine.TableColumn{col("id", "INTEGER", 1), col("order_id", "INTEGER", 0), col("carrier", "TEXT", 0), col("shipped_at", "DATETIME", 0)},
-			map[string]string{"order_id": "orders(id)"}, v(int64(1), int64(1), "DHL", "2023-03-02 08:00:00")),
-	}
+	core := shopTables()
 	s := &engine.Schema{Database: "shop.sqlite"}
 	s.Tables = append(s.Tables, core...)
 	used := map[string]bool{}
@@ -107,62 +70,118 @@ func BigSchema() *engine.Schema {
 			continue
 		}
 		used[name] = true
-		cols := []*engine.TableColumn{col("id", "INTEGER", 1)}
-		fks := map[string]string{}
-		switch k := r.IntN(10); {
-		case k == 0: // a leaf of one shop table
-			ref := core[r.IntN(len(core))].Name
-			cols = append(cols, col(strings.TrimSuffix(ref, "s")+"_id", "INTEGER", 0))
-			fks[cols[1].Name] = ref + "(id)"
-		case len(noise) > 0 && k < 7:
-			for j := 0; j < 1+r.IntN(2); j++ {
-				ref := noise[r.IntN(len(noise))]
-				c := col(ref+"_ref", "INTEGER", 0)
-				if fks[c.Name] == "" {
-					cols = append(cols, c)
-					fks[c.Name] = ref + "(id)"
-				}
-			}
-		}
-		for j := 0; j < 4+r.IntN(7); j++ {
-			typ := []string{"TEXT", "INTEGER", "REAL", "TEXT"}[r.IntN(4)]
-			cols = append(cols, col(word(r)+"_"+word(r), typ, 0))
-		}
-		var samples [][]engine.Value
-		for i := 0; i < 3; i++ {
-			row := make([]engine.Value, len(cols))
-			for j, c := range cols {
-				switch {
-				case j == 0 || c.Type == "INTEGER":
-					row[j] = int64(r.IntN(10000))
-				case c.Type == "REAL":
-					row[j] = float64(r.IntN(100000)) / 100
-				default:
-					row[j] = word(r) + " " + word(r)
-				}
-			}
-			samples = append(samples, row)
-		}
-		t := mk(name, int64(r.IntN(1_000_000)), cols, fks, samples...)
-		if r.IntN(3) == 0 {
-			var vals []engine.Value
-			for i := 0; i < 5; i++ {
-				vals = append(vals, word(r))
-			}
-			slices.SortFunc(vals, func(a, b engine.Value) int { return strings.Compare(a.(string), b.(string)) })
-			for _, c := range cols {
-				if c.Type == "TEXT" {
-					t.DistinctValues.Add(c.Name, vals)
-					break
-				}
-			}
-		}
+		s.Tables = append(s.Tables, noiseTable(r, name, core, noise))
 		noise = append(noise, name)
-		s.Tables = append(s.Tables, t)
 	}
 	// Shuffle so that the shop's tables are not simply first.
 	r.Shuffle(len(s.Tables), func(i, j int) { s.Tables[i], s.Tables[j] = s.Tables[j], s.Tables[i] })
 	return s
+}
+
+// newColumn is a column of the generated schema; pk > 0 for the primary key.
+func newColumn(name, typ string, pk int) *engine.TableColumn {
+	return &engine.TableColumn{Name: name, Type: typ, Affinity: strings.ToUpper(typ), Nullable: pk == 0, PK: pk}
+}
+
+// newTable is a table of the generated schema, keyed by its first column,
+// with the foreign keys fks (column → "table(column)") and sample rows.
+func newTable(name string, rows int64, cols []*engine.TableColumn, fks map[string]string, samples ...[]engine.Value) *engine.Table {
+	t := &engine.Table{Name: name, Kind: "table", RowCount: rows, Columns: cols, PrimaryKey: []string{cols[0].Name}}
+	for _, c := range cols {
+		if ref, ok := fks[c.Name]; ok {
+			t.ForeignKeys = append(t.ForeignKeys, engine.ForeignKey{Column: c.Name, References: ref})
+		}
+		t.Samples.Columns = append(t.Samples.Columns, c.Name)
+	}
+	t.Samples.Values = samples
+	return t
+}
+
+// shopTables are the generated schema's 10 shop tables.
+func shopTables() []*engine.Table {
+	v := func(vals ...engine.Value) []engine.Value { return vals }
+	return []*engine.Table{
+		newTable("customers", 5000, []*engine.TableColumn{newColumn("id", "INTEGER", 1), newColumn("name", "TEXT", 0), newColumn("email", "TEXT", 0), newColumn("country", "TEXT", 0), newColumn("city", "TEXT", 0), newColumn("created_at", "DATETIME", 0)}, nil,
+			v(int64(1), "Ada Lovelace", "ada@example.com", "France", "Paris", "2021-01-04 10:00:00"),
+			v(int64(2), "Alan Turing", "alan@example.com", "United Kingdom", "London", "2021-02-11 09:30:00")),
+		newTable("orders", 40000, []*engine.TableColumn{newColumn("id", "INTEGER", 1), newColumn("customer_id", "INTEGER", 0), newColumn("order_date", "DATE", 0), newColumn("status", "TEXT", 0), newColumn("total_amount", "REAL", 0)},
+			map[string]string{"customer_id": "customers(id)"},
+			v(int64(1), int64(1), "2023-03-01", "shipped", 120.5)),
+		newTable("order_items", 120000, []*engine.TableColumn{newColumn("id", "INTEGER", 1), newColumn("order_id", "INTEGER", 0), newColumn("product_id", "INTEGER", 0), newColumn("quantity", "INTEGER", 0), newColumn("unit_price", "REAL", 0)},
+			map[string]string{"order_id": "orders(id)", "product_id": "products(id)"},
+			v(int64(1), int64(1), int64(7), int64(2), 9.99)),
+		newTable("products", 800, []*engine.TableColumn{newColumn("id", "INTEGER", 1), newColumn("name", "TEXT", 0), newColumn("category_id", "INTEGER", 0), newColumn("supplier_id", "INTEGER", 0), newColumn("price", "REAL", 0)},
+			map[string]string{"category_id": "categories(id)", "supplier_id": "suppliers(id)"},
+			v(int64(7), "Espresso cup", int64(3), int64(2), 9.99)),
+		newTable("categories", 20, []*engine.TableColumn{newColumn("id", "INTEGER", 1), newColumn("name", "TEXT", 0)}, nil, v(int64(3), "Kitchen")),
+		newTable("suppliers", 60, []*engine.TableColumn{newColumn("id", "INTEGER", 1), newColumn("company_name", "TEXT", 0), newColumn("country", "TEXT", 0)}, nil, v(int64(2), "Acme Ltd", "Italy")),
+		newTable("employees", 120, []*engine.TableColumn{newColumn("id", "INTEGER", 1), newColumn("first_name", "TEXT", 0), newColumn("last_name", "TEXT", 0), newColumn("hire_date", "DATE", 0), newColumn("store_id", "INTEGER", 0)},
+			map[string]string{"store_id": "stores(id)"}, v(int64(1), "Grace", "Hopper", "2019-05-01", int64(1))),
+		newTable("stores", 12, []*engine.TableColumn{newColumn("id", "INTEGER", 1), newColumn("name", "TEXT", 0), newColumn("city", "TEXT", 0)}, nil, v(int64(1), "Main Street", "Lyon")),
+		newTable("payments", 39000, []*engine.TableColumn{newColumn("id", "INTEGER", 1), newColumn("order_id", "INTEGER", 0), newColumn("amount", "REAL", 0), newColumn("method", "TEXT", 0), newColumn("paid_at", "DATETIME", 0)},
+			map[string]string{"order_id": "orders(id)"}, v(int64(1), int64(1), 120.5, "card", "2023-03-01 12:00:00")),
+		newTable("shipments", 38000, []*engine.TableColumn{newColumn("id", "INTEGER", 1), newColumn("order_id", "INTEGER", 0), newColumn("carrier", "TEXT", 0), newColumn("shipped_at", "DATETIME", 0)},
+			map[string]string{"order_id": "orders(id)"}, v(int64(1), int64(1), "DHL", "2023-03-02 08:00:00")),
+	}
+}
+
+// noiseTable makes the noise table name: a key, foreign keys to one shop
+// table (a leaf) or to one or two earlier noise tables (most tables),
+// random columns and three sample rows, and a third of the time its first
+// text column's distinct values. It draws from r in a fixed order, so that
+// the schema is the same on every run.
+func noiseTable(r *rand.Rand, name string, core []*engine.Table, noise []string) *engine.Table {
+	cols := []*engine.TableColumn{newColumn("id", "INTEGER", 1)}
+	fks := map[string]string{}
+	switch k := r.IntN(10); {
+	case k == 0: // a leaf of one shop table
+		ref := core[r.IntN(len(core))].Name
+		cols = append(cols, newColumn(strings.TrimSuffix(ref, "s")+"_id", "INTEGER", 0))
+		fks[cols[1].Name] = ref + "(id)"
+	case len(noise) > 0 && k < 7:
+		for j := 0; j < 1+r.IntN(2); j++ {
+			ref := noise[r.IntN(len(noise))]
+			c := newColumn(ref+"_ref", "INTEGER", 0)
+			if fks[c.Name] == "" {
+				cols = append(cols, c)
+				fks[c.Name] = ref + "(id)"
+			}
+		}
+	}
+	for j := 0; j < 4+r.IntN(7); j++ {
+		typ := []string{"TEXT", "INTEGER", "REAL", "TEXT"}[r.IntN(4)]
+		cols = append(cols, newColumn(word(r)+"_"+word(r), typ, 0))
+	}
+	var samples [][]engine.Value
+	for i := 0; i < 3; i++ {
+		row := make([]engine.Value, len(cols))
+		for j, c := range cols {
+			switch {
+			case j == 0 || c.Type == "INTEGER":
+				row[j] = int64(r.IntN(10000))
+			case c.Type == "REAL":
+				row[j] = float64(r.IntN(100000)) / 100
+			default:
+				row[j] = word(r) + " " + word(r)
+			}
+		}
+		samples = append(samples, row)
+	}
+	t := newTable(name, int64(r.IntN(1_000_000)), cols, fks, samples...)
+	if r.IntN(3) == 0 {
+		var vals []engine.Value
+		for i := 0; i < 5; i++ {
+			vals = append(vals, word(r))
+		}
+		slices.SortFunc(vals, func(a, b engine.Value) int { return strings.Compare(a.(string), b.(string)) })
+		for _, c := range cols {
+			if c.Type == "TEXT" {
+				t.DistinctValues.Add(c.Name, vals)
+				break
+			}
+		}
+	}
+	return t
 }
 
 // Main runs the tests of m with Querent's data folder (the demo's private

@@ -289,41 +289,22 @@ func Parse(name string, data []byte) (*GoldSet, error) {
 		return nil, &GoldError{File: file, Problems: []string{fmt.Sprintf("%s: not valid TOML: %v", file, err)}}
 	}
 	g := &GoldSet{Name: strings.TrimSuffix(file, filepath.Ext(file)), Source: name}
-	var problems []string
-	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	p := &goldParser{file: file}
 	for _, k := range sortedKeys(raw) {
 		if !slices.Contains(topFields, k) {
-			add("%s: unknown key %q at the top%s; a gold set has database and [[item]] tables", file, k, suggest(k, topFields))
+			p.add("%s: unknown key %q at the top%s; a gold set has database and [[item]] tables", file, k, suggest(k, topFields))
 		}
 	}
 	if v, ok := raw["database"]; ok {
 		if s, ok := v.(string); ok {
 			g.Database = s
 		} else {
-			add("%s: database must be a string", file)
+			p.add("%s: database must be a string", file)
 		}
 	}
 	lines := itemHeaderRE.FindAllIndex(data, -1)
-	var items []map[string]any
-	switch v := raw["item"].(type) {
-	case nil:
-		add("%s: no [[item]] tables: a gold set needs at least one question", file)
-	case []map[string]any:
-		items = v
-	case []any:
-		for _, x := range v {
-			m, ok := x.(map[string]any)
-			if !ok {
-				add("%s: item must be an array of tables ([[item]])", file)
-				break
-			}
-			items = append(items, m)
-		}
-	default:
-		add("%s: item must be an array of tables ([[item]])", file)
-	}
 	ids := map[string]int{}
-	for idx, m := range items {
+	for idx, m := range p.itemTables(raw["item"]) {
 		where := fmt.Sprintf("%s: item %d", file, idx+1)
 		if idx < len(lines) {
 			line := 1 + strings.Count(string(data[:lines[idx][0]]), "\n")
@@ -332,102 +313,168 @@ func Parse(name string, data []byte) (*GoldSet, error) {
 		if id, ok := m["id"].(string); ok && id != "" {
 			where += fmt.Sprintf(" (id %q)", id)
 		}
-		it := &Item{}
-		str := func(field string, required bool) string {
-			v, ok := m[field]
-			if !ok {
-				if required {
-					add("%s: %s is missing", where, field)
-				}
-				return ""
-			}
-			s, ok := v.(string)
-			if !ok {
-				add("%s: %s must be a string, not %s", where, field, tomlType(v))
-				return ""
-			}
-			if required && strings.TrimSpace(s) == "" {
-				add("%s: %s is empty", where, field)
-			}
-			return strings.TrimSpace(s)
-		}
-		boolean := func(field string) *bool {
-			v, ok := m[field]
-			if !ok {
-				return nil
-			}
-			b, ok := v.(bool)
-			if !ok {
-				add("%s: %s must be true or false, not %s", where, field, tomlType(v))
-				return nil
-			}
-			return &b
-		}
-		for _, k := range sortedKeys(m) {
-			if !slices.Contains(itemFields, k) {
-				add("%s: unknown field %q%s", where, k, suggest(k, itemFields))
-			}
-		}
-		it.ID = str("id", true)
-		it.Question = str("question", true)
-		it.Difficulty = str("difficulty", true)
-		if it.Difficulty != "" && !slices.Contains(Difficulties, it.Difficulty) {
-			add("%s: difficulty %q is not one of easy, medium, hard", where, it.Difficulty)
-		}
-		it.SQL = str("sql", false)
-		it.Unanswerable = str("unanswerable", false)
-		it.Follows = str("follows", false)
-		if v, ok := m["alternatives"]; ok {
-			arr, ok := v.([]any)
-			if !ok {
-				add("%s: alternatives must be an array of strings, not %s", where, tomlType(v))
-			}
-			for i, x := range arr {
-				s, ok := x.(string)
-				if !ok || strings.TrimSpace(s) == "" {
-					add("%s: alternatives[%d] must be a non-empty string", where, i)
-					continue
-				}
-				it.Alternatives = append(it.Alternatives, strings.TrimSpace(s))
-			}
-		}
-		it.OrderMatters = boolean("order_matters")
-		if b := boolean("ranking"); b != nil {
-			it.Ranking = *b
-		}
-		if b := boolean("extra_columns"); b != nil {
-			it.ExtraColumns = *b
-		}
-		switch {
-		case it.SQL == "" && it.Unanswerable == "":
-			add("%s: sql is missing (or, for a question the schema cannot answer, unanswerable = \"the reason\")", where)
-		case it.SQL != "" && it.Unanswerable != "":
-			add("%s: sql and unanswerable are both set: an item has one or the other", where)
-		case it.Unanswerable != "" && (len(it.Alternatives) > 0 || it.OrderMatters != nil || it.Ranking || it.ExtraColumns):
-			add("%s: an unanswerable item takes no alternatives, order_matters, ranking or extra_columns", where)
-		}
-		if it.ID != "" {
-			if prev, dup := ids[it.ID]; dup {
-				add("%s: id %q is already used by item %d", where, it.ID, prev+1)
-			} else {
-				ids[it.ID] = idx
-			}
-		}
-		if it.Follows != "" {
-			_, ok := ids[it.Follows]
-			switch {
-			case it.Follows == it.ID:
-				add("%s: follows names the item itself", where)
-			case !ok:
-				add("%s: follows %q, which is not an earlier item's id (a follow-up comes after the question it follows)", where, it.Follows)
-			}
-		}
+		it := itemReader{p: p, m: m, where: where}.item()
+		p.checkLinks(it, where, idx, ids)
 		g.Items = append(g.Items, it)
 	}
-	if len(problems) > 0 {
-		return nil, &GoldError{File: file, Problems: problems}
+	if len(p.problems) > 0 {
+		return nil, &GoldError{File: file, Problems: p.problems}
 	}
 	return g, nil
+}
+
+// goldParser collects the problems of one gold set file (Parse).
+type goldParser struct {
+	file     string
+	problems []string
+}
+
+// add notes one problem.
+func (p *goldParser) add(format string, args ...any) {
+	p.problems = append(p.problems, fmt.Sprintf(format, args...))
+}
+
+// itemTables reads the file's item key as its [[item]] tables.
+func (p *goldParser) itemTables(item any) []map[string]any {
+	var items []map[string]any
+	switch v := item.(type) {
+	case nil:
+		p.add("%s: no [[item]] tables: a gold set needs at least one question", p.file)
+	case []map[string]any:
+		items = v
+	case []any:
+		for _, x := range v {
+			m, ok := x.(map[string]any)
+			if !ok {
+				p.add("%s: item must be an array of tables ([[item]])", p.file)
+				break
+			}
+			items = append(items, m)
+		}
+	default:
+		p.add("%s: item must be an array of tables ([[item]])", p.file)
+	}
+	return items
+}
+
+// checkLinks checks the item's id against the earlier items' (ids: id →
+// index) and what it follows, and notes its id.
+func (p *goldParser) checkLinks(it *Item, where string, idx int, ids map[string]int) {
+	if it.ID != "" {
+		if prev, dup := ids[it.ID]; dup {
+			p.add("%s: id %q is already used by item %d", where, it.ID, prev+1)
+		} else {
+			ids[it.ID] = idx
+		}
+	}
+	if it.Follows != "" {
+		_, ok := ids[it.Follows]
+		switch {
+		case it.Follows == it.ID:
+			p.add("%s: follows names the item itself", where)
+		case !ok:
+			p.add("%s: follows %q, which is not an earlier item's id (a follow-up comes after the question it follows)", where, it.Follows)
+		}
+	}
+}
+
+// itemReader reads one [[item]] table m; where locates it in messages.
+type itemReader struct {
+	p     *goldParser
+	m     map[string]any
+	where string
+}
+
+// item reads the item's fields and checks that they go together.
+func (r itemReader) item() *Item {
+	it := &Item{}
+	for _, k := range sortedKeys(r.m) {
+		if !slices.Contains(itemFields, k) {
+			r.p.add("%s: unknown field %q%s", r.where, k, suggest(k, itemFields))
+		}
+	}
+	it.ID = r.str("id", true)
+	it.Question = r.str("question", true)
+	it.Difficulty = r.str("difficulty", true)
+	if it.Difficulty != "" && !slices.Contains(Difficulties, it.Difficulty) {
+		r.p.add("%s: difficulty %q is not one of easy, medium, hard", r.where, it.Difficulty)
+	}
+	it.SQL = r.str("sql", false)
+	it.Unanswerable = r.str("unanswerable", false)
+	it.Follows = r.str("follows", false)
+	it.Alternatives = r.alternatives()
+	it.OrderMatters = r.boolean("order_matters")
+	if b := r.boolean("ranking"); b != nil {
+		it.Ranking = *b
+	}
+	if b := r.boolean("extra_columns"); b != nil {
+		it.ExtraColumns = *b
+	}
+	switch {
+	case it.SQL == "" && it.Unanswerable == "":
+		r.p.add("%s: sql is missing (or, for a question the schema cannot answer, unanswerable = \"the reason\")", r.where)
+	case it.SQL != "" && it.Unanswerable != "":
+		r.p.add("%s: sql and unanswerable are both set: an item has one or the other", r.where)
+	case it.Unanswerable != "" && (len(it.Alternatives) > 0 || it.OrderMatters != nil || it.Ranking || it.ExtraColumns):
+		r.p.add("%s: an unanswerable item takes no alternatives, order_matters, ranking or extra_columns", r.where)
+	}
+	return it
+}
+
+// str reads a string field, trimmed; "" when it is missing or not a string.
+func (r itemReader) str(field string, required bool) string {
+	v, ok := r.m[field]
+	if !ok {
+		if required {
+			r.p.add("%s: %s is missing", r.where, field)
+		}
+		return ""
+	}
+	s, ok := v.(string)
+	if !ok {
+		r.p.add("%s: %s must be a string, not %s", r.where, field, tomlType(v))
+		return ""
+	}
+	if required && strings.TrimSpace(s) == "" {
+		r.p.add("%s: %s is empty", r.where, field)
+	}
+	return strings.TrimSpace(s)
+}
+
+// boolean reads a boolean field; nil when it is missing or not a boolean.
+func (r itemReader) boolean(field string) *bool {
+	v, ok := r.m[field]
+	if !ok {
+		return nil
+	}
+	b, ok := v.(bool)
+	if !ok {
+		r.p.add("%s: %s must be true or false, not %s", r.where, field, tomlType(v))
+		return nil
+	}
+	return &b
+}
+
+// alternatives reads the alternative gold queries, each trimmed.
+func (r itemReader) alternatives() []string {
+	v, ok := r.m["alternatives"]
+	if !ok {
+		return nil
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		r.p.add("%s: alternatives must be an array of strings, not %s", r.where, tomlType(v))
+	}
+	var out []string
+	for i, x := range arr {
+		s, ok := x.(string)
+		if !ok || strings.TrimSpace(s) == "" {
+			r.p.add("%s: alternatives[%d] must be a non-empty string", r.where, i)
+			continue
+		}
+		out = append(out, strings.TrimSpace(s))
+	}
+	return out
 }
 
 func sortedKeys(m map[string]any) []string {

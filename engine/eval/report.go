@@ -116,7 +116,6 @@ func summarise(rep *Report, model string) *ModelReport {
 	for _, o := range Outcomes {
 		mr.Outcomes[o] = 0
 	}
-	type tally struct{ n, c int }
 	perItem := map[string]*tally{}
 	var order []string
 	var latencies []float64
@@ -126,13 +125,7 @@ func summarise(rep *Report, model string) *ModelReport {
 		if rec.Model != model {
 			continue
 		}
-		s := ItemScore{ID: rec.ID, Match: rec.Match, Outcome: rec.Outcome, Reason: rec.Reason, LatencyS: rec.LatencyS,
-			Attempts: len(rec.Attempts), Repairs: rec.Repairs(), Tokens: rec.Tokens, Try: rec.Try, Difficulty: rec.Difficulty,
-			Relaxed: rec.Relaxed}
-		if s.Relaxed == nil {
-			s.Relaxed = []string{}
-		}
-		mr.Items = append(mr.Items, s)
+		mr.Items = append(mr.Items, itemScore(rec))
 		mr.Questions++
 		mr.Outcomes[rec.Outcome]++
 		d := mr.ByDifficulty[rec.Difficulty]
@@ -189,26 +182,47 @@ func summarise(rep *Report, model string) *ModelReport {
 		mr.Abstention = ptr(round4(float64(abstained) / float64(mr.Unanswerable)))
 	}
 	if rep.K >= 2 {
-		var at, hat float64
-		n := 0
-		for _, id := range order {
-			t := perItem[id]
-			if t.n < rep.K {
-				continue
-			}
-			at += PassAtK(t.n, t.c, rep.K)
-			hat += PassHatK(t.n, t.c, rep.K)
-			n++
-		}
-		if n > 0 {
-			mr.PassAtK, mr.PassHatK = ptr(round4(at/float64(n))), ptr(round4(hat/float64(n)))
-		}
+		mr.PassAtK, mr.PassHatK = passRates(order, perItem, rep.K)
 	}
 	if len(latencies) > 0 {
 		mr.LatencyP50S = ptr(Percentile(latencies, 50))
 		mr.LatencyP95S = ptr(Percentile(latencies, 95))
 	}
 	return mr
+}
+
+// itemScore is a record as its report lists it.
+func itemScore(rec *Record) ItemScore {
+	s := ItemScore{ID: rec.ID, Match: rec.Match, Outcome: rec.Outcome, Reason: rec.Reason, LatencyS: rec.LatencyS,
+		Attempts: len(rec.Attempts), Repairs: rec.Repairs(), Tokens: rec.Tokens, Try: rec.Try, Difficulty: rec.Difficulty,
+		Relaxed: rec.Relaxed}
+	if s.Relaxed == nil {
+		s.Relaxed = []string{}
+	}
+	return s
+}
+
+// tally counts one item's tries (n) and matches (c).
+type tally struct{ n, c int }
+
+// passRates are the mean pass@k and pass^k over the items (in order) tried
+// at least k times; nil when none was.
+func passRates(order []string, perItem map[string]*tally, k int) (passAtK, passHatK *float64) {
+	var at, hat float64
+	n := 0
+	for _, id := range order {
+		t := perItem[id]
+		if t.n < k {
+			continue
+		}
+		at += PassAtK(t.n, t.c, k)
+		hat += PassHatK(t.n, t.c, k)
+		n++
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	return ptr(round4(at / float64(n))), ptr(round4(hat / float64(n)))
 }
 
 // goldItem returns the gold item of a record.

@@ -370,6 +370,17 @@ func (x *xlsxWriter) histogram(ctx context.Context, db engine.Database, info *en
 		return err
 	}
 	const top = 4 // the table's header row
+	if err := x.binTable(sheet, top, lo, hi, width, intBins, counts); err != nil {
+		return err
+	}
+	return x.histogramChart(sheet, name, top, bins)
+}
+
+// binTable writes the histogram's table from row top: a header, then one
+// row per bin (counts[b]) with its bounds and its label; integer bins
+// (intBins) hold one value each.
+func (x *xlsxWriter) binTable(sheet string, top int, lo, hi engine.Number, width float64, intBins bool, counts []int64) error {
+	bins := len(counts)
 	if err := x.setRow(sheet, top, anyList(x.words.HistHeader)...); err != nil {
 		return err
 	}
@@ -394,6 +405,12 @@ func (x *xlsxWriter) histogram(ctx context.Context, db engine.Database, info *en
 			return err
 		}
 	}
+	return nil
+}
+
+// histogramChart draws the column chart of the bin table's counts (bins
+// rows under row top), beside it.
+func (x *xlsxWriter) histogramChart(sheet, name string, top, bins int) error {
 	gap := uint(5)
 	vary := false
 	chart := &excelize.Chart{Type: excelize.Col, Dimension: excelize.ChartDimension{Width: 960, Height: 480},

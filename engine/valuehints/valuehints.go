@@ -319,60 +319,76 @@ func (vi *ValueIndex) index(ctx context.Context, db engine.Database, cols []pend
 			continue
 		}
 		ci := int32(len(vi.cols))
-		col := indexedColumn{table: t.Name, column: c.Name, distinct: len(res.Rows),
-			tableWords: text.IdentWords(t.Name), columnWords: text.IdentWords(c.Name)}
-		col.prior = 0.4 * (1 - math.Log(float64(max(col.distinct, 1)))/math.Log(float64(opts.MaxDistinct+1)))
-		for _, w := range col.columnWords {
-			col.label = col.label || w == "nam" || w == "titl" || w == "label"
-		}
-		if !t.RowCountEstimated && t.RowCount > 0 && col.distinct >= 10 && float64(col.distinct) >= 0.9*float64(t.RowCount) {
-			col.label = true
-		}
-		for _, v := range t.DistinctValues.Get(c.Name) {
-			if sv, ok := v.(string); ok {
-				if col.listed == nil {
-					col.listed = map[string]bool{}
-				}
-				col.listed[sv] = true
-			}
-		}
-		vi.cols = append(vi.cols, col)
-		for _, row := range res.Rows {
-			if len(row) == 0 {
-				continue
-			}
-			text, ok := row[0].(string)
-			if !ok {
-				continue
-			}
-			if id, ok := byText[text]; ok {
-				vv := &vi.values[id]
-				if last := vv.cols[len(vv.cols)-1]; last != ci {
-					vv.cols = append(vv.cols, ci)
-				}
-				continue
-			}
-			key := normKey(text)
-			if utf8.RuneCountInString(key) < 2 {
-				continue
-			}
-			if len(vi.values) >= opts.MaxValues {
-				vi.full = true
-				vi.skipped = append(vi.skipped, name+": the index is full (some values left out)")
-				break
-			}
-			if key == text {
-				key = text // share the memory
-			}
-			id := int32(len(vi.values))
-			vi.values = append(vi.values, storedValue{text: text, key: key, keyLen: int32(utf8.RuneCountInString(key)), cols: []int32{ci}})
-			byText[text] = id
-			vi.byKey[key] = append(vi.byKey[key], id)
-			r, _ := utf8.DecodeRuneInString(key)
-			vi.byFirst[r] = append(vi.byFirst[r], id)
-		}
+		vi.cols = append(vi.cols, newIndexedColumn(t, c, len(res.Rows), opts.MaxDistinct))
+		vi.addValues(res.Rows, ci, name, byText, opts.MaxValues)
 	}
 	return nil
+}
+
+// newIndexedColumn describes column c of table t, which holds distinct
+// values: its prior (higher for fewer values, a category), whether it
+// labels the table's rows (a name or title, or nearly one value a row), and
+// the values the schema lists for it.
+func newIndexedColumn(t *engine.Table, c *engine.TableColumn, distinct, maxDistinct int) indexedColumn {
+	col := indexedColumn{table: t.Name, column: c.Name, distinct: distinct,
+		tableWords: text.IdentWords(t.Name), columnWords: text.IdentWords(c.Name)}
+	col.prior = 0.4 * (1 - math.Log(float64(max(col.distinct, 1)))/math.Log(float64(maxDistinct+1)))
+	for _, w := range col.columnWords {
+		col.label = col.label || w == "nam" || w == "titl" || w == "label"
+	}
+	if !t.RowCountEstimated && t.RowCount > 0 && col.distinct >= 10 && float64(col.distinct) >= 0.9*float64(t.RowCount) {
+		col.label = true
+	}
+	for _, v := range t.DistinctValues.Get(c.Name) {
+		if sv, ok := v.(string); ok {
+			if col.listed == nil {
+				col.listed = map[string]bool{}
+			}
+			col.listed[sv] = true
+		}
+	}
+	return col
+}
+
+// addValues adds the text values of rows (one column each) as held by
+// column ci (named name, for Skipped): a value already stored gains the
+// column, a new one is stored unless its key is under 2 characters. When
+// the index reaches maxValues it is full, and the rest are left out.
+func (vi *ValueIndex) addValues(rows [][]engine.Value, ci int32, name string, byText map[string]int32, maxValues int) {
+	for _, row := range rows {
+		if len(row) == 0 {
+			continue
+		}
+		text, ok := row[0].(string)
+		if !ok {
+			continue
+		}
+		if id, ok := byText[text]; ok {
+			vv := &vi.values[id]
+			if last := vv.cols[len(vv.cols)-1]; last != ci {
+				vv.cols = append(vv.cols, ci)
+			}
+			continue
+		}
+		key := normKey(text)
+		if utf8.RuneCountInString(key) < 2 {
+			continue
+		}
+		if len(vi.values) >= maxValues {
+			vi.full = true
+			vi.skipped = append(vi.skipped, name+": the index is full (some values left out)")
+			return
+		}
+		if key == text {
+			key = text // share the memory
+		}
+		id := int32(len(vi.values))
+		vi.values = append(vi.values, storedValue{text: text, key: key, keyLen: int32(utf8.RuneCountInString(key)), cols: []int32{ci}})
+		byText[text] = id
+		vi.byKey[key] = append(vi.byKey[key], id)
+		r, _ := utf8.DecodeRuneInString(key)
+		vi.byFirst[r] = append(vi.byFirst[r], id)
+	}
 }
 
 func deadlineOf(ctx context.Context) time.Time {
@@ -572,84 +588,17 @@ func (vi *ValueIndex) Hints(question string, max int) []ValueHint {
 	if len(words) == 0 {
 		return nil
 	}
-	qstems := map[string]bool{}
+	m := &matcher{vi: vi, words: words, qstems: map[string]bool{}}
 	for _, w := range text.IdentWords(question) {
-		qstems[w] = true
+		m.qstems[w] = true
 	}
-	var matches []valueMatch
-	var qr, vr []rune
-	var dl text.Distancer
-	add := func(id int32, s, n, dist int, penalty float64) {
-		col := vi.bestColumn(id, qstems)
-		c := &vi.cols[col]
-		score := [...]float64{1, 0.6, 0.45}[dist] + 0.1*float64(n-1) + vi.context(c, qstems) + c.prior - penalty
-		if dist > 0 && score < minTypoScore {
-			return
-		}
-		matches = append(matches, valueMatch{value: id, start: s, n: n, dist: dist, col: col, score: score})
-	}
-	var kb strings.Builder
 	for n := maxCJKGram; n >= 1; n-- {
 		for s := 0; s+n <= len(words); s++ {
-			kb.Reset()
-			allStop, digits, cjk := true, false, true
-			for i := s; i < s+n; i++ {
-				kb.WriteString(words[i].key)
-				allStop = allStop && words[i].stop
-				digits = digits || words[i].digits
-				cjk = cjk && words[i].cjk
-			}
-			if n > maxGram && !cjk {
-				continue
-			}
-			key := kb.String()
-			runes := utf8.RuneCountInString(key)
-			if allStop || runes < 2 || n == 1 && (words[s].schema || runes < 3 && text.AllDigits(key)) {
-				continue
-			}
-			exact := vi.byKey[key]
-			for _, id := range exact {
-				add(id, s, n, 0, 0)
-			}
-			if runes < 4 || digits || cjk || words[s].stop || words[s+n-1].stop {
-				continue // no typos in Chinese: one character apart is another word
-			}
-			maxDist := 1
-			if runes >= 8 {
-				maxDist = 2
-			}
-			qr = append(qr[:0], []rune(key)...)
-			best := maxDist
-			var found []int32
-			for _, id := range vi.byFirst[qr[0]] {
-				v := &vi.values[id]
-				if d := int(v.keyLen) - runes; d > best || -d > best || v.key == key {
-					continue
-				}
-				vr = vr[:0]
-				for _, r := range v.key {
-					vr = append(vr, r)
-				}
-				d := dl.Distance(qr, vr, best+1)
-				switch {
-				case d > best:
-				case d < best:
-					best, found = d, append(found[:0], id)
-				default:
-					found = append(found, id)
-				}
-			}
-			penalty := 0.0
-			if len(exact) > 0 {
-				penalty = exactPenalty // the words are likely typed right
-			}
-			for _, id := range found {
-				add(id, s, n, best, penalty)
-			}
+			m.matchGram(s, n)
 		}
 	}
-	sort.SliceStable(matches, func(a, b int) bool {
-		x, y := matches[a], matches[b]
+	sort.SliceStable(m.matches, func(a, b int) bool {
+		x, y := m.matches[a], m.matches[b]
 		if x.score != y.score {
 			return x.score > y.score
 		}
@@ -661,6 +610,107 @@ func (vi *ValueIndex) Hints(question string, max int) []ValueHint {
 		}
 		return x.value < y.value
 	})
+	return vi.pickHints(question, words, m.matches, max)
+}
+
+// matcher collects the values that a question's n-grams match (Hints).
+type matcher struct {
+	vi      *ValueIndex
+	words   []questionWord
+	qstems  map[string]bool // the question's stemmed words
+	matches []valueMatch
+	kb      strings.Builder // the n-gram's key
+	qr, vr  []rune          // the keys compared for typos
+	dl      text.Distancer
+}
+
+// add scores the match of value id by the n words from words[s], dist
+// typos apart, and keeps it unless it is a typo match that scores too low.
+func (m *matcher) add(id int32, s, n, dist int, penalty float64) {
+	col := m.vi.bestColumn(id, m.qstems)
+	c := &m.vi.cols[col]
+	score := [...]float64{1, 0.6, 0.45}[dist] + 0.1*float64(n-1) + m.vi.context(c, m.qstems) + c.prior - penalty
+	if dist > 0 && score < minTypoScore {
+		return
+	}
+	m.matches = append(m.matches, valueMatch{value: id, start: s, n: n, dist: dist, col: col, score: score})
+}
+
+// matchGram matches the n words from words[s] with the stored values:
+// exactly, and then with typos unless the n-gram is Chinese, holds digits,
+// or starts or ends with a stop word. An n-gram that can never match (stop
+// words only, too short, a lone schema word or small number) is passed over.
+func (m *matcher) matchGram(s, n int) {
+	words := m.words
+	m.kb.Reset()
+	allStop, digits, cjk := true, false, true
+	for i := s; i < s+n; i++ {
+		m.kb.WriteString(words[i].key)
+		allStop = allStop && words[i].stop
+		digits = digits || words[i].digits
+		cjk = cjk && words[i].cjk
+	}
+	if n > maxGram && !cjk {
+		return
+	}
+	key := m.kb.String()
+	runes := utf8.RuneCountInString(key)
+	if allStop || runes < 2 || n == 1 && (words[s].schema || runes < 3 && text.AllDigits(key)) {
+		return
+	}
+	exact := m.vi.byKey[key]
+	for _, id := range exact {
+		m.add(id, s, n, 0, 0)
+	}
+	if runes < 4 || digits || cjk || words[s].stop || words[s+n-1].stop {
+		return // no typos in Chinese: one character apart is another word
+	}
+	best, found := m.nearest(key, runes)
+	penalty := 0.0
+	if len(exact) > 0 {
+		penalty = exactPenalty // the words are likely typed right
+	}
+	for _, id := range found {
+		m.add(id, s, n, best, penalty)
+	}
+}
+
+// nearest returns the values other than key itself, with the same first
+// letter, that are fewest typos from key (runes long): at most 1 typo, 2
+// from 8 runes; and how many typos that is.
+func (m *matcher) nearest(key string, runes int) (int, []int32) {
+	maxDist := 1
+	if runes >= 8 {
+		maxDist = 2
+	}
+	m.qr = append(m.qr[:0], []rune(key)...)
+	best := maxDist
+	var found []int32
+	for _, id := range m.vi.byFirst[m.qr[0]] {
+		v := &m.vi.values[id]
+		if d := int(v.keyLen) - runes; d > best || -d > best || v.key == key {
+			continue
+		}
+		m.vr = m.vr[:0]
+		for _, r := range v.key {
+			m.vr = append(m.vr, r)
+		}
+		d := m.dl.Distance(m.qr, m.vr, best+1)
+		switch {
+		case d > best:
+		case d < best:
+			best, found = d, append(found[:0], id)
+		default:
+			found = append(found, id)
+		}
+	}
+	return best, found
+}
+
+// pickHints turns the best matches, in order, into at most max hints: one
+// per stretch of the question's words and per value, leaving out a value
+// the question spells exactly that the schema lists.
+func (vi *ValueIndex) pickHints(question string, words []questionWord, matches []valueMatch, max int) []ValueHint {
 	used := make([]bool, len(words))
 	seen := map[int32]bool{}
 	var out []ValueHint

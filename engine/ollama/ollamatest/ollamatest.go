@@ -167,147 +167,201 @@ func isExplain(req Request) bool {
 	return strings.Contains(string(req.Format), `"explanation"`)
 }
 
+// serve answers the part of Ollama's API that Querent uses.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	enc := json.NewEncoder(w)
 	switch r.URL.Path {
 	case "/api/tags":
-		s.mu.Lock()
-		var ms []map[string]any
-		for _, m := range s.models {
-			ms = append(ms, map[string]any{"name": m, "model": m, "size": 1000, "details": map[string]any{"family": "qwen2"}})
-		}
-		s.mu.Unlock()
-		enc.Encode(map[string]any{"models": ms})
+		s.tags(w)
 	case "/api/pull":
-		var req struct {
-			Model string `json:"model"`
-			Name  string `json:"name"`
-		}
-		json.NewDecoder(r.Body).Decode(&req)
-		name := req.Model
-		if name == "" {
-			name = req.Name
-		}
-		if strings.HasPrefix(name, "no-such-") {
-			w.WriteHeader(http.StatusInternalServerError)
-			enc.Encode(map[string]string{"error": "pull model manifest: file does not exist"})
+		s.pull(w, r)
+	case "/api/version":
+		json.NewEncoder(w).Encode(map[string]string{"version": "0.17.4"})
+	case "/api/embed":
+		embed(w, r)
+	case "/api/chat":
+		s.chat(w, r)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// tags lists the installed models.
+func (s *Server) tags(w http.ResponseWriter) {
+	s.mu.Lock()
+	var ms []map[string]any
+	for _, m := range s.models {
+		ms = append(ms, map[string]any{"name": m, "model": m, "size": 1000, "details": map[string]any{"family": "qwen2"}})
+	}
+	s.mu.Unlock()
+	json.NewEncoder(w).Encode(map[string]any{"models": ms})
+}
+
+// pull "pulls" a model, streaming its progress, and installs it; a model
+// named no-such-… does not exist.
+func (s *Server) pull(w http.ResponseWriter, r *http.Request) {
+	enc := json.NewEncoder(w)
+	var req struct {
+		Model string `json:"model"`
+		Name  string `json:"name"`
+	}
+	json.NewDecoder(r.Body).Decode(&req)
+	name := req.Model
+	if name == "" {
+		name = req.Name
+	}
+	if strings.HasPrefix(name, "no-such-") {
+		w.WriteHeader(http.StatusInternalServerError)
+		enc.Encode(map[string]string{"error": "pull model manifest: file does not exist"})
+		return
+	}
+	enc.Encode(map[string]any{"status": "pulling manifest"})
+	for _, done := range []int64{0, 400, 800, 1000} {
+		enc.Encode(map[string]any{"status": "pulling 1a2b3c", "digest": "sha256:1a2b3c", "total": 1000, "completed": done})
+	}
+	enc.Encode(map[string]any{"status": "success"})
+	s.mu.Lock()
+	s.models = append(s.models, name)
+	s.mu.Unlock()
+}
+
+// embed answers an embedding request with a small vector per input, made
+// from its text so that equal texts embed the same.
+func embed(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Input []string `json:"input"`
+	}
+	json.NewDecoder(r.Body).Decode(&req)
+	embs := [][]float32{}
+	for _, in := range req.Input {
+		embs = append(embs, []float32{float32(len(in) % 7), 1, float32(strings.Count(in, "a"))})
+	}
+	json.NewEncoder(w).Encode(map[string]any{"embeddings": embs})
+}
+
+// chat records a chat request and answers it with its reply (nextReply),
+// held back by the reply's Delay, then streamed.
+func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
+	var req Request
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		s.t.Errorf("ollamatest: a chat request that is not JSON: %v", err)
+	}
+	explain := isExplain(req)
+	s.mu.Lock()
+	s.reqs = append(s.reqs, req)
+	c := s.evaluate(req)
+	rate := s.rate
+	rep, respond := s.nextReply(explain)
+	s.mu.Unlock()
+	if respond != nil {
+		rep = respond(req)
+	}
+	if !explain {
+		s.mu.Lock()
+		s.last = rep
+		s.mu.Unlock()
+	}
+	if rep.Delay > 0 {
+		select {
+		case <-time.After(rep.Delay):
+		case <-r.Context().Done():
 			return
 		}
-		enc.Encode(map[string]any{"status": "pulling manifest"})
-		for _, done := range []int64{0, 400, 800, 1000} {
-			enc.Encode(map[string]any{"status": "pulling 1a2b3c", "digest": "sha256:1a2b3c", "total": 1000, "completed": done})
+	}
+	if rep.Status != 0 {
+		w.WriteHeader(rep.Status)
+		json.NewEncoder(w).Encode(map[string]string{"error": rep.Error})
+		return
+	}
+	stream(w, r, req.Model, rep, rate, c)
+}
+
+// cost is what a chat request's prompt costs, as Ollama reports it.
+type cost struct {
+	whole     int           // the prompt's tokens
+	evaluated int           // the tokens past the prefix the previous request shares
+	load      time.Duration // the model's load, when it was (re)loaded
+}
+
+// evaluate counts req's prompt against the previous one (the cache), and
+// "loads" the model when the model or its num_ctx changed, which empties
+// the cache. s.mu is held.
+func (s *Server) evaluate(req Request) cost {
+	prompt := ""
+	for _, m := range req.Messages {
+		prompt += m.Role + "\x00" + m.Content + "\x00"
+	}
+	shared := 0
+	for shared < len(prompt) && shared < len(s.prev) && prompt[shared] == s.prev[shared] {
+		shared++
+	}
+	load := time.Duration(0)
+	if key := fmt.Sprint(req.Model, req.Options["num_ctx"]); key != s.loaded {
+		s.loaded, shared, load = key, 0, 1500*time.Millisecond
+		s.loads++
+	}
+	s.prev = prompt
+	return cost{whole: max(1, len(prompt)/charsPerToken), evaluated: max(1, (len(prompt)-shared)/charsPerToken), load: load}
+}
+
+// nextReply takes a chat's reply from the script: for an explanation
+// request (explain), a reply meant for one, or else the explanation of the
+// last answer; otherwise the next reply. When the script has none, respond
+// is the Respond function to ask (nil: the reply is an error). s.mu is held.
+func (s *Server) nextReply(explain bool) (rep Reply, respond func(Request) Reply) {
+	rep = Reply{Status: 500, Error: "ollamatest: the script has no more replies"}
+	respond = s.respond
+	switch {
+	case explain && s.next < len(s.script) && s.script[s.next].ForExplain:
+		rep, respond = s.script[s.next], nil
+		s.next++
+	case explain:
+		rep, respond = Reply{Content: ExplainAnswer(s.last.Explanation, s.last.FollowUps...)}, nil
+		if s.last.Explanation == "" {
+			rep.Content = ExplainAnswer("It answers the question.")
 		}
-		enc.Encode(map[string]any{"status": "success"})
-		s.mu.Lock()
-		s.models = append(s.models, name)
-		s.mu.Unlock()
-	case "/api/version":
-		enc.Encode(map[string]string{"version": "0.17.4"})
-	case "/api/embed":
-		var req struct {
-			Input []string `json:"input"`
-		}
-		json.NewDecoder(r.Body).Decode(&req)
-		embs := [][]float32{}
-		for _, in := range req.Input {
-			embs = append(embs, []float32{float32(len(in) % 7), 1, float32(strings.Count(in, "a"))})
-		}
-		enc.Encode(map[string]any{"embeddings": embs})
-	case "/api/chat":
-		var req Request
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			s.t.Errorf("ollamatest: a chat request that is not JSON: %v", err)
-		}
-		s.mu.Lock()
-		s.reqs = append(s.reqs, req)
-		prompt := ""
-		for _, m := range req.Messages {
-			prompt += m.Role + "\x00" + m.Content + "\x00"
-		}
-		shared := 0
-		for shared < len(prompt) && shared < len(s.prev) && prompt[shared] == s.prev[shared] {
-			shared++
-		}
-		load := time.Duration(0)
-		if key := fmt.Sprint(req.Model, req.Options["num_ctx"]); key != s.loaded {
-			s.loaded, shared, load = key, 0, 1500*time.Millisecond
-			s.loads++
-		}
-		s.prev = prompt
-		whole := max(1, len(prompt)/charsPerToken)
-		evaluated := max(1, (len(prompt)-shared)/charsPerToken)
-		rate := s.rate
-		rep := Reply{Status: 500, Error: "ollamatest: the script has no more replies"}
-		respond := s.respond
-		explain := isExplain(req)
-		switch {
-		case explain && s.next < len(s.script) && s.script[s.next].ForExplain:
-			rep, respond = s.script[s.next], nil
-			s.next++
-		case explain:
-			rep, respond = Reply{Content: ExplainAnswer(s.last.Explanation, s.last.FollowUps...)}, nil
-			if s.last.Explanation == "" {
-				rep.Content = ExplainAnswer("It answers the question.")
-			}
-		case s.next < len(s.script):
-			rep, respond = s.script[s.next], nil
-			s.next++
-		}
-		s.mu.Unlock()
-		if respond != nil {
-			rep = respond(req)
-		}
-		if !explain {
-			s.mu.Lock()
-			s.last = rep
-			s.mu.Unlock()
-		}
-		if rep.Delay > 0 {
+	case s.next < len(s.script):
+		rep, respond = s.script[s.next], nil
+		s.next++
+	}
+	return rep, respond
+}
+
+// stream streams rep's content as Ollama does, in small chunks (at rate
+// tokens per second when set: a token a tick), then the last object with
+// the counts and durations (c).
+func stream(w http.ResponseWriter, r *http.Request, model string, rep Reply, rate float64, c cost) {
+	enc := json.NewEncoder(w)
+	runes := []rune(rep.Content)
+	chunk := 7
+	var tick *time.Ticker
+	if rate > 0 {
+		chunk = charsPerToken
+		tick = time.NewTicker(time.Duration(float64(time.Second) / rate))
+		defer tick.Stop()
+	}
+	flusher, _ := w.(http.Flusher)
+	generated := 0
+	for len(runes) > 0 {
+		if tick != nil {
 			select {
-			case <-time.After(rep.Delay):
+			case <-tick.C:
 			case <-r.Context().Done():
 				return
 			}
 		}
-		if rep.Status != 0 {
-			w.WriteHeader(rep.Status)
-			enc.Encode(map[string]string{"error": rep.Error})
-			return
+		n := min(chunk, len(runes))
+		enc.Encode(map[string]any{"model": model, "message": map[string]string{"role": "assistant", "content": string(runes[:n])}, "done": false})
+		if flusher != nil {
+			flusher.Flush()
 		}
-		runes := []rune(rep.Content)
-		chunk := 7
-		var tick *time.Ticker
-		if rate > 0 {
-			chunk = charsPerToken
-			tick = time.NewTicker(time.Duration(float64(time.Second) / rate))
-			defer tick.Stop()
-		}
-		flusher, _ := w.(http.Flusher)
-		generated := 0
-		for len(runes) > 0 {
-			if tick != nil {
-				select {
-				case <-tick.C:
-				case <-r.Context().Done():
-					return
-				}
-			}
-			n := min(chunk, len(runes))
-			enc.Encode(map[string]any{"model": req.Model, "message": map[string]string{"role": "assistant", "content": string(runes[:n])}, "done": false})
-			if flusher != nil {
-				flusher.Flush()
-			}
-			runes = runes[n:]
-			generated++
-		}
-		reason := rep.DoneReason
-		if reason == "" {
-			reason = "stop"
-		}
-		enc.Encode(map[string]any{"model": req.Model, "message": map[string]string{"role": "assistant", "content": ""}, "done": true,
-			"done_reason": reason, "prompt_eval_count": whole, "prompt_eval_duration": int64(evaluated) * int64(time.Millisecond),
-			"eval_count": max(generated, 1), "load_duration": int64(load)})
-	default:
-		http.NotFound(w, r)
+		runes = runes[n:]
+		generated++
 	}
+	reason := rep.DoneReason
+	if reason == "" {
+		reason = "stop"
+	}
+	enc.Encode(map[string]any{"model": model, "message": map[string]string{"role": "assistant", "content": ""}, "done": true,
+		"done_reason": reason, "prompt_eval_count": c.whole, "prompt_eval_duration": int64(c.evaluated) * int64(time.Millisecond),
+		"eval_count": max(generated, 1), "load_duration": int64(c.load)})
 }
