@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"querent/engine"
-	"querent/engine/sqltext"
+	"querent/engine/ask"
 )
 
 // Results runs SQL directly (the SQL editor's Run button, a table's
@@ -98,26 +98,12 @@ func (r *Results) Count(sql string) (*CountResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	inner, err := oneStatement(sql)
-	if err != nil {
-		return nil, err
-	}
 	ctx, done := r.a.begin("count")
 	defer done()
-	set := r.a.settings()
 	start := time.Now()
-	// Counted through the same guard as the query itself: the count is one
-	// more read-only SELECT, which SQLite checks like any other.
-	res, err := db.Run(ctx, "SELECT count(*) FROM (\n"+inner+"\n)", engine.RunOptions{MaxRows: 1, Timeout: set.timeout()})
+	n, err := ask.CountRows(ctx, db, sql, r.a.settings().timeout())
 	if err != nil {
 		return nil, err
-	}
-	if len(res.Rows) != 1 || len(res.Rows[0]) != 1 {
-		return nil, engine.Errorf(engine.CodeInternal, "the count returned no row")
-	}
-	n, ok := res.Rows[0][0].(int64)
-	if !ok {
-		return nil, engine.Errorf(engine.CodeInternal, "the count returned %v", res.Rows[0][0])
 	}
 	return &CountResult{Rows: n, Elapsed: engine.Seconds(time.Since(start))}, nil
 }
@@ -126,16 +112,6 @@ func (r *Results) Count(sql string) (*CountResult, error) {
 func (r *Results) CancelCount() error {
 	r.a.cancel("count")
 	return nil
-}
-
-// oneStatement returns the text of sql's one statement, without the
-// semicolon and the comments around it, to put inside another query.
-func oneStatement(sql string) (string, error) {
-	st := sqltext.Split(sql)
-	if len(st) != 1 {
-		return "", engine.Errorf(engine.CodeUsage, "the query holds %d statements", len(st)).WithHint("count the rows of one query at a time")
-	}
-	return sql[st[0].Start:st[0].End], nil
 }
 
 // Cancel stops a running query.
@@ -147,22 +123,7 @@ func (r *Results) Cancel() error {
 // runAnswer runs SQL into an answer document, recording it in the history
 // when a is set.
 func runAnswer(ctx context.Context, db engine.Database, sql string, maxRows int, timeout time.Duration, a *app) *engine.Answer {
-	ans := engine.NewAnswer(sql)
-	ans.Warnings = append(ans.Warnings, db.Warnings()...)
-	res, err := db.Run(ctx, sql, engine.RunOptions{MaxRows: maxRows, Timeout: timeout})
-	if err != nil {
-		e := engine.AsError(err)
-		ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: sql, Error: &engine.AttemptError{Type: e.Code, Message: e.Message}})
-		ans.AddError(err)
-	} else {
-		ans.SetResult(res)
-		ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: sql})
-		hctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		if hints, herr := db.Explain(hctx, sql); herr == nil && len(hints) > 0 {
-			ans.OptimizationHints = hints
-		}
-		cancel()
-	}
+	ans, err := ask.RunSQL(ctx, db, sql, engine.RunOptions{MaxRows: maxRows, Timeout: timeout})
 	if a != nil {
 		if h := a.historyStore(ctx); h != nil {
 			e := engine.HistoryEntry{Time: time.Now(), Database: db.Name(), SQL: sql, Status: "ok", RowCount: ans.RowCount,
