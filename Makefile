@@ -55,7 +55,7 @@ frontend:
 	fi
 
 ## bindings: Wails' generated JS/TS bindings in frontend/wailsjs (for reference; the page
-## calls window.go.desktop.* itself)
+## calls window.go.page.* itself)
 bindings: check-go
 	$(WAILS) generate module
 
@@ -121,7 +121,7 @@ tour: console
 ## generate: the page's TypeScript types from the Go types of the boundary
 ## (frontend/src/api/types.gen.ts; `make unit` fails when it is stale)
 generate: check-go
-	$(GO) generate ./app/desktop
+	$(GO) generate ./app/page
 
 ## lint: gofmt, go vet and go mod tidy must leave nothing to change
 lint: check-go
@@ -172,7 +172,7 @@ postgres: check-go
 ifeq ($(QUERENT_QUICK),)
 	@mkdir -p $(REPORTS)
 	QUERENT_REQUIRE_POSTGRES=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 ./engine/postgres/...
-	QUERENT_REQUIRE_POSTGRES=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run 'Postgres' -timeout 20m ./engine/eval ./engine/ask ./app/desktop ./cmd/querent
+	QUERENT_REQUIRE_POSTGRES=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run 'Postgres' -timeout 20m ./engine/eval ./engine/ask ./app/page ./cmd/querent
 else
 	@echo "postgres: the PostgreSQL tests are skipped (QUERENT_QUICK)"
 endif

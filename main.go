@@ -1,8 +1,8 @@
 // Command querent-desktop is Querent's desktop app: the services of package
-// app/desktop bound into a Wails window that shows the embedded page
+// app/page bound into a Wails window that shows the embedded page
 // (package frontend). This file is wiring only: the services hold the
 // behaviour, and every call into Wails' runtime sits behind the
-// desktop.Events and desktop.Dialogs interfaces, built from the context
+// page.Events and page.Dialogs interfaces, built from the context
 // Wails hands to OnStartup (the runtime calls log.Fatalf on any other).
 //
 // The real window needs the build tags desktop,production (and webkit2_41
@@ -33,9 +33,9 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/windows"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"querent/app/desktop"
-	"querent/app/desktop/wiring"
+	"querent/app/page"
 	"querent/frontend"
+	"querent/internal/wiring"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -50,16 +50,16 @@ var needsDisplay bool
 //go:embed build/appicon.png
 var icon []byte
 
-// The events this file emits, beside the services' own; desktop.PageEvents
+// The events this file emits, beside the services' own; page.PageEvents
 // lists them all.
 const (
 	// EventFileDropped carries the absolute paths ([]string) of files
 	// dropped on the window; the page opens or imports them.
-	EventFileDropped = desktop.EventFileDropped
-	// EventStartupError carries the desktop.ErrorDoc of a database named
+	EventFileDropped = page.EventFileDropped
+	// EventStartupError carries the page.ErrorDoc of a database named
 	// on the command line that could not be opened; it is sent once, when
 	// the page has loaded.
-	EventStartupError = desktop.EventStartupError
+	EventStartupError = page.EventStartupError
 )
 
 func main() {
@@ -86,7 +86,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			"start it in a desktop session, or use the browser mode: querent serve")
 		return 1
 	}
-	svc := desktop.New(wiring.DesktopDeps(version), nil, nil)
+	svc := page.New(wiring.PageDeps(version), nil, nil)
 	defer svc.Close() // OnShutdown closes them too; Close may run twice
 	w := newWindow(svc, path, wailsRuntime)
 	if err := wails.Run(w.options()); err != nil {
@@ -142,7 +142,7 @@ func parseArgs(args []string) (string, error) {
 // window joins the services to Wails: the options, and the lifecycle
 // callbacks that Wails calls with its own context.
 type window struct {
-	svc  *desktop.Services
+	svc  *page.Services
 	path string // the database named on the command line; "" opens the demo
 	rt   runtimeAPI
 
@@ -152,7 +152,7 @@ type window struct {
 	readyCtx   context.Context // the context OnDomReady came with
 }
 
-func newWindow(svc *desktop.Services, path string, rt runtimeAPI) *window {
+func newWindow(svc *page.Services, path string, rt runtimeAPI) *window {
 	return &window{svc: svc, path: path, rt: rt}
 }
 
@@ -172,7 +172,7 @@ func (w *window) options() *options.App {
 		OnStartup:        w.startup,
 		OnDomReady:       w.domReady,
 		OnShutdown:       w.shutdown,
-		ErrorFormatter:   func(err error) any { return desktop.ErrorDoc(err) },
+		ErrorFormatter:   func(err error) any { return page.ErrorDoc(err) },
 		DragAndDrop: &options.DragAndDrop{
 			// The webview's own drop stays on (on Linux, turning it off also
 			// stops Wails' file drop); Wails' runtime keeps a dropped file
@@ -238,7 +238,7 @@ func (w *window) tellStartupError() {
 	}
 	w.startupErr = nil
 	w.mu.Unlock()
-	w.rt.EventsEmit(ctx, EventStartupError, desktop.ErrorDoc(err))
+	w.rt.EventsEmit(ctx, EventStartupError, page.ErrorDoc(err))
 }
 
 // shutdown stops events and dialogs (Wails' context ends) and closes the
@@ -270,13 +270,13 @@ var wailsRuntime = runtimeAPI{
 	OnFileDrop:      wruntime.OnFileDrop,
 }
 
-// events are desktop.Events over Wails' events and window title.
+// events are page.Events over Wails' events and window title.
 type events struct {
 	ctx context.Context
 	rt  runtimeAPI
 }
 
-var _ desktop.Events = events{}
+var _ page.Events = events{}
 
 // Emit sends an event to the page (one argument: data).
 func (e events) Emit(name string, data any) { e.rt.EventsEmit(e.ctx, name, data) }
@@ -284,28 +284,28 @@ func (e events) Emit(name string, data any) { e.rt.EventsEmit(e.ctx, name, data)
 // SetTitle sets the window's title.
 func (e events) SetTitle(title string) { e.rt.WindowSetTitle(e.ctx, title) }
 
-// dialogs are desktop.Dialogs over Wails' native file dialogs. A cancelled
+// dialogs are page.Dialogs over Wails' native file dialogs. A cancelled
 // dialog answers "" (or no paths) and no error.
 type dialogs struct {
 	ctx context.Context
 	rt  runtimeAPI
 }
 
-var _ desktop.Dialogs = dialogs{}
+var _ page.Dialogs = dialogs{}
 
 // OpenFile asks for one existing file.
-func (d dialogs) OpenFile(title string, patterns []desktop.FileFilter) (string, error) {
+func (d dialogs) OpenFile(title string, patterns []page.FileFilter) (string, error) {
 	return d.rt.OpenFileDialog(d.ctx, wruntime.OpenDialogOptions{Title: title, Filters: fileFilters(patterns)})
 }
 
 // OpenFiles asks for one or more existing files.
-func (d dialogs) OpenFiles(title string, patterns []desktop.FileFilter) ([]string, error) {
+func (d dialogs) OpenFiles(title string, patterns []page.FileFilter) ([]string, error) {
 	return d.rt.OpenFilesDialog(d.ctx, wruntime.OpenDialogOptions{Title: title, Filters: fileFilters(patterns)})
 }
 
 // SaveFile asks for a file to write; defaultName may carry a folder, used
 // when it exists (Wails refuses a missing default folder).
-func (d dialogs) SaveFile(title, defaultName string, patterns []desktop.FileFilter) (string, error) {
+func (d dialogs) SaveFile(title, defaultName string, patterns []page.FileFilter) (string, error) {
 	o := wruntime.SaveDialogOptions{Title: title, DefaultFilename: defaultName, Filters: fileFilters(patterns), CanCreateDirectories: true}
 	if dir := filepath.Dir(defaultName); dir != "." && defaultName != "" {
 		o.DefaultFilename = filepath.Base(defaultName)
@@ -317,7 +317,7 @@ func (d dialogs) SaveFile(title, defaultName string, patterns []desktop.FileFilt
 }
 
 // fileFilters maps the services' filters to Wails' ("*.a;*.b" patterns).
-func fileFilters(fs []desktop.FileFilter) []wruntime.FileFilter {
+func fileFilters(fs []page.FileFilter) []wruntime.FileFilter {
 	if len(fs) == 0 {
 		return nil
 	}

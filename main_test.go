@@ -13,9 +13,9 @@ import (
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"querent/app/desktop"
-	"querent/app/desktop/wiring"
+	"querent/app/page"
 	"querent/engine"
+	"querent/internal/wiring"
 )
 
 // fakeRuntime records what the window asks of Wails' runtime.
@@ -78,7 +78,7 @@ func (f *fakeRuntime) named(name string) []emitted {
 func newTestWindow(t *testing.T, path string) (*window, *fakeRuntime) {
 	t.Helper()
 	t.Setenv("QUERENT_DATA_DIR", t.TempDir())
-	svc := desktop.New(wiring.DesktopDeps("test"), nil, nil)
+	svc := page.New(wiring.PageDeps("test"), nil, nil)
 	t.Cleanup(svc.Close)
 	f := &fakeRuntime{}
 	return newWindow(svc, path, f.api()), f
@@ -294,7 +294,7 @@ func TestFileFilters(t *testing.T) {
 	if got := fileFilters(nil); got != nil {
 		t.Errorf("fileFilters(nil) = %v", got)
 	}
-	got := fileFilters([]desktop.FileFilter{{Name: "CSV", Pattern: "*.csv"}, {Name: "All files", Pattern: "*"}})
+	got := fileFilters([]page.FileFilter{{Name: "CSV", Pattern: "*.csv"}, {Name: "All files", Pattern: "*"}})
 	want := []wruntime.FileFilter{{DisplayName: "CSV", Pattern: "*.csv"}, {DisplayName: "All files", Pattern: "*"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)

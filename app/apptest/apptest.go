@@ -5,8 +5,8 @@ package apptest
 import (
 	"testing"
 
-	"querent/app/desktop/wiring"
 	"querent/engine/enginetest"
+	"querent/internal/wiring"
 )
 
 // Main runs the tests of m. Called from TestMain, it first serves as a

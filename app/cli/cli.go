@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/importer"
 )
 
 // CLI runs the subcommands. Open is wired by cmd/querent.
@@ -25,13 +26,12 @@ type CLI struct {
 	Connect ConnectionOpener
 	// DisplayName shows a database target without its password (nil: as given).
 	DisplayName func(target string) string
-	Import      Importer
-	Preview     Previewer
-	Model       ModelFactory
-	History     HistoryOpener
-	Export      Exporter
-	Serve       Server
-	Version     string
+	// Importer is the engine's import use case (engine/importer).
+	Importer *importer.Importer
+	Model    ModelFactory
+	History  HistoryOpener
+	Serve    Server
+	Version  string
 }
 
 // command is one subcommand.

@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"querent/engine/eval/evaltest"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"querent/engine/eval/evaltest"
 
 	"querent/engine"
 	"querent/engine/eval"

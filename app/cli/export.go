@@ -4,16 +4,14 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"querent/engine/export"
 	"strings"
 	"time"
+
+	"querent/engine/export"
 
 	"querent/engine"
 	"querent/engine/ask"
 )
-
-// Exporter writes the result of a query to a file; wired by cmd/querent.
-type Exporter func(ctx context.Context, db engine.Database, req export.Request) (*export.Report, error)
 
 const exportUsage = `Usage: querent export [--db FILE|URL] (--sql SQL | --question Q [--model M] [--ollama HOST]) --out FILE.xlsx|FILE.csv
                       [--max-rows N] [--timeout DUR] [--force] [--delimiter ,] [--bom] [--raw]
@@ -72,8 +70,6 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 		return fail(engine.Errorf(engine.CodeUsage, "unexpected argument %q", fs.Arg(0)).WithHint("give the SQL with --sql (quoted) or the question with --question"))
 	case *maxRows < 0:
 		return fail(engine.Errorf(engine.CodeUsage, "--max-rows must not be negative"))
-	case c.Export == nil:
-		return fail(engine.Errorf(engine.CodeInternal, "this build cannot export"))
 	}
 	// No display cap on the rows (an export streams them all), but the
 	// time is bounded: a query is not left running for days.
@@ -121,7 +117,8 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 			line.set(fmt.Sprintf("writing %s: %s rows, %s", name, engine.GroupThousands(p.Rows), engine.FormatSize(p.Bytes)), false)
 		}
 	}
-	res, err := c.Export(ctx, db, req)
+	req.Version = c.Version
+	res, err := export.Run(ctx, db, req)
 	line.clear()
 	pending.exported(res, err)
 	if err != nil {

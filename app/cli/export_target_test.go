@@ -16,7 +16,7 @@ func TestExportOntoTheOpenDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &CLI{Open: open, Export: exporter, Version: "test"}
+	c := &CLI{Open: open, Version: "test"}
 	for _, name := range []string{"data.csv", "data.xlsx"} {
 		for _, force := range []bool{false, true} {
 			dir := t.TempDir()

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,20 +8,12 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"querent/engine"
-	"querent/engine/export"
 	"querent/engine/ollama/ollamatest"
 )
-
-// exporter is the same wiring as cmd/querent's.
-func exporter(ctx context.Context, db engine.Database, req export.Request) (*export.Report, error) {
-	return export.Run(ctx, db, req)
-}
 
 func TestExportCommand(t *testing.T) {
 	fake := ollamatest.New(t, ollamatest.Answer("SELECT BillingCountry, sum(Total) AS total FROM Invoice GROUP BY 1 ORDER BY 2 DESC", "Sales per country."))
 	c := askCLI(t, fake)
-	c.Export = exporter
 	dir := t.TempDir()
 	xlsx := filepath.Join(dir, "sales.xlsx")
 	code, out, errs := runWith(t, c, "", "export", "--question", "sales per country", "--chart", "auto", "--out", xlsx)

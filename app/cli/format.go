@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"querent/engine/text"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"querent/engine/text"
 
 	"querent/engine"
 )

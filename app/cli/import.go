@@ -13,14 +13,6 @@ import (
 	"querent/engine/imports"
 )
 
-// Importer reads the inputs and writes them into the target, all or
-// nothing. It is wired by cmd/querent.
-type Importer func(ctx context.Context, req imports.ImportRequest) (*imports.ImportReport, error)
-
-// Previewer says what an import would do, writing nothing (the plan). It
-// is wired by cmd/querent.
-type Previewer func(ctx context.Context, req imports.ImportRequest) (*imports.ImportPlan, error)
-
 const importUsage = `Usage: querent import --db OUT.sqlite [--table NAME] [--sheet NAME]... [--replace|--replace-user-table|--append]
                       [--encoding auto|utf-8|utf-16|utf-16le|utf-16be|windows-1252] [--delimiter auto|,|;|tab||]
                       [--ragged error|pad] [--header-row N|none] [--range A1:F200]
@@ -224,7 +216,7 @@ func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
 		return fail(engine.Errorf(engine.CodeUsage, "--replace and --append cannot be used together").WithHint("choose one"))
 	case req.ReplaceUserTable && req.Append:
 		return fail(engine.Errorf(engine.CodeUsage, "--replace-user-table and --append cannot be used together").WithHint("choose one"))
-	case preview && c.Preview == nil, !preview && c.Import == nil:
+	case c.Importer == nil:
 		return fail(engine.Errorf(engine.CodeInternal, "this build cannot import"))
 	}
 	if line := newProgress(s.err, format, "Ctrl-C cancels"); line != nil {
@@ -234,7 +226,7 @@ func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
 	if preview {
 		return c.printPreview(ctx, req, format, s)
 	}
-	got, err := c.Import(ctx, req)
+	got, err := c.Importer.Import(ctx, req)
 	if err != nil {
 		return fail(err)
 	}
@@ -298,7 +290,7 @@ func loadPlan(path string, req *imports.ImportRequest) error {
 // read, its columns and its first rows. It exits 1 when the import would
 // fail (the plan's errors), 0 otherwise.
 func (c *CLI) printPreview(ctx context.Context, req imports.ImportRequest, format string, s *stdio) int {
-	plan, err := c.Preview(ctx, req)
+	plan, err := c.Importer.Preview(ctx, req)
 	if err != nil {
 		if format == "json" {
 			doc := &imports.ImportPlan{PlanVersion: imports.PlanVersion, Database: req.Target, Tables: []imports.PlanTable{},

@@ -8,20 +8,14 @@ import (
 	"strings"
 	"testing"
 
-	"querent/app/desktop/wiring"
 	"querent/engine/imports"
-)
-
-// importer and previewer are cmd/querent's wiring.
-var (
-	importer  = wiring.ImportFiles
-	previewer = wiring.PreviewFiles
+	"querent/internal/wiring"
 )
 
 func runImport(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb strings.Builder
-	c := &CLI{Open: open, Import: importer, Preview: previewer, Version: "test"}
+	c := &CLI{Open: open, Importer: wiring.NewImporter(), Version: "test"}
 	code := c.Run(context.Background(), args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }

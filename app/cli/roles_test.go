@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"querent/engine"
-	"querent/engine/export"
 )
 
 // Every command that connects passes --require-readonly-role and
@@ -28,10 +27,6 @@ func TestRoleFlagsReachTheOpener(t *testing.T) {
 		Serve: func(ctx context.Context, target string, opts engine.OpenOptions, addr string, ready func(string)) error {
 			got = append(got, opts)
 			return refuse
-		},
-		// Present, so that the commands get as far as opening the database.
-		Export: func(ctx context.Context, db engine.Database, req export.Request) (*export.Report, error) {
-			return nil, refuse
 		},
 		Model: func(host string, timeout time.Duration) (engine.Model, error) { return nil, refuse }}
 	pg := `"connection": {"db_type": "postgresql", "host": "db.example", "database": "sales", "username": "postgres"}`

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"time"
 
 	"querent/engine"
+	"querent/engine/ask"
 )
 
 const sqlUsage = `Usage: querent sql [--db FILE|URL] [--max-rows N] [--timeout DUR] [--format table|json|csv] [--] SQL
@@ -44,23 +44,9 @@ func (c *CLI) runSQL(ctx context.Context, args []string, s *stdio) int {
 		return c.fail(s, "sql", format, query, err)
 	}
 	defer db.Close()
-	ans := engine.NewAnswer(query)
-	ans.Warnings = append(append(ans.Warnings, bounds...), db.Warnings()...)
-	res, err := db.Run(ctx, query, engine.RunOptions{MaxRows: rows, Timeout: timeout})
-	if err != nil {
-		e := engine.AsError(err)
-		ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: query, Error: &engine.AttemptError{Type: e.Code, Message: e.Message}})
-		ans.AddError(err)
-		return c.finish(s, "sql", format, ans, err)
-	}
-	ans.SetResult(res)
-	ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: query})
-	hctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	if hints, err := db.Explain(hctx, query); err == nil && len(hints) > 0 {
-		ans.OptimizationHints = hints
-	}
-	return c.finish(s, "sql", format, ans, nil)
+	ans, err := ask.RunSQL(ctx, db, query, engine.RunOptions{MaxRows: rows, Timeout: timeout})
+	ans.Warnings = append(bounds, ans.Warnings...)
+	return c.finish(s, "sql", format, ans, err)
 }
 
 // finish prints an answer in the chosen format and returns the exit status.

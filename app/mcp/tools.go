@@ -163,21 +163,12 @@ func (s *Server) runQuery(ctx context.Context, req *sdk.CallToolRequest, in quer
 		maxRows = s.opts.MaxRows
 	}
 	maxRows = min(maxRows, s.opts.MaxRowsLimit)
-	ans := engine.NewAnswer(in.SQL)
-	ans.Warnings = append(ans.Warnings, d.DB.Warnings()...)
-	res, err := d.DB.Run(ctx, in.SQL, engine.RunOptions{MaxRows: maxRows, Timeout: s.opts.Timeout})
+	ans, err := ask.RunSQL(ctx, d.DB, in.SQL, engine.RunOptions{MaxRows: maxRows, Timeout: s.opts.Timeout})
 	if err != nil {
 		s.audit(ctx, req, d.DB, "run_query", "", in.SQL, 0, time.Since(start), err, "")
-		e := engine.AsError(err)
-		ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: in.SQL, Error: &engine.AttemptError{Type: e.Code, Message: e.Message}})
 		return errorResult(err, map[string]any{"query": in.SQL})
 	}
-	ans.SetResult(res)
-	ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: in.SQL})
-	if hints, herr := d.DB.Explain(ctx, in.SQL); herr == nil && len(hints) > 0 {
-		ans.OptimizationHints = hints
-	}
-	s.audit(ctx, req, d.DB, "run_query", "", in.SQL, len(res.Rows), time.Since(start), nil, "")
+	s.audit(ctx, req, d.DB, "run_query", "", in.SQL, ans.RowCount, time.Since(start), nil, "")
 	return rawResult(s.sized(ans, maxRows))
 }
 

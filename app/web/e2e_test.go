@@ -12,13 +12,13 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"querent/app/desktop"
-	"querent/app/desktop/wiring"
+	"querent/app/page"
 	"querent/app/web"
 	"querent/engine/eval"
 	"querent/engine/eval/evaltest"
 	"querent/engine/ollama/ollamatest"
 	"querent/frontend"
+	"querent/internal/wiring"
 )
 
 // TestEndToEnd drives the page in a real browser (Debian's Chromium through
@@ -127,11 +127,11 @@ func serveFor(t *testing.T, host, open string) string {
 // serveIn is serveFor with its data folder (settings, history, saved
 // connections) in dir.
 func serveIn(t *testing.T, host, open, dir string) string {
-	deps := wiring.DesktopDeps("e2e")
+	deps := wiring.PageDeps("e2e")
 	deps.DataDir = dir
-	svc := desktop.New(deps, nil, nil)
+	svc := page.New(deps, nil, nil)
 	t.Cleanup(svc.Close)
-	if _, err := svc.Settings.Save(desktop.SettingsData{OllamaHost: host}); err != nil {
+	if _, err := svc.Settings.Save(page.SettingsData{OllamaHost: host}); err != nil {
 		t.Fatal(err)
 	}
 	if open != "" {

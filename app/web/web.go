@@ -31,13 +31,13 @@ import (
 	"sync"
 	"time"
 
-	"querent/app/desktop"
+	"querent/app/page"
 	"querent/engine"
 )
 
 // Server serves the services and the page.
 type Server struct {
-	svc    *desktop.Services
+	svc    *page.Services
 	assets fs.FS
 	token  string
 	port   string
@@ -58,7 +58,7 @@ type event struct {
 }
 
 // New returns a server for the services, with a fresh random token.
-func New(svc *desktop.Services, assets fs.FS) (*Server, error) {
+func New(svc *page.Services, assets fs.FS) (*Server, error) {
 	b := make([]byte, 24)
 	if _, err := rand.Read(b); err != nil {
 		return nil, err
@@ -169,7 +169,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 		m = sv.MethodByName(method)
 	}
 	if !m.IsValid() {
-		writeJSON(w, http.StatusNotFound, map[string]any{"error": desktop.ErrorDoc(engine.Errorf(engine.CodeUsage, "no method %s", r.PathValue("target")))})
+		writeJSON(w, http.StatusNotFound, map[string]any{"error": page.ErrorDoc(engine.Errorf(engine.CodeUsage, "no method %s", r.PathValue("target")))})
 		return
 	}
 	var raw []json.RawMessage
@@ -179,7 +179,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 	}
 	mt := m.Type()
 	if err != nil || len(raw) != mt.NumIn() {
-		writeJSON(w, http.StatusBadRequest, map[string]any{"error": desktop.ErrorDoc(engine.Errorf(engine.CodeUsage,
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": page.ErrorDoc(engine.Errorf(engine.CodeUsage,
 			"%s takes %d arguments as a JSON array", r.PathValue("target"), mt.NumIn()))})
 		return
 	}
@@ -187,7 +187,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 	for i := range args {
 		p := reflect.New(mt.In(i))
 		if err := json.Unmarshal(raw[i], p.Interface()); err != nil {
-			writeJSON(w, http.StatusBadRequest, map[string]any{"error": desktop.ErrorDoc(engine.Errorf(engine.CodeUsage,
+			writeJSON(w, http.StatusBadRequest, map[string]any{"error": page.ErrorDoc(engine.Errorf(engine.CodeUsage,
 				"argument %d of %s: %v", i+1, r.PathValue("target"), err))})
 			return
 		}
@@ -207,10 +207,10 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 		callErr, _ = out[1].Interface().(error)
 	}
 	if callErr != nil {
-		writeJSON(w, http.StatusOK, map[string]any{"error": desktop.ErrorDoc(callErr)})
+		writeJSON(w, http.StatusOK, map[string]any{"error": page.ErrorDoc(callErr)})
 		return
 	}
-	if res, ok := result.(*desktop.ExportResult); ok && res != nil {
+	if res, ok := result.(*page.ExportResult); ok && res != nil {
 		s.offerDownload(res)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"result": result})
@@ -239,7 +239,7 @@ func (s *Server) prepareDownload(v reflect.Value) reflect.Value {
 	return reflect.ValueOf(req)
 }
 
-func (s *Server) offerDownload(res *desktop.ExportResult) {
+func (s *Server) offerDownload(res *page.ExportResult) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.filesDir == "" || filepath.Dir(res.Path) != s.filesDir {
@@ -300,7 +300,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprint(w, ": connected\n\n")
 	if title != "" {
 		b, _ := json.Marshal(title)
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", desktop.EventWindowTitle, b)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", page.EventWindowTitle, b)
 	}
 	fl.Flush()
 	tick := time.NewTicker(15 * time.Second)
@@ -319,7 +319,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Emit sends an event to every connected page (desktop.Events).
+// Emit sends an event to every connected page (page.Events).
 func (s *Server) Emit(name string, data any) {
 	b, err := json.Marshal(data)
 	if err != nil {
@@ -335,12 +335,12 @@ func (s *Server) Emit(name string, data any) {
 	}
 }
 
-// SetTitle tells the page its title (desktop.Events).
+// SetTitle tells the page its title (page.Events).
 func (s *Server) SetTitle(title string) {
 	s.mu.Lock()
 	s.title = title
 	s.mu.Unlock()
-	s.Emit(desktop.EventWindowTitle, title)
+	s.Emit(page.EventWindowTitle, title)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

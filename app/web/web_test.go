@@ -10,16 +10,16 @@ import (
 	"testing"
 	"time"
 
-	"querent/app/desktop"
-	"querent/app/desktop/wiring"
+	"querent/app/page"
 	"querent/app/web"
 	"querent/frontend"
+	"querent/internal/wiring"
 )
 
 // start serves the services on a free loopback port for the test.
 func start(t *testing.T) (*web.Server, string) {
 	t.Setenv("QUERENT_DATA_DIR", t.TempDir())
-	svc := desktop.New(wiring.DesktopDeps("test"), nil, nil)
+	svc := page.New(wiring.PageDeps("test"), nil, nil)
 	t.Cleanup(svc.Close)
 	srv, err := web.New(svc, frontend.Assets())
 	if err != nil {

@@ -10,13 +10,12 @@ import (
 	"syscall"
 
 	"querent/app/cli"
-	"querent/app/desktop"
-	"querent/app/desktop/wiring"
+	"querent/app/page"
 	"querent/app/web"
 	"querent/engine"
-	"querent/engine/export"
 	"querent/engine/ingest"
 	"querent/frontend"
+	"querent/internal/wiring"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -35,9 +34,9 @@ func main() {
 		ingest.CleanupTemp()
 		os.Exit(code)
 	})
-	c := &cli.CLI{Open: wiring.OpenDatabase, Connect: wiring.Connect, DisplayName: wiring.DisplayName, Import: wiring.ImportFiles,
-		Preview: wiring.PreviewFiles, Model: wiring.NewModel, History: wiring.OpenHistory,
-		Export: exportQuery, Serve: serve, Version: version}
+	c := &cli.CLI{Open: wiring.OpenDatabase, Connect: wiring.Connect, DisplayName: wiring.DisplayName, Importer: wiring.NewImporter(),
+		Model: wiring.NewModel, History: wiring.OpenHistory,
+		Serve: serve, Version: version}
 	code := c.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if ctx.Err() != nil && code != 0 {
 		code = 130
@@ -47,18 +46,12 @@ func main() {
 	os.Exit(code)
 }
 
-// exportQuery writes a query's whole result to a file, with provenance.
-func exportQuery(ctx context.Context, db engine.Database, req export.Request) (*export.Report, error) {
-	req.Version = version
-	return export.Run(ctx, db, req)
-}
-
 // serve runs the browser mode on the shared services.
 func serve(ctx context.Context, target string, opts engine.OpenOptions, addr string, ready func(url string)) error {
-	deps := wiring.DesktopDeps(version)
+	deps := wiring.PageDeps(version)
 	deps.RequireReadOnlyRole = opts.RequireReadOnlyRole
 	deps.AllowSuperuser = opts.AllowSuperuser
-	svc := desktop.New(deps, nil, nil)
+	svc := page.New(deps, nil, nil)
 	defer svc.Close()
 	srv, err := web.New(svc, frontend.Assets())
 	if err != nil {

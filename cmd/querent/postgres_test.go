@@ -8,10 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"querent/engine/enginetest/casefile"
 	"strings"
 	"testing"
 	"time"
+
+	"querent/engine/enginetest/casefile"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/xuri/excelize/v2"

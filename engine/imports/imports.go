@@ -231,6 +231,27 @@ type ImportProgress struct {
 	RowsTotal int64 `json:"rows_total"`
 }
 
+// WriteOptions say how an import's tables are written (importer.Writer).
+type WriteOptions struct {
+	// Table names the one table of the import (--table).
+	Table string
+	// Replace replaces a table of the same name that Querent imported;
+	// Append adds rows to it.
+	Replace, Append bool
+	// ReplaceUserTable is Replace that also replaces a table Querent did
+	// not import, with a warning that says what it replaced. It implies
+	// Replace.
+	ReplaceUserTable bool
+	// Progress, when set, is told how far the writing has come.
+	Progress func(ImportProgress)
+}
+
+// TargetCheck is what writing one table would do: the name it gets and
+// its action (created, replaced, appended).
+type TargetCheck struct {
+	Name, Action string
+}
+
 // ImportedTable is one table of an import report: what was written, and
 // what was decided and chosen on the way.
 type ImportedTable struct {

@@ -1,5 +1,5 @@
 // Event payloads normalised to the page's types (EventMap, generated from
-// desktop.PageEvents): a missing or mistyped field gets its zero value. Every
+// page.PageEvents): a missing or mistyped field gets its zero value. Every
 // payload's Go type has JSON tags, so Go sends snake_case (bytes_done,
 // item_id…); Go's field names (BytesDone, ItemID…) are still accepted, as
 // they were when some of those types had no tags.

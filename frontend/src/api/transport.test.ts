@@ -116,9 +116,9 @@ describe('HttpTransport', () => {
 });
 
 describe('WailsTransport', () => {
-  it('calls window.go.desktop.Service.Method with the arguments', async () => {
+  it('calls window.go.page.Service.Method with the arguments', async () => {
     const Open = vi.fn(async (p: string) => ({ name: p }));
-    const t = new WailsTransport({ go: { desktop: { Datasets: { Open } } } } as never);
+    const t = new WailsTransport({ go: { page: { Datasets: { Open } } } } as never);
     expect(await t.call('Datasets', 'Open', ['/x.db'])).toEqual({ name: '/x.db' });
     expect(Open).toHaveBeenCalledWith('/x.db');
   });
@@ -127,12 +127,12 @@ describe('WailsTransport', () => {
     const Run = vi.fn(async () => {
       throw { type: 'timeout', message: 'too slow', hint: 'narrow it' };
     });
-    const t = new WailsTransport({ go: { desktop: { Results: { Run } } } } as never);
+    const t = new WailsTransport({ go: { page: { Results: { Run } } } } as never);
     await expect(t.call('Results', 'Run', ['x'])).rejects.toMatchObject({ type: 'timeout', message: 'too slow', hint: 'narrow it' });
   });
 
   it('handles a plain string rejection, and one holding JSON', async () => {
-    const plain = new WailsTransport({ go: { desktop: { A: { B: async () => Promise.reject('boom') } } } } as never);
+    const plain = new WailsTransport({ go: { page: { A: { B: async () => Promise.reject('boom') } } } } as never);
     await expect(plain.call('A', 'B', [])).rejects.toMatchObject({ type: 'internal', message: 'boom' });
     const json = new WailsTransport({
       go: { desktop: { A: { B: async () => Promise.reject('{"type":"usage","message":"no file","hint":"pick one"}') } } },
@@ -141,7 +141,7 @@ describe('WailsTransport', () => {
   });
 
   it('says when a method is not bound', async () => {
-    const t = new WailsTransport({ go: { desktop: {} } } as never);
+    const t = new WailsTransport({ go: { page: {} } } as never);
     await expect(t.call('Nope', 'X', [])).rejects.toMatchObject({ type: 'internal' });
   });
 
@@ -184,7 +184,7 @@ describe('startup', () => {
   });
 
   it('tells the desktop from the browser', () => {
-    expect(isDesktop({ go: { desktop: {} } } as never)).toBe(true);
+    expect(isDesktop({ go: { page: {} } } as never)).toBe(true);
     expect(isDesktop({ location: { protocol: 'wails:', host: 'wails' } } as never)).toBe(true);
     expect(isDesktop({ location: { protocol: 'http:', host: 'wails.localhost' } } as never)).toBe(true);
     expect(isDesktop({ location: { protocol: 'http:', host: '127.0.0.1:8080' } } as never)).toBe(false);
@@ -207,7 +207,7 @@ describe('startup', () => {
   });
 
   it('detects the desktop', async () => {
-    const t = await detect({ go: { desktop: { Datasets: {} } }, location: { protocol: 'wails:', host: 'wails' } } as never);
+    const t = await detect({ go: { page: { Datasets: {} } }, location: { protocol: 'wails:', host: 'wails' } } as never);
     expect(t.kind).toBe('desktop');
   });
 });

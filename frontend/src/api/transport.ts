@@ -26,10 +26,10 @@ interface WailsWindow {
   };
 }
 
-/** The Go package of the bound structs (app/desktop). */
-export const WAILS_PACKAGE = 'desktop';
+/** The Go package of the bound structs (app/page). */
+export const WAILS_PACKAGE = 'page';
 
-/** WailsTransport calls window.go.desktop.<Service>.<Method>. */
+/** WailsTransport calls window.go.page.<Service>.<Method>. */
 export class WailsTransport implements Transport {
   readonly kind = 'desktop';
   constructor(private readonly w: WailsWindow) {}

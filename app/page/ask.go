@@ -1,0 +1,194 @@
+package page
+
+import (
+	"context"
+	"os"
+	"strings"
+
+	"querent/engine"
+	"querent/engine/ask"
+)
+
+// Ask answers questions with the model, and tells how Ollama is doing.
+type Ask struct{ a *app }
+
+// OllamaStatus is what the page shows next to the model picker.
+type OllamaStatus struct {
+	Running bool `json:"running"`
+	// Host is the address in use (http://127.0.0.1:11434), and HostSource
+	// where it comes from: "settings", "OLLAMA_HOST" or "default".
+	Host       string             `json:"host"`
+	HostSource string             `json:"host_source"`
+	Models     []engine.ModelInfo `json:"models"`      // chat models installed
+	Model      string             `json:"model"`       // the one questions will use ("" if none)
+	EmbedModel string             `json:"embed_model"` // used for schema pruning, if any
+	// Problem and Fix say what is wrong and what to do, when something is.
+	Problem string `json:"problem"`
+	Fix     string `json:"fix"`
+	Code    string `json:"code"`
+}
+
+// Status asks Ollama which models are installed and which would be used.
+func (q *Ask) Status() (*OllamaStatus, error) {
+	set := q.a.settings()
+	st := &OllamaStatus{Host: set.OllamaHost, HostSource: "settings", Models: []engine.ModelInfo{}}
+	if set.OllamaHost == "" {
+		st.Host, st.HostSource = strings.Trim(strings.TrimSpace(os.Getenv("OLLAMA_HOST")), "\"'"), "OLLAMA_HOST"
+		if st.Host == "" {
+			st.HostSource = "default"
+		}
+	}
+	if q.a.deps.Model == nil {
+		st.Problem, st.Fix, st.Code = "this build cannot talk to Ollama", "", engine.CodeInternal
+		return st, nil
+	}
+	m, err := q.a.deps.Model(set.OllamaHost, ask.StatusTimeout)
+	if err != nil {
+		e := engine.AsError(err)
+		st.Problem, st.Fix, st.Code = e.Message, e.Hint, e.Code
+		return st, nil
+	}
+	if h, ok := m.(interface{ Host() string }); ok {
+		st.Host = h.Host() // as the client reads it: http://host:port
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), ask.StatusTimeout)
+	defer cancel()
+	models, err := m.Models(ctx)
+	if err != nil {
+		e := engine.AsError(err)
+		st.Problem, st.Fix, st.Code = e.Message, e.Hint, e.Code
+		return st, nil
+	}
+	st.Running = true
+	for _, mi := range models {
+		if !engine.IsEmbeddingModel(mi.Name) {
+			st.Models = append(st.Models, mi)
+		}
+	}
+	st.EmbedModel = ask.PickEmbeddingModel(models)
+	name, err := ask.PickModel(models, set.Model)
+	if err != nil {
+		e := engine.AsError(err)
+		st.Problem, st.Fix, st.Code = e.Message, e.Hint, e.Code
+		return st, nil
+	}
+	st.Model = name
+	return st, nil
+}
+
+// Question asks a question of the open database with the model (progress
+// events "ask:progress"; Cancel stops it). The answer always comes back,
+// with its attempts and, when it failed, its errors; the error return is
+// only for a question that could not be asked at all.
+func (q *Ask) Question(question string) (*engine.Answer, error) {
+	return q.question(question, false)
+}
+
+// AsQuestion asks text with the model even when it compiles as SQL (the
+// page's "Ask as a question" on an answer that ran the text as SQL).
+func (q *Ask) AsQuestion(question string) (*engine.Answer, error) {
+	return q.question(question, true)
+}
+
+func (q *Ask) question(question string, asked bool) (*engine.Answer, error) {
+	db, err := q.a.current()
+	if err != nil {
+		return nil, err
+	}
+	q.a.cancel("count") // a count of the previous result would hold this one up
+	ctx, done := q.a.begin("ask")
+	defer done()
+	set := q.a.settings()
+	if !asked && ask.IsSQL(ctx, db, question) {
+		// SQL typed in the question box runs as SQL, without a model; a
+		// sentence that starts with "Select" is a question (ask.IsSQL).
+		return pageAnswer(runAnswer(ctx, db, question, set.MaxRows, set.timeout(), q.a)), nil
+	}
+	asker, ans := q.asker(ctx, db, set, question)
+	if ans != nil {
+		return pageAnswer(ans), nil
+	}
+	q.a.mu.Lock()
+	session := q.a.session
+	q.a.mu.Unlock()
+	ans, _ = asker.Ask(ctx, question, session, ask.AskOptions{MaxRows: set.MaxRows, Timeout: set.timeout(), Client: "app",
+		NoExplain: set.SkipExplanation,
+		Progress:  func(p ask.AskProgress) { q.a.emit(EventAskProgress, p) },
+		OnRows: func(a *engine.Answer) {
+			rows := *a // the loop goes on writing into a (the explanation)
+			rows.Errors = append([]engine.ErrorDoc(nil), a.Errors...)
+			rows.Warnings = append([]string(nil), a.Warnings...)
+			rows.Attempts = append([]engine.Attempt(nil), a.Attempts...)
+			q.a.emit(EventAskRows, pageAnswer(&rows))
+		}})
+	return pageAnswer(ans), nil
+}
+
+// asker returns the Asker for the open database and the chosen model, or
+// an answer carrying the reason there is none (Ollama down, no model).
+func (q *Ask) asker(ctx context.Context, db engine.Database, set SettingsData, question string) (*ask.Asker, *engine.Answer) {
+	fail := func(err error) *engine.Answer {
+		ans := engine.NewAnswer("")
+		ans.Question = &question
+		ans.AddError(err)
+		return ans
+	}
+	srv, err := ask.Connect(ctx, ask.Connector(q.a.deps.Model), set.OllamaHost, ask.RequestTimeout)
+	if err != nil {
+		return nil, fail(err)
+	}
+	name, err := srv.Pick(set.Model)
+	if err != nil {
+		return nil, fail(err)
+	}
+	h := q.a.historyStore(ctx)
+	q.a.mu.Lock()
+	defer q.a.mu.Unlock()
+	if q.a.asker == nil || q.a.asker.DB != db || q.a.asker.ModelName != name {
+		// A new Asker for a new database or model; the same one otherwise,
+		// so that its index of the stored values is built once.
+		q.a.asker = srv.Asker(db, name, nil)
+	}
+	q.a.asker.Model = srv.Model
+	q.a.asker.History = h
+	return q.a.asker, nil
+}
+
+// Cancel stops the question being answered.
+func (q *Ask) Cancel() error {
+	q.a.cancel("ask")
+	return nil
+}
+
+// NewConversation forgets the previous questions (follow-ups start anew).
+func (q *Ask) NewConversation() error {
+	q.a.mu.Lock()
+	defer q.a.mu.Unlock()
+	if q.a.db != nil {
+		q.a.session = &engine.Session{Database: q.a.db.Name()}
+	}
+	return nil
+}
+
+// PullModel downloads a model (progress events "model:pull"; CancelPull
+// stops it).
+func (q *Ask) PullModel(name string) error {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		name = ask.DefaultPullModel
+	}
+	set := q.a.settings()
+	m, err := q.a.deps.Model(set.OllamaHost, 0)
+	if err != nil {
+		return err
+	}
+	ctx, done := q.a.begin("pull")
+	defer done()
+	return m.Pull(ctx, name, func(p engine.PullProgress) { q.a.emit(EventModelPull, p) })
+}
+
+// CancelPull stops a download.
+func (q *Ask) CancelPull() error {
+	q.a.cancel("pull")
+	return nil
+}
