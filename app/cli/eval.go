@@ -69,119 +69,36 @@ func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
 	if len(args) > 0 && args[0] == "init" {
 		return c.runEvalInit(ctx, args[1:], s)
 	}
-	fs := newFlags("eval", evalUsage)
-	dbf := addDBFlags(fs, "the gold set is about", " (default with --gold chinook: the bundled demo)")
-	dbPath := &dbf.target
-	goldName := fs.String("gold", "", "the gold set: a TOML file, or the name of a built-in one ("+strings.Join(eval.BuiltinNames(), ", ")+")")
-	var models stringList
-	fs.Var(&models, "model", "an Ollama model to evaluate (repeat for several)")
-	k := fs.Int("k", 1, "ask each question this many times (pass@k and pass^k)")
-	predictions := fs.String("predictions", "", "score ready-made predictions (JSONL or one SQL a line) instead of asking a model")
-	regrade := fs.String("regrade", "", "score the records.jsonl of an earlier run again")
-	lenient := fs.Bool("lenient", false, "also let text \"10\" equal 10 and floats match to 1e-6 relative")
-	outDir := fs.String("out", "", "a folder to write records.jsonl, report.json and report.md into")
-	format := "text"
-	fs.Var(enumFlag{&format, []string{"text", "json"}}, "format", "output: text (for people) or json (the report)")
-	host := fs.String("ollama", "", "Ollama's address (default: $OLLAMA_HOST, else 127.0.0.1:11434)")
-	modelTimeout := ask.RequestTimeout
-	fs.Var(durationFlag{&modelTimeout}, "model-timeout", "the longest each model request may take (default 2m)")
-	timeout := engine.DefaultTimeout
-	fs.Var(durationFlag{&timeout}, "timeout", "the longest each query may run (default 30s)")
-	if ok, code := parseFlags(fs, args, s, evalUsage); !ok {
+	a, ok, code := parseEvalArgs(args, s)
+	if !ok {
 		return code
 	}
-	fail := func(err error) int {
-		if format == "json" {
-			doc := &eval.ModelReport{Items: []eval.ItemScore{}, ByDifficulty: map[string]eval.DifficultyScore{}, Outcomes: map[string]int{},
-				Lenient: *lenient, Warnings: []string{}, Errors: []engine.ErrorDoc{engine.NewErrorDoc(err)}}
-			if werr := writeJSON(s.out, doc); werr != nil {
-				return 2
-			}
-		} else {
-			printError(s.err, "eval", err)
-		}
-		return engine.ExitCode(engine.ErrorCode(err))
+	if err := a.check(); err != nil {
+		return a.fail(s, err)
 	}
-	usage := func(format string, args ...any) *engine.Error {
-		return engine.Errorf(engine.CodeUsage, format, args...)
-	}
-	sources := 0
-	for _, set := range []bool{len(models) > 0, *predictions != "", *regrade != ""} {
-		if set {
-			sources++
-		}
-	}
-	switch {
-	case fs.NArg() > 0:
-		return fail(usage("unexpected argument %q", fs.Arg(0)).WithHint("querent eval takes flags only; run querent eval --help"))
-	case *goldName == "":
-		return fail(usage("no gold set: --gold is required").WithHint("--gold chinook evaluates on the bundled demo; querent eval init drafts a gold set for your own database"))
-	case sources != 1:
-		return fail(usage("give one of --model, --predictions or --regrade").WithHint(
-			"--model NAME asks a model; --predictions FILE scores ready-made SQL; --regrade RECORDS.jsonl scores an earlier run again"))
-	case *k < 1:
-		return fail(usage("--k must be at least 1"))
-	case *k > 1 && len(models) == 0:
-		return fail(usage("--k is for --model: predictions and records are scored as they are"))
-	}
-	gold, err := eval.Load(*goldName)
+	opts, err := a.options()
 	if err != nil {
-		return fail(usage("%v", err).WithHint("see README.md, \"Evaluating models\", for the gold set format"))
+		return a.fail(s, err)
 	}
-	if *dbPath == "" && !(gold.Builtin && gold.Name == "chinook") {
-		return fail(usage("--db is required with the gold set %s", gold.Name).WithHint("name the database (a SQLite file or a PostgreSQL URL) the gold set was written for; only the built-in chinook set defaults to the demo database"))
-	}
-	opts := eval.Options{Gold: gold, Lenient: *lenient, Timeout: timeout}
-	switch {
-	case *predictions != "":
-		b, err := os.ReadFile(*predictions)
-		if err != nil {
-			return fail(usage("cannot read the predictions %s: %v", *predictions, err))
-		}
-		if opts.Predictions, err = eval.ParsePredictions(*predictions, b, gold); err != nil {
-			return fail(usage("%v", err))
-		}
-	case *regrade != "":
-		f, err := os.Open(*regrade)
-		if err != nil {
-			return fail(usage("cannot read the records %s: %v", *regrade, err))
-		}
-		opts.Records, err = eval.ReadRecords(*regrade, f)
-		f.Close()
-		if err != nil {
-			return fail(usage("%v", err).WithHint("--regrade reads the records.jsonl that --out wrote"))
-		}
-	}
-	db, err := c.open(ctx, dbf)
+	db, err := c.open(ctx, a.db)
 	if err != nil {
-		return fail(err)
+		return a.fail(s, err)
 	}
 	defer db.Close()
 	opts.DB = db
 	// A built-in set's queries in the database's dialect (same items).
-	if opts.Gold, err = gold.ForDialect(db.Dialect()); err != nil {
-		return fail(err)
+	if opts.Gold, err = opts.Gold.ForDialect(db.Dialect()); err != nil {
+		return a.fail(s, err)
 	}
-	if format == "text" {
+	if a.format == "text" {
 		printWarnings(s.err, db.Warnings())
 	}
-	if len(models) > 0 {
-		srv, err := ask.Connect(ctx, ask.Connector(c.Model), *host, modelTimeout)
-		if err != nil {
-			return fail(err)
+	if len(a.models) > 0 {
+		if err := c.evalModels(ctx, a, &opts); err != nil {
+			return a.fail(s, err)
 		}
-		for _, want := range models {
-			name, err := srv.Pick(want)
-			if err != nil {
-				return fail(err)
-			}
-			opts.Models = append(opts.Models, name)
-		}
-		opts.Model, opts.K = srv.Model, *k
-		opts.EmbedModel = srv.Embedding()
-		opts.Ask = ask.AskOptions{Timeout: timeout, NoExplain: true}
 	}
-	line := newProgress(s.err, format, "Ctrl-C stops")
+	line := newProgress(s.err, a.format, "Ctrl-C stops")
 	if line != nil {
 		opts.Progress = func(pr eval.Progress) {
 			if pr.Record == nil {
@@ -192,16 +109,153 @@ func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
 	rep, err := eval.Run(ctx, opts)
 	line.clear()
 	if rep == nil {
-		return fail(err)
+		return a.fail(s, err)
 	}
+	return a.report(s, rep, err)
+}
+
+// evalArgs are querent eval's flags.
+type evalArgs struct {
+	db                                    *dbFlags
+	gold, predictions, regrade, out, host string
+	models                                stringList
+	k                                     int
+	lenient                               bool
+	format                                string
+	modelTimeout, timeout                 time.Duration
+	extra                                 []string // positional arguments (none is valid)
+}
+
+// parseEvalArgs reads querent eval's flags; ok is false when the command
+// is done (help, or a usage error, with its exit status).
+func parseEvalArgs(args []string, s *stdio) (*evalArgs, bool, int) {
+	a := &evalArgs{format: "text", modelTimeout: ask.RequestTimeout, timeout: engine.DefaultTimeout}
+	fs := newFlags("eval", evalUsage)
+	a.db = addDBFlags(fs, "the gold set is about", " (default with --gold chinook: the bundled demo)")
+	fs.StringVar(&a.gold, "gold", "", "the gold set: a TOML file, or the name of a built-in one ("+strings.Join(eval.BuiltinNames(), ", ")+")")
+	fs.Var(&a.models, "model", "an Ollama model to evaluate (repeat for several)")
+	fs.IntVar(&a.k, "k", 1, "ask each question this many times (pass@k and pass^k)")
+	fs.StringVar(&a.predictions, "predictions", "", "score ready-made predictions (JSONL or one SQL a line) instead of asking a model")
+	fs.StringVar(&a.regrade, "regrade", "", "score the records.jsonl of an earlier run again")
+	fs.BoolVar(&a.lenient, "lenient", false, "also let text \"10\" equal 10 and floats match to 1e-6 relative")
+	fs.StringVar(&a.out, "out", "", "a folder to write records.jsonl, report.json and report.md into")
+	fs.Var(enumFlag{&a.format, []string{"text", "json"}}, "format", "output: text (for people) or json (the report)")
+	fs.StringVar(&a.host, "ollama", "", "Ollama's address (default: $OLLAMA_HOST, else 127.0.0.1:11434)")
+	fs.Var(durationFlag{&a.modelTimeout}, "model-timeout", "the longest each model request may take (default 2m)")
+	fs.Var(durationFlag{&a.timeout}, "timeout", "the longest each query may run (default 30s)")
+	if ok, code := parseFlags(fs, args, s, evalUsage); !ok {
+		return nil, false, code
+	}
+	a.extra = fs.Args()
+	return a, true, 0
+}
+
+// fail prints err (as the report's JSON document, or as text) and returns
+// its exit status.
+func (a *evalArgs) fail(s *stdio, err error) int {
+	if a.format == "json" {
+		doc := &eval.ModelReport{Items: []eval.ItemScore{}, ByDifficulty: map[string]eval.DifficultyScore{}, Outcomes: map[string]int{},
+			Lenient: a.lenient, Warnings: []string{}, Errors: []engine.ErrorDoc{engine.NewErrorDoc(err)}}
+		if werr := writeJSON(s.out, doc); werr != nil {
+			return 2
+		}
+	} else {
+		printError(s.err, "eval", err)
+	}
+	return engine.ExitCode(engine.ErrorCode(err))
+}
+
+func evalUsageError(format string, args ...any) *engine.Error {
+	return engine.Errorf(engine.CodeUsage, format, args...)
+}
+
+// check refuses flags that do not make one evaluation.
+func (a *evalArgs) check() error {
+	sources := 0
+	for _, set := range []bool{len(a.models) > 0, a.predictions != "", a.regrade != ""} {
+		if set {
+			sources++
+		}
+	}
+	switch {
+	case len(a.extra) > 0:
+		return evalUsageError("unexpected argument %q", a.extra[0]).WithHint("querent eval takes flags only; run querent eval --help")
+	case a.gold == "":
+		return evalUsageError("no gold set: --gold is required").WithHint("--gold chinook evaluates on the bundled demo; querent eval init drafts a gold set for your own database")
+	case sources != 1:
+		return evalUsageError("give one of --model, --predictions or --regrade").WithHint(
+			"--model NAME asks a model; --predictions FILE scores ready-made SQL; --regrade RECORDS.jsonl scores an earlier run again")
+	case a.k < 1:
+		return evalUsageError("--k must be at least 1")
+	case a.k > 1 && len(a.models) == 0:
+		return evalUsageError("--k is for --model: predictions and records are scored as they are")
+	}
+	return nil
+}
+
+// options loads the gold set and the predictions or records to score.
+func (a *evalArgs) options() (eval.Options, error) {
+	gold, err := eval.Load(a.gold)
+	if err != nil {
+		return eval.Options{}, evalUsageError("%v", err).WithErr(err).WithHint("see README.md, \"Evaluating models\", for the gold set format")
+	}
+	if a.db.target == "" && !(gold.Builtin && gold.Name == "chinook") {
+		return eval.Options{}, evalUsageError("--db is required with the gold set %s", gold.Name).WithHint("name the database (a SQLite file or a PostgreSQL URL) the gold set was written for; only the built-in chinook set defaults to the demo database")
+	}
+	opts := eval.Options{Gold: gold, Lenient: a.lenient, Timeout: a.timeout}
+	switch {
+	case a.predictions != "":
+		b, err := os.ReadFile(a.predictions)
+		if err != nil {
+			return opts, evalUsageError("cannot read the predictions %s: %v", a.predictions, err).WithErr(err)
+		}
+		if opts.Predictions, err = eval.ParsePredictions(a.predictions, b, gold); err != nil {
+			return opts, evalUsageError("%v", err).WithErr(err)
+		}
+	case a.regrade != "":
+		f, err := os.Open(a.regrade)
+		if err != nil {
+			return opts, evalUsageError("cannot read the records %s: %v", a.regrade, err).WithErr(err)
+		}
+		opts.Records, err = eval.ReadRecords(a.regrade, f)
+		f.Close()
+		if err != nil {
+			return opts, evalUsageError("%v", err).WithErr(err).WithHint("--regrade reads the records.jsonl that --out wrote")
+		}
+	}
+	return opts, nil
+}
+
+// evalModels connects to Ollama and picks the models to evaluate.
+func (c *CLI) evalModels(ctx context.Context, a *evalArgs, opts *eval.Options) error {
+	srv, err := ask.Connect(ctx, ask.Connector(c.Model), a.host, a.modelTimeout)
+	if err != nil {
+		return err
+	}
+	for _, want := range a.models {
+		name, err := srv.Pick(want)
+		if err != nil {
+			return err
+		}
+		opts.Models = append(opts.Models, name)
+	}
+	opts.Model, opts.K = srv.Model, a.k
+	opts.EmbedModel = srv.Embedding()
+	opts.Ask = ask.AskOptions{Timeout: a.timeout, NoExplain: true}
+	return nil
+}
+
+// report writes the report (the folder, then JSON or text) and returns the
+// exit status; err is the run's own error.
+func (a *evalArgs) report(s *stdio, rep *eval.Report, err error) int {
 	code := engine.ExitCode(engine.ErrorCode(err))
 	written := false
-	if *outDir != "" {
-		if werr := rep.WriteDir(*outDir); werr == nil {
+	if a.out != "" {
+		if werr := rep.WriteDir(a.out); werr == nil {
 			written = true
 		} else {
-			werr := engine.Errorf(engine.CodeExport, "%v", werr)
-			if format == "text" {
+			werr := engine.Errorf(engine.CodeExport, "%v", werr).WithErr(werr)
+			if a.format == "text" {
 				printError(s.err, "eval", werr)
 			}
 			rep.Errors = append(rep.Errors, engine.NewErrorDoc(werr))
@@ -211,7 +265,7 @@ func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
 			code = max(code, 1)
 		}
 	}
-	if format == "json" {
+	if a.format == "json" {
 		js, jerr := rep.JSON()
 		if jerr != nil {
 			fmt.Fprintf(s.err, "querent eval: cannot write the report: %v\n", jerr)
@@ -223,11 +277,11 @@ func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
 		return code
 	}
 	printWarnings(s.err, rep.Warnings)
-	if err := writeEvalText(s.out, rep, *predictions); err != nil {
+	if werr := writeEvalText(s.out, rep, a.predictions); werr != nil {
 		return 2
 	}
 	if written {
-		fmt.Fprintf(s.out, "\nWritten: %s, %s, %s\n", filepath.Join(*outDir, "records.jsonl"), filepath.Join(*outDir, "report.json"), filepath.Join(*outDir, "report.md"))
+		fmt.Fprintf(s.out, "\nWritten: %s, %s, %s\n", filepath.Join(a.out, "records.jsonl"), filepath.Join(a.out, "report.json"), filepath.Join(a.out, "report.md"))
 	}
 	if err != nil {
 		printError(s.err, "eval", err)
@@ -253,102 +307,113 @@ func writeEvalText(w io.Writer, rep *eval.Report, predictions string) error {
 	}
 	b.WriteString(".\n")
 	for _, m := range rep.Models {
-		name := "predictions"
-		if m.Model != nil {
-			name = *m.Model
-		} else if predictions != "" {
-			name = "predictions (" + predictions + ")"
-		}
-		fmt.Fprintf(&b, "\n%s\n", name)
-		row := func(label, value string) { fmt.Fprintf(&b, "  %-20s %s\n", label, value) }
-		row("execution accuracy", fmt.Sprintf("%.1f%% (%d of %d)", m.ExecutionAccuracy*100, m.Matches, m.Questions))
-		var diffs []string
-		for _, d := range eval.Difficulties {
-			if x, ok := m.ByDifficulty[d]; ok {
-				diffs = append(diffs, fmt.Sprintf("%s %.1f%% (%d/%d)", d, x.ExecutionAccuracy*100, x.Matches, x.Questions))
-			}
-		}
-		row("by difficulty", strings.Join(diffs, ", "))
-		if m.Abstention != nil {
-			row("abstention", fmt.Sprintf("%.1f%% of %d unanswerable", *m.Abstention*100, m.Unanswerable))
-		}
-		row("false refusals", fmt.Sprint(m.FalseRefusals))
-		if m.PassAtK != nil {
-			row(fmt.Sprintf("pass@%d / pass^%d", m.K, m.K), fmt.Sprintf("%.1f%% / %.1f%%", *m.PassAtK*100, *m.PassHatK*100))
-		}
-		if m.Model != nil {
-			questions := "questions"
-			if m.RepairedItems == 1 {
-				questions = "question"
-			}
-			row("repairs", fmt.Sprintf("%d (on %d %s)", m.Repairs, m.RepairedItems, questions))
-		}
-		if m.LatencyP50S != nil {
-			row("latency", fmt.Sprintf("p50 %.2f s, p95 %.2f s", *m.LatencyP50S, *m.LatencyP95S))
-		}
-		if m.Model != nil {
-			row("tokens", fmt.Sprint(m.TokensTotal))
-		}
-		if m.RelaxedMatches > 0 {
-			row("relaxed matches", fmt.Sprintf("%d needed ranking, extra_columns or lenient", m.RelaxedMatches))
-		}
-		first := true
-		var missing []string
-		for _, it := range m.Items {
-			if it.Match {
-				continue
-			}
-			id := it.ID
-			if rep.K > 1 {
-				id = fmt.Sprintf("%s#%d", it.ID, it.Try)
-			}
-			if it.Outcome == eval.OutcomeMissing {
-				missing = append(missing, id)
-				continue
-			}
-			if first {
-				b.WriteString("  not matched:\n")
-				first = false
-			}
-			fmt.Fprintf(&b, "    %-28s %-12s %s\n", id, it.Outcome, oneLine(it.Reason, 160))
-		}
-		if len(missing) > 0 {
-			fmt.Fprintf(&b, "  missing (%d): %s\n", len(missing), oneLine(strings.Join(missing, ", "), 300))
-		}
+		writeModelText(&b, rep, m, predictions)
 	}
 	if len(rep.Models) > 1 {
-		b.WriteString("\nside by side:\n")
-		cols := []engine.Column{{Name: "model"}, {Name: "accuracy"}, {Name: "easy"}, {Name: "medium"}, {Name: "hard"},
-			{Name: "abstention"}, {Name: "false refusals"}, {Name: "p50 s"}}
-		var rows [][]engine.Value
-		pct := func(x *float64) engine.Value {
-			if x == nil {
-				return nil
-			}
-			return fmt.Sprintf("%.1f%%", *x*100)
-		}
-		for _, m := range rep.Models {
-			r := []engine.Value{*m.Model, pct(&m.ExecutionAccuracy)}
-			for _, d := range eval.Difficulties {
-				if x, ok := m.ByDifficulty[d]; ok {
-					r = append(r, pct(&x.ExecutionAccuracy))
-				} else {
-					r = append(r, nil)
-				}
-			}
-			var p50 engine.Value
-			if m.LatencyP50S != nil {
-				p50 = *m.LatencyP50S
-			}
-			r = append(r, pct(m.Abstention), int64(m.FalseRefusals), p50)
-			rows = append(rows, r)
-		}
-		if err := writeTable(&b, cols, rows, tableOptions{maxWidth: 40}); err != nil {
+		if err := writeSideBySide(&b, rep); err != nil {
 			return err
 		}
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// writeModelText writes one model's (or the predictions') scores and the
+// items it did not match.
+func writeModelText(b *bytes.Buffer, rep *eval.Report, m *eval.ModelReport, predictions string) {
+	name := "predictions"
+	if m.Model != nil {
+		name = *m.Model
+	} else if predictions != "" {
+		name = "predictions (" + predictions + ")"
+	}
+	fmt.Fprintf(b, "\n%s\n", name)
+	row := func(label, value string) { fmt.Fprintf(b, "  %-20s %s\n", label, value) }
+	row("execution accuracy", fmt.Sprintf("%.1f%% (%d of %d)", m.ExecutionAccuracy*100, m.Matches, m.Questions))
+	var diffs []string
+	for _, d := range eval.Difficulties {
+		if x, ok := m.ByDifficulty[d]; ok {
+			diffs = append(diffs, fmt.Sprintf("%s %.1f%% (%d/%d)", d, x.ExecutionAccuracy*100, x.Matches, x.Questions))
+		}
+	}
+	row("by difficulty", strings.Join(diffs, ", "))
+	if m.Abstention != nil {
+		row("abstention", fmt.Sprintf("%.1f%% of %d unanswerable", *m.Abstention*100, m.Unanswerable))
+	}
+	row("false refusals", fmt.Sprint(m.FalseRefusals))
+	if m.PassAtK != nil {
+		row(fmt.Sprintf("pass@%d / pass^%d", m.K, m.K), fmt.Sprintf("%.1f%% / %.1f%%", *m.PassAtK*100, *m.PassHatK*100))
+	}
+	if m.Model != nil {
+		questions := "questions"
+		if m.RepairedItems == 1 {
+			questions = "question"
+		}
+		row("repairs", fmt.Sprintf("%d (on %d %s)", m.Repairs, m.RepairedItems, questions))
+	}
+	if m.LatencyP50S != nil {
+		row("latency", fmt.Sprintf("p50 %.2f s, p95 %.2f s", *m.LatencyP50S, *m.LatencyP95S))
+	}
+	if m.Model != nil {
+		row("tokens", fmt.Sprint(m.TokensTotal))
+	}
+	if m.RelaxedMatches > 0 {
+		row("relaxed matches", fmt.Sprintf("%d needed ranking, extra_columns or lenient", m.RelaxedMatches))
+	}
+	first := true
+	var missing []string
+	for _, it := range m.Items {
+		if it.Match {
+			continue
+		}
+		id := it.ID
+		if rep.K > 1 {
+			id = fmt.Sprintf("%s#%d", it.ID, it.Try)
+		}
+		if it.Outcome == eval.OutcomeMissing {
+			missing = append(missing, id)
+			continue
+		}
+		if first {
+			b.WriteString("  not matched:\n")
+			first = false
+		}
+		fmt.Fprintf(b, "    %-28s %-12s %s\n", id, it.Outcome, oneLine(it.Reason, 160))
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(b, "  missing (%d): %s\n", len(missing), oneLine(strings.Join(missing, ", "), 300))
+	}
+}
+
+// writeSideBySide writes the models' scores as one table.
+func writeSideBySide(b *bytes.Buffer, rep *eval.Report) error {
+	b.WriteString("\nside by side:\n")
+	cols := []engine.Column{{Name: "model"}, {Name: "accuracy"}, {Name: "easy"}, {Name: "medium"}, {Name: "hard"},
+		{Name: "abstention"}, {Name: "false refusals"}, {Name: "p50 s"}}
+	var rows [][]engine.Value
+	pct := func(x *float64) engine.Value {
+		if x == nil {
+			return nil
+		}
+		return fmt.Sprintf("%.1f%%", *x*100)
+	}
+	for _, m := range rep.Models {
+		r := []engine.Value{*m.Model, pct(&m.ExecutionAccuracy)}
+		for _, d := range eval.Difficulties {
+			if x, ok := m.ByDifficulty[d]; ok {
+				r = append(r, pct(&x.ExecutionAccuracy))
+			} else {
+				r = append(r, nil)
+			}
+		}
+		var p50 engine.Value
+		if m.LatencyP50S != nil {
+			p50 = *m.LatencyP50S
+		}
+		r = append(r, pct(m.Abstention), int64(m.FalseRefusals), p50)
+		rows = append(rows, r)
+	}
+	return writeTable(b, cols, rows, tableOptions{maxWidth: 40})
 }
 
 // evalStage says in words which question of the run is being asked.
