@@ -33,6 +33,42 @@ or link, or any other) never, even with --force. The database is only read.
   querent export --question "sales per country" --chart auto --out sales.xlsx
 `
 
+// exportArgsError refuses flags that make no export (nil when they do).
+func exportArgsError(out, ext, sqlText, question string, rest []string, maxRows int64, chart, delim string, csvOnly bool) error {
+	switch {
+	case out == "":
+		return engine.Errorf(engine.CodeUsage, "no file to write: --out is required").WithHint("name the file with --out, ending in .xlsx or .csv")
+	case (sqlText == "") == (question == ""):
+		return engine.Errorf(engine.CodeUsage, "give either --sql or --question").WithHint(
+			`--sql "SELECT …" exports a query; --question "…" lets the model write it`)
+	case len(rest) > 0:
+		return engine.Errorf(engine.CodeUsage, "unexpected argument %q", rest[0]).WithHint("give the SQL with --sql (quoted) or the question with --question")
+	case maxRows < 0:
+		return engine.Errorf(engine.CodeUsage, "--max-rows must not be negative")
+	case ext != ".xlsx" && ext != ".csv":
+		return engine.Errorf(engine.CodeUsage, "--out %s: the file must end in .xlsx or .csv", out).WithHint("choose out.xlsx for Excel and LibreOffice, out.csv for other programs")
+	case ext == ".csv" && chart != "none":
+		return engine.Errorf(engine.CodeUsage, "--chart needs an XLSX file; CSV holds no charts").WithHint("export to .xlsx, or leave out --chart")
+	case ext == ".xlsx" && (delim != "," || csvOnly):
+		return engine.Errorf(engine.CodeUsage, "--delimiter, --bom and --raw are for CSV files").WithHint("XLSX stores text verbatim as text cells, never as formulas")
+	}
+	return nil
+}
+
+// printExported says what was exported, and its warnings.
+func printExported(s *stdio, res *export.Report) {
+	printWarnings(s.err, res.Warnings)
+	what := plural64(res.Rows, "row")
+	if res.Truncated {
+		what = fmt.Sprintf("the first %s (--max-rows)", what)
+	}
+	sheets := ""
+	if len(res.Sheets) > 0 {
+		sheets = " (sheets " + strings.Join(res.Sheets, ", ") + ")"
+	}
+	fmt.Fprintf(s.out, "Exported %s to %s%s in %s.\n", what, res.Path, sheets, humanSeconds(res.Elapsed.Seconds()))
+}
+
 func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 	fs := newFlags("export", exportUsage)
 	dbf := addDBFlags(fs, "to read", " (default: the bundled Chinook demo)")
@@ -60,29 +96,12 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 		printError(s.err, "export", err)
 		return engine.ExitCode(engine.ErrorCode(err))
 	}
-	switch {
-	case *out == "":
-		return fail(engine.Errorf(engine.CodeUsage, "no file to write: --out is required").WithHint("name the file with --out, ending in .xlsx or .csv"))
-	case (*sqlText == "") == (*question == ""):
-		return fail(engine.Errorf(engine.CodeUsage, "give either --sql or --question").WithHint(
-			`--sql "SELECT …" exports a query; --question "…" lets the model write it`))
-	case fs.NArg() > 0:
-		return fail(engine.Errorf(engine.CodeUsage, "unexpected argument %q", fs.Arg(0)).WithHint("give the SQL with --sql (quoted) or the question with --question"))
-	case *maxRows < 0:
-		return fail(engine.Errorf(engine.CodeUsage, "--max-rows must not be negative"))
-	}
 	// No display cap on the rows (an export streams them all), but the
 	// time is bounded: a query is not left running for days.
 	timeout, tw := engine.ClampTimeout("--timeout", timeout, engine.MaxExportTimeout)
 	ext := strings.ToLower(filepath.Ext(*out))
-	if ext != ".xlsx" && ext != ".csv" {
-		return fail(engine.Errorf(engine.CodeUsage, "--out %s: the file must end in .xlsx or .csv", *out).WithHint("choose out.xlsx for Excel and LibreOffice, out.csv for other programs"))
-	}
-	if ext == ".csv" && chart != "none" {
-		return fail(engine.Errorf(engine.CodeUsage, "--chart needs an XLSX file; CSV holds no charts").WithHint("export to .xlsx, or leave out --chart"))
-	}
-	if ext == ".xlsx" && (delim != "," || *bom || *raw) {
-		return fail(engine.Errorf(engine.CodeUsage, "--delimiter, --bom and --raw are for CSV files").WithHint("XLSX stores text verbatim as text cells, never as formulas"))
+	if err := exportArgsError(*out, ext, *sqlText, *question, fs.Args(), *maxRows, chart, delim, *bom || *raw); err != nil {
+		return fail(err)
 	}
 	db, err := c.open(ctx, dbf)
 	if err != nil {
@@ -124,16 +143,7 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 	if err != nil {
 		return fail(err)
 	}
-	printWarnings(s.err, res.Warnings)
-	what := plural64(res.Rows, "row")
-	if res.Truncated {
-		what = fmt.Sprintf("the first %s (--max-rows)", what)
-	}
-	sheets := ""
-	if len(res.Sheets) > 0 {
-		sheets = " (sheets " + strings.Join(res.Sheets, ", ") + ")"
-	}
-	fmt.Fprintf(s.out, "Exported %s to %s%s in %s.\n", what, res.Path, sheets, humanSeconds(res.Elapsed.Seconds()))
+	printExported(s, res)
 	return 0
 }
 

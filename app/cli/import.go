@@ -136,101 +136,32 @@ func parseColumnSpec(spec string) (imports.ColumnOverride, error) {
 }
 
 func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
-	fs := newFlags("import", importUsage)
-	var req imports.ImportRequest
-	fs.StringVar(&req.Target, "db", "", "the SQLite file to write (created when it does not exist)")
-	fs.StringVar(&req.Table, "table", "", "the table's name (default: the file's or sheet's name)")
-	fs.Var(stringsFlag{&req.Sheets}, "sheet", "an XLSX sheet to import (repeatable; default: every sheet)")
-	fs.BoolVar(&req.Replace, "replace", false, "replace a table of the same name that Querent imported")
-	fs.BoolVar(&req.ReplaceUserTable, "replace-user-table", false, "like --replace, and also replace a table that Querent did not import")
-	fs.BoolVar(&req.Append, "append", false, "add the rows to a table of the same name with the same columns")
-	req.Encoding = "auto"
-	fs.Var(enumFlag{&req.Encoding, []string{"auto", "utf-8", "utf-16", "utf-16le", "utf-16be", "windows-1252"}}, "encoding", "the CSV files' text encoding")
-	req.Delimiter = "auto"
-	fs.Var(enumFlag{&req.Delimiter, []string{"auto", ",", ";", "tab", "|"}}, "delimiter", "the CSV field separator")
-	req.Ragged = "error"
-	fs.Var(enumFlag{&req.Ragged, []string{"error", "pad"}}, "ragged", "rows with too few fields: an error, or padded with NULL (with a warning)")
-	fs.Var(headerRowFlag{&req.HeaderRow}, "header-row", "the CSV line or sheet row of the header (the lines above are skipped), or none")
-	fs.StringVar(&req.Range, "range", "", "an XLSX sheet's cells, such as A3:F200, B3:H (to the last row) or B:H")
-	var columns, renames, skips []string
-	fs.Var(stringsFlag{&columns}, "column", "COLUMN:TYPE[:ON_BAD] (repeatable): a column's type, and what a value that does not fit does (text, null-bad, error)")
-	fs.Var(stringsFlag{&renames}, "rename", "COLUMN=NAME (repeatable): a column's name")
-	fs.Var(stringsFlag{&skips}, "skip", "COLUMN (repeatable): leave the column out")
-	planFile := ""
-	fs.StringVar(&planFile, "plan", "", "a plan written by --preview --format json: its choices, replayed on the inputs (default: the plan's files)")
-	preview := false
-	fs.BoolVar(&preview, "preview", false, "print the plan (types, reasons, first rows, what writing would do) without writing anything")
-	format := "text"
-	fs.Var(enumFlag{&format, []string{"text", "json"}}, "format", "output: text (for people) or json")
-	if ok, code := parseFlags(fs, args, s, importUsage); !ok {
+	a, ok, code := parseImportArgs(args, s)
+	if !ok {
 		return code
 	}
-	req.Inputs = fs.Args()
-	fail := func(err error) int {
-		if format == "json" {
-			var doc any
-			if preview {
-				doc = &imports.ImportPlan{PlanVersion: imports.PlanVersion, Database: req.Target, Tables: []imports.PlanTable{},
-					Warnings: []string{}, Errors: []engine.ErrorDoc{engine.NewErrorDoc(err)}}
-			} else {
-				doc = &imports.ImportReport{Database: req.Target, Warnings: []string{}, Errors: []engine.ErrorDoc{engine.NewErrorDoc(err)},
-					Tables: []imports.ImportedTable{}}
-			}
-			if werr := writeJSON(s.out, doc); werr != nil {
-				fmt.Fprintf(s.err, "querent import: cannot write the output: %v\n", werr)
-			}
-		} else {
-			printError(s.err, "import", err)
-		}
-		return engine.ExitCode(engine.ErrorCode(err))
+	req := &a.req
+	if err := a.choices(); err != nil {
+		return a.fail(s, err)
 	}
-	for _, spec := range columns {
-		co, err := parseColumnSpec(spec)
-		if err != nil {
-			return fail(err)
-		}
-		req.Columns = append(req.Columns, co)
+	if err := a.check(); err != nil {
+		return a.fail(s, err)
 	}
-	for _, r := range renames {
-		i := strings.LastIndex(r, "=")
-		if i <= 0 || strings.TrimSpace(r[i+1:]) == "" {
-			return fail(engine.Errorf(engine.CodeUsage, "--rename %q: write it as COLUMN=NAME", r).WithHint("%s", `for example --rename "Primary %=primary_share"`))
-		}
-		req.Columns = append(req.Columns, imports.ColumnOverride{Column: r[:i], Name: strings.TrimSpace(r[i+1:])})
+	if c.Importer == nil {
+		return a.fail(s, engine.Errorf(engine.CodeInternal, "this build cannot import"))
 	}
-	for _, k := range skips {
-		req.Columns = append(req.Columns, imports.ColumnOverride{Column: k, Skip: true})
-	}
-	if planFile != "" {
-		if err := loadPlan(planFile, &req); err != nil {
-			return fail(err)
-		}
-	}
-	switch {
-	case req.Target == "" && !preview:
-		return fail(engine.Errorf(engine.CodeUsage, "no database to write: --db is required").WithHint(
-			"name the SQLite file with --db FILE; a new file is created, an existing one gets the new tables (--preview writes nothing and needs none)"))
-	case len(req.Inputs) == 0:
-		return fail(engine.Errorf(engine.CodeUsage, "no input files").WithHint("name one or more CSV or XLSX files after the flags"))
-	case req.Replace && req.Append:
-		return fail(engine.Errorf(engine.CodeUsage, "--replace and --append cannot be used together").WithHint("choose one"))
-	case req.ReplaceUserTable && req.Append:
-		return fail(engine.Errorf(engine.CodeUsage, "--replace-user-table and --append cannot be used together").WithHint("choose one"))
-	case c.Importer == nil:
-		return fail(engine.Errorf(engine.CodeInternal, "this build cannot import"))
-	}
-	if line := newProgress(s.err, format, "Ctrl-C cancels"); line != nil {
+	if line := newProgress(s.err, a.format, "Ctrl-C cancels"); line != nil {
 		req.Progress = func(pr imports.ImportProgress) { importStage(line, pr) }
 		defer line.clear()
 	}
-	if preview {
-		return c.printPreview(ctx, req, format, s)
+	if a.preview {
+		return c.printPreview(ctx, *req, a.format, s)
 	}
-	got, err := c.Importer.Import(ctx, req)
+	got, err := c.Importer.Import(ctx, *req)
 	if err != nil {
-		return fail(err)
+		return a.fail(s, err)
 	}
-	if format == "json" {
+	if a.format == "json" {
 		if err := writeJSON(s.out, got); err != nil {
 			fmt.Fprintf(s.err, "querent import: cannot write the output: %v\n", err)
 			return 2
@@ -246,6 +177,112 @@ func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
 		return 2
 	}
 	return 0
+}
+
+// importArgs are querent import's flags: the request, and the choices
+// still to read into it.
+type importArgs struct {
+	req                     imports.ImportRequest
+	columns, renames, skips []string
+	planFile, format        string
+	preview                 bool
+}
+
+// parseImportArgs reads querent import's flags; ok is false when the
+// command is done (help, or a usage error, with its exit status).
+func parseImportArgs(args []string, s *stdio) (*importArgs, bool, int) {
+	a := &importArgs{format: "text"}
+	req := &a.req
+	fs := newFlags("import", importUsage)
+	fs.StringVar(&req.Target, "db", "", "the SQLite file to write (created when it does not exist)")
+	fs.StringVar(&req.Table, "table", "", "the table's name (default: the file's or sheet's name)")
+	fs.Var(stringsFlag{&req.Sheets}, "sheet", "an XLSX sheet to import (repeatable; default: every sheet)")
+	fs.BoolVar(&req.Replace, "replace", false, "replace a table of the same name that Querent imported")
+	fs.BoolVar(&req.ReplaceUserTable, "replace-user-table", false, "like --replace, and also replace a table that Querent did not import")
+	fs.BoolVar(&req.Append, "append", false, "add the rows to a table of the same name with the same columns")
+	req.Encoding = "auto"
+	fs.Var(enumFlag{&req.Encoding, []string{"auto", "utf-8", "utf-16", "utf-16le", "utf-16be", "windows-1252"}}, "encoding", "the CSV files' text encoding")
+	req.Delimiter = "auto"
+	fs.Var(enumFlag{&req.Delimiter, []string{"auto", ",", ";", "tab", "|"}}, "delimiter", "the CSV field separator")
+	req.Ragged = "error"
+	fs.Var(enumFlag{&req.Ragged, []string{"error", "pad"}}, "ragged", "rows with too few fields: an error, or padded with NULL (with a warning)")
+	fs.Var(headerRowFlag{&req.HeaderRow}, "header-row", "the CSV line or sheet row of the header (the lines above are skipped), or none")
+	fs.StringVar(&req.Range, "range", "", "an XLSX sheet's cells, such as A3:F200, B3:H (to the last row) or B:H")
+	fs.Var(stringsFlag{&a.columns}, "column", "COLUMN:TYPE[:ON_BAD] (repeatable): a column's type, and what a value that does not fit does (text, null-bad, error)")
+	fs.Var(stringsFlag{&a.renames}, "rename", "COLUMN=NAME (repeatable): a column's name")
+	fs.Var(stringsFlag{&a.skips}, "skip", "COLUMN (repeatable): leave the column out")
+	fs.StringVar(&a.planFile, "plan", "", "a plan written by --preview --format json: its choices, replayed on the inputs (default: the plan's files)")
+	fs.BoolVar(&a.preview, "preview", false, "print the plan (types, reasons, first rows, what writing would do) without writing anything")
+	fs.Var(enumFlag{&a.format, []string{"text", "json"}}, "format", "output: text (for people) or json")
+	if ok, code := parseFlags(fs, args, s, importUsage); !ok {
+		return nil, false, code
+	}
+	req.Inputs = fs.Args()
+	return a, true, 0
+}
+
+// fail prints err (as the plan's or the report's JSON document, or as
+// text) and returns its exit status.
+func (a *importArgs) fail(s *stdio, err error) int {
+	if a.format == "json" {
+		var doc any
+		if a.preview {
+			doc = &imports.ImportPlan{PlanVersion: imports.PlanVersion, Database: a.req.Target, Tables: []imports.PlanTable{},
+				Warnings: []string{}, Errors: []engine.ErrorDoc{engine.NewErrorDoc(err)}}
+		} else {
+			doc = &imports.ImportReport{Database: a.req.Target, Warnings: []string{}, Errors: []engine.ErrorDoc{engine.NewErrorDoc(err)},
+				Tables: []imports.ImportedTable{}}
+		}
+		if werr := writeJSON(s.out, doc); werr != nil {
+			fmt.Fprintf(s.err, "querent import: cannot write the output: %v\n", werr)
+		}
+	} else {
+		printError(s.err, "import", err)
+	}
+	return engine.ExitCode(engine.ErrorCode(err))
+}
+
+// choices reads --column, --rename, --skip and --plan into the request.
+func (a *importArgs) choices() error {
+	req := &a.req
+	for _, spec := range a.columns {
+		co, err := parseColumnSpec(spec)
+		if err != nil {
+			return err
+		}
+		req.Columns = append(req.Columns, co)
+	}
+	for _, r := range a.renames {
+		i := strings.LastIndex(r, "=")
+		if i <= 0 || strings.TrimSpace(r[i+1:]) == "" {
+			return engine.Errorf(engine.CodeUsage, "--rename %q: write it as COLUMN=NAME", r).WithHint("%s", `for example --rename "Primary %=primary_share"`)
+		}
+		req.Columns = append(req.Columns, imports.ColumnOverride{Column: r[:i], Name: strings.TrimSpace(r[i+1:])})
+	}
+	for _, k := range a.skips {
+		req.Columns = append(req.Columns, imports.ColumnOverride{Column: k, Skip: true})
+	}
+	if a.planFile != "" {
+		return loadPlan(a.planFile, req)
+	}
+	return nil
+}
+
+// check refuses a request that cannot make an import.
+func (a *importArgs) check() error {
+	req := &a.req
+	switch {
+	case req.Target == "" && !a.preview:
+		return engine.Errorf(engine.CodeUsage, "no database to write: --db is required").WithHint(
+			"name the SQLite file with --db FILE; a new file is created, an existing one gets the new tables (--preview writes nothing and needs none)")
+	case len(req.Inputs) == 0:
+		return engine.Errorf(engine.CodeUsage, "no input files").WithHint("name one or more CSV or XLSX files after the flags")
+	case req.Replace && req.Append:
+		return engine.Errorf(engine.CodeUsage, "--replace and --append cannot be used together").WithHint("choose one")
+	case req.ReplaceUserTable && req.Append:
+		return engine.Errorf(engine.CodeUsage, "--replace-user-table and --append cannot be used together").WithHint("choose one")
+	}
+	return nil
 }
 
 // loadPlan reads a plan file into req: its tables' choices, its files
