@@ -224,7 +224,7 @@ func readAskRequest(path string, s *stdio) (*askRequest, error) {
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, engine.Errorf(engine.CodeUsage, "cannot read the request %s: %v", path, err)
+			return nil, engine.Errorf(engine.CodeUsage, "cannot read the request %s: %v", path, err).WithErr(err)
 		}
 		defer f.Close()
 		r = f
@@ -232,7 +232,7 @@ func readAskRequest(path string, s *stdio) (*askRequest, error) {
 	var req askRequest
 	dec := json.NewDecoder(io.LimitReader(r, 16<<20))
 	if err := dec.Decode(&req); err != nil {
-		return nil, engine.Errorf(engine.CodeUsage, "the request is not valid JSON: %v", err).WithHint(
+		return nil, engine.Errorf(engine.CodeUsage, "the request is not valid JSON: %v", err).WithErr(err).WithHint(
 			`send {"question": "...", "connection": {"db_type": "sqlite", "host": "file.sqlite"}}`)
 	}
 	switch {
@@ -489,11 +489,11 @@ func loadSession(path string) (*engine.Session, error) {
 		return &engine.Session{}, nil
 	}
 	if err != nil {
-		return nil, engine.Errorf(engine.CodeUsage, "cannot read the session %s: %v", path, err)
+		return nil, engine.Errorf(engine.CodeUsage, "cannot read the session %s: %v", path, err).WithErr(err)
 	}
 	var s engine.Session
 	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, engine.Errorf(engine.CodeUsage, "the session file %s is not a Querent session: %v", path, err).WithHint(
+		return nil, engine.Errorf(engine.CodeUsage, "the session file %s is not a Querent session: %v", path, err).WithErr(err).WithHint(
 			"use another file name, or delete it to start a new conversation")
 	}
 	return &s, nil
@@ -506,7 +506,7 @@ func saveSession(path string, s *engine.Session) error {
 		return err
 	}
 	if err := files.WriteFileAtomic(path, append(b, '\n'), 0o644); err != nil {
-		return engine.Errorf(engine.CodeUsage, "cannot write the session %s: %v", path, err)
+		return engine.Errorf(engine.CodeUsage, "cannot write the session %s: %v", path, err).WithErr(err)
 	}
 	return nil
 }

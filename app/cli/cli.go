@@ -249,7 +249,7 @@ func readText(args []string, s *stdio, what string) (string, error) {
 	if len(args) == 1 && args[0] == "-" {
 		b, err := io.ReadAll(io.LimitReader(s.in, 16<<20))
 		if err != nil {
-			return "", engine.Errorf(engine.CodeUsage, "cannot read the %s from standard input: %v", what, err)
+			return "", engine.Errorf(engine.CodeUsage, "cannot read the %s from standard input: %v", what, err).WithErr(err)
 		}
 		return string(b), nil
 	}

@@ -65,7 +65,7 @@ func (c *CLI) runHistory(ctx context.Context, args []string, s *stdio) int {
 		db = shown // a PostgreSQL database, recorded as postgres://role@host:port/db
 	} else if *dbPath != "" {
 		if db, err = filepath.Abs(*dbPath); err != nil {
-			return fail(engine.Errorf(engine.CodeUsage, "cannot resolve %s: %v", *dbPath, err))
+			return fail(engine.Errorf(engine.CodeUsage, "cannot resolve %s: %v", *dbPath, err).WithErr(err))
 		}
 	}
 	entries, err := h.List(ctx, db, *limit)

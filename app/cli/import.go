@@ -290,7 +290,7 @@ func (a *importArgs) check() error {
 func loadPlan(path string, req *imports.ImportRequest) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return engine.Errorf(engine.CodeUsage, "cannot read the plan %s: %v", path, err).WithHint("give the file --preview --format json wrote")
+		return engine.Errorf(engine.CodeUsage, "cannot read the plan %s: %v", path, err).WithErr(err).WithHint("give the file --preview --format json wrote")
 	}
 	var plan imports.ImportPlan
 	if err := json.Unmarshal(b, &plan); err != nil || plan.PlanVersion == 0 {

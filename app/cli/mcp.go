@@ -110,7 +110,7 @@ func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
 	case err != nil && !errors.Is(err, io.EOF):
 		// Input that is not JSON-RPC gets error replies and the session goes
 		// on (mcp.Stdio); what ends it here is the connection itself.
-		printError(s.err, "mcp", engine.Errorf(engine.CodeInternal, "the MCP connection failed: %v", err).WithHint(
+		printError(s.err, "mcp", engine.Errorf(engine.CodeInternal, "the MCP connection failed: %v", err).WithErr(err).WithHint(
 			"the client may have stopped; start querent mcp again from the MCP client"))
 		return 2
 	}

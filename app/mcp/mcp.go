@@ -319,7 +319,7 @@ func addTool[In any](srv *sdk.Server, tool *sdk.Tool, h handler[In]) {
 			err = json.Unmarshal(b, &in)
 		}
 		if err != nil {
-			res, doc, _ = errorResult(engine.Errorf(engine.CodeUsage, "invalid arguments for %s: %v", tool.Name, err).WithHint(
+			res, doc, _ = errorResult(engine.Errorf(engine.CodeUsage, "invalid arguments for %s: %v", tool.Name, err).WithErr(err).WithHint(
 				"the arguments are: %s", describeArgs(schema)), nil)
 		} else if res, doc, err = h(ctx, req, in); err != nil {
 			return nil, err

@@ -113,7 +113,7 @@ func (e *Evaluate) GoldSets() ([]GoldSetInfo, error) {
 	for _, name := range eval.BuiltinNames() {
 		g, err := eval.Builtin(name)
 		if err != nil {
-			return nil, engine.Errorf(engine.CodeInternal, "the built-in gold set %s: %v", name, err)
+			return nil, engine.Errorf(engine.CodeInternal, "the built-in gold set %s: %v", name, err).WithErr(err)
 		}
 		out = append(out, e.info(g))
 	}
@@ -129,7 +129,7 @@ func (e *Evaluate) LoadGold(nameOrPath string) (*GoldSetInfo, error) {
 	}
 	g, err := eval.Load(nameOrPath)
 	if err != nil {
-		return nil, engine.Errorf(engine.CodeUsage, "%v", err).WithHint("fix the gold set file (README.md, \"Evaluating models\", describes the format), or draft one from this database")
+		return nil, engine.Errorf(engine.CodeUsage, "%v", err).WithErr(err).WithHint("fix the gold set file (README.md, \"Evaluating models\", describes the format), or draft one from this database")
 	}
 	info := e.info(g)
 	if !g.Builtin {
@@ -230,12 +230,12 @@ func (e *Evaluate) Run(req EvalRequest) (*EvalResult, error) {
 	}
 	gold, err := eval.Load(strings.TrimSpace(req.Gold))
 	if err != nil {
-		return nil, engine.Errorf(engine.CodeUsage, "%v", err).WithHint("choose a built-in set or a gold set file (.toml)")
+		return nil, engine.Errorf(engine.CodeUsage, "%v", err).WithErr(err).WithHint("choose a built-in set or a gold set file (.toml)")
 	}
 	// A built-in set in the open database's dialect (the PostgreSQL Chinook
 	// has its own translation).
 	if gold, err = gold.ForDialect(db.Dialect()); err != nil {
-		return nil, engine.Errorf(engine.CodeUsage, "%v", err).WithHint("choose a gold set file (.toml) written for this database")
+		return nil, engine.Errorf(engine.CodeUsage, "%v", err).WithErr(err).WithHint("choose a gold set file (.toml) written for this database")
 	}
 	ctx, done := e.a.begin("eval")
 	defer done()

@@ -97,7 +97,7 @@ func (s *Settings) Save(data SettingsData) (*SettingsData, error) {
 		return nil, err
 	}
 	if err := s.a.writeJSON("settings.json", v); err != nil {
-		return nil, engine.Errorf(engine.CodeUsage, "cannot save the settings: %v", err).WithHint("check that Querent's data folder can be written")
+		return nil, engine.Errorf(engine.CodeUsage, "cannot save the settings: %v", err).WithErr(err).WithHint("check that Querent's data folder can be written")
 	}
 	s.a.mu.Lock()
 	s.a.asker = nil // a new model or host

@@ -92,7 +92,7 @@ func (s *Server) Listen(addr string) (net.Listener, error) {
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
 	if err != nil {
-		return nil, engine.Errorf(engine.CodeUsage, "cannot listen on %s: %v", addr, err).WithHint("choose another port with --addr, or leave it out for a free one")
+		return nil, engine.Errorf(engine.CodeUsage, "cannot listen on %s: %v", addr, err).WithErr(err).WithHint("choose another port with --addr, or leave it out for a free one")
 	}
 	_, s.port, _ = net.SplitHostPort(ln.Addr().String())
 	return ln, nil
@@ -188,7 +188,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 		p := reflect.New(mt.In(i))
 		if err := json.Unmarshal(raw[i], p.Interface()); err != nil {
 			writeJSON(w, http.StatusBadRequest, map[string]any{"error": page.ErrorDoc(engine.Errorf(engine.CodeUsage,
-				"argument %d of %s: %v", i+1, r.PathValue("target"), err))})
+				"argument %d of %s: %v", i+1, r.PathValue("target"), err).WithErr(err))})
 			return
 		}
 		args[i] = p.Elem()

@@ -370,7 +370,7 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 		ma, perr = &ModelAnswer{SQL: sr.started}, nil
 	}
 	if perr != nil {
-		e := engine.Errorf(engine.CodeModelError, "the model's answer was unusable: %v", perr).WithHint("try again, or try another model (--model)")
+		e := engine.Errorf(engine.CodeModelError, "the model's answer was unusable: %v", perr).WithErr(perr).WithHint("try again, or try another model (--model)")
 		return attemptResult{kind: repair, err: e, record: true, round: round,
 			attempt: engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}},
 			next:    []engine.Message{said, {Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": perr.Error()})}}}
@@ -588,7 +588,7 @@ func (a *Asker) explain(ctx context.Context, l *loop, r attemptResult, ans *engi
 	}
 	ma, perr := parseExplanation(resp.Content)
 	if perr != nil {
-		return "", nil, round, engine.Errorf(engine.CodeModelError, "%v", perr)
+		return "", nil, round, engine.Errorf(engine.CodeModelError, "%v", perr).WithErr(perr)
 	}
 	return ma.Explanation, ma.FollowUps, round, nil
 }

@@ -115,7 +115,7 @@ func Draft(ctx context.Context, o DraftOptions) (*Drafted, error) {
 		}
 		items, perr := parseDraft(resp.Content)
 		if perr != nil {
-			lastErr = engine.Errorf(engine.CodeModelError, "the model's drafted questions were unusable: %v", perr)
+			lastErr = engine.Errorf(engine.CodeModelError, "the model's drafted questions were unusable: %v", perr).WithErr(perr)
 			continue
 		}
 		for _, x := range items {
@@ -342,11 +342,11 @@ func WriteFile(path string, data []byte, force bool) error {
 		if _, err := os.Stat(path); err == nil {
 			return engine.Errorf(engine.CodeExport, "%s already exists", path).WithHint("choose another file, or replace it with --force")
 		} else if !errors.Is(err, fs.ErrNotExist) {
-			return engine.Errorf(engine.CodeExport, "cannot write %s: %v", path, err)
+			return engine.Errorf(engine.CodeExport, "cannot write %s: %v", path, err).WithErr(err)
 		}
 	}
 	if err := writeAtomic(path, data); err != nil {
-		return engine.Errorf(engine.CodeExport, "%v", err)
+		return engine.Errorf(engine.CodeExport, "%v", err).WithErr(err)
 	}
 	return nil
 }

@@ -266,7 +266,7 @@ func (g *guarded) check() (*pgconn.StatementDescription, error) {
 		rd, terr := captureTree(d.takeNotices())
 		if terr != nil {
 			return nil, g.finish(engine.QueryErrorf(engine.CodeRefused, env.query, -1,
-				"Querent could not read back how PostgreSQL reads this query (%v), so it does not run it", terr).WithHint(
+				"Querent could not read back how PostgreSQL reads this query (%v), so it does not run it", terr).WithErr(terr).WithHint(
 				"rename aliases or columns that start with ':' or are very long with many spaces, quotes or brackets; otherwise report it with the query"))
 		}
 		if cerr := d.checkReading(g.ctx, g.conn, env.query, env.a, env.prefix, rd); cerr != nil {

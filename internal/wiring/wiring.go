@@ -164,7 +164,7 @@ func NewImporter() *importer.Importer {
 func OpenHistory(ctx context.Context) (engine.History, func(), error) {
 	dir, err := files.DataDir()
 	if err != nil {
-		return nil, nil, engine.Errorf(engine.CodeDatabase, "Querent's data folder is unknown: %v", err).WithHint("set QUERENT_DATA_DIR")
+		return nil, nil, engine.Errorf(engine.CodeDatabase, "Querent's data folder is unknown: %v", err).WithErr(err).WithHint("set QUERENT_DATA_DIR")
 	}
 	h, err := sqlite.OpenHistory(ctx, filepath.Join(dir, "history.sqlite"))
 	if err != nil {
