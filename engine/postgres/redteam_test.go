@@ -108,8 +108,8 @@ func (r *rtReport) String() string {
 	b.WriteString("RED-TEAM REPORT (engine/postgres, PostgreSQL " + serverVersion() + ")\n")
 	if r.attacks > 0 {
 		fmt.Fprintf(&b, "hostile SQL: %d cases × 2 roles (SELECT-only %s, superuser %s) = %d attacks tried\n", r.cases, readerRole, pgtest.SuperUser, r.attacks)
-		for _, k := range []string{"rejected before the database", "stopped by the server", "stopped by a memory cap", "stopped by the timeout", "capped", "allowed"} {
-			fmt.Fprintf(&b, "  %-30s %d\n", k, r.byLayer[k])
+		for _, k := range []string{"rejected before the database", "refused by the server's own reading", "stopped by the server", "stopped by a memory cap", "stopped by the timeout", "capped", "allowed"} {
+			fmt.Fprintf(&b, "  %-36s %d\n", k, r.byLayer[k])
 		}
 		var cats []string
 		for c := range r.byCat {
@@ -355,6 +355,8 @@ func TestRedTeam(t *testing.T) {
 					}
 				case outcome == engine.CodeTooBig:
 					layer = "stopped by a memory cap"
+				case outcome == engine.CodeRefused && serverCheckRefusal(err):
+					layer = "refused by the server's own reading"
 				default:
 					layer = "stopped by the server"
 					if r.name == readerRole {
@@ -444,6 +446,20 @@ func TestRedTeam(t *testing.T) {
 	if simple > 0 || !strings.Contains(trace.String(), "\tParse\t") {
 		t.Errorf("the guarded connections sent %d simple-protocol Query messages (and Parse: %v)", simple, strings.Contains(trace.String(), "\tParse\t"))
 	}
+}
+
+// serverCheckRefusal reports a refusal of the server check (servercheck.go,
+// catalog.go): the judgement of the server's own reading of a statement.
+func serverCheckRefusal(err error) bool {
+	msg := engine.AsError(err).Message
+	for _, s := range []string{"PostgreSQL reads part of this query as", "PostgreSQL reads this query with a construct",
+		"is not readable through Querent", "is a foreign table", "converts a value to the domain", "the type ", "the operator ",
+		"the function ", "the TABLESAMPLE method", "Querent could not read back", "the database's definitions changed"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // victim is another session of the cluster (application_name
