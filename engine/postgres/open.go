@@ -143,6 +143,9 @@ type DB struct {
 	// connectedAddr is the host:port (or socket) of the connection string's
 	// hosts that answered last.
 	connectedAddr string
+	// sessionSQL sets the session's settings after connecting and after
+	// every DISCARD ALL (sessionSettings); "" when there are none.
+	sessionSQL string
 
 	names   *nameIndex // under lock
 	namesAt time.Time
@@ -365,10 +368,6 @@ func open(ctx context.Context, cfg *pgconn.Config, opts Options) (*DB, error) {
 		return nil, dbError(d.name, "the role %s is a superuser, and Querent does not connect as one unless told to: a superuser may read and write the server's files and run programs on it", d.role.Name).WithHint(
 			"connect as a SELECT-only role (as the database's owner: %s), or allow superusers explicitly (--allow-superuser; in the app, Settings)", readOnlyRoleSQL(d.server.database, d.server.searchPath))
 	}
-	if err := d.pinSession(ctx); err != nil {
-		d.Close()
-		return nil, err
-	}
 	if opts.RequireReadOnlyRole && !d.role.ReadOnly {
 		d.Close()
 		return nil, dbError(d.name, "the role %s may do more than read (%s), and a read-only role is required", d.role.Name, d.role.summary()).WithHint(
@@ -383,34 +382,39 @@ func open(ctx context.Context, cfg *pgconn.Config, opts Options) (*DB, error) {
 	return d, nil
 }
 
-// pinSession adds to the startup packet what only the server's version or
-// the role could tell, and connects again when it did: PostgreSQL 14 and
-// later notice a client gone mid-statement (client_connection_check_interval:
-// a Querent killed without a word leaves no statement running past the
-// next check), and a superuser's temporary files are bounded
-// (temp_file_limit, which only a superuser may set). Startup values
-// survive the DISCARD ALL that ends every run.
-func (d *DB) pinSession(ctx context.Context) error {
-	changed := false
-	set := func(k, v string) {
-		if d.cfg.RuntimeParams[k] != v {
-			d.cfg.RuntimeParams[k] = v
-			changed = true
-		}
+// sessionSettings are the settings only the server's version or the role
+// could tell, read from what the server reported at startup: PostgreSQL 14
+// and later notice a client gone mid-statement
+// (client_connection_check_interval: a Querent killed without a word
+// leaves no statement running past the next check), and a superuser's
+// temporary files are bounded (temp_file_limit, which only a superuser may
+// set). They are set after connecting and again after every DISCARD ALL
+// (which resets a session's settings to its startup values): one statement
+// more in a round trip that is there anyway, rather than a second
+// connection to put them in the startup packet.
+func (d *DB) sessionSettings(conn *pgconn.PgConn) string {
+	var sets []string
+	if v, _ := strconv.Atoi(conn.ParameterStatus("server_version_num")); v >= 140000 || versionAtLeast(conn.ParameterStatus("server_version"), 14) {
+		sets = append(sets, "pg_catalog.set_config('client_connection_check_interval', '"+ms(clientCheckInterval)+"', false)")
 	}
-	if d.server.versionNum >= 140000 {
-		set("client_connection_check_interval", ms(clientCheckInterval))
+	if conn.ParameterStatus("is_superuser") == "on" {
+		sets = append(sets, "pg_catalog.set_config('temp_file_limit', '"+strconv.FormatInt(d.opts.MaxTempFiles>>10, 10)+"kB', false)")
 	}
-	if d.role.Superuser {
-		set("temp_file_limit", strconv.FormatInt(d.opts.MaxTempFiles>>10, 10)+"kB")
+	if len(sets) == 0 {
+		return ""
 	}
-	if !changed {
-		return nil
+	return "SELECT " + strings.Join(sets, ", ")
+}
+
+// versionAtLeast reads the major version of server_version ("15.18 (Debian
+// 15.18-0+deb12u1)").
+func versionAtLeast(version string, major int) bool {
+	end := strings.IndexFunc(version, func(r rune) bool { return r < '0' || r > '9' })
+	if end < 0 {
+		end = len(version)
 	}
-	d.lock <- struct{}{}
-	defer func() { <-d.lock }()
-	d.dropConnLocked()
-	return d.connect(ctx)
+	v, err := strconv.Atoi(version[:end])
+	return err == nil && v >= major
 }
 
 // clientCheckInterval is how often a server of PostgreSQL 14 or later
@@ -479,6 +483,13 @@ func (d *DB) connect(ctx context.Context) error {
 	if err := d.checkSession(conn); err != nil {
 		conn.Close(ctx)
 		return err
+	}
+	d.sessionSQL = d.sessionSettings(conn)
+	if d.sessionSQL != "" {
+		if err := conn.ExecParams(ctx, d.sessionSQL, nil, nil, nil, nil).Read().Err; err != nil {
+			conn.Close(ctx)
+			return d.connectError(ctx, err)
+		}
 	}
 	if d.trace != nil {
 		conn.Frontend().Trace(d.trace, pgproto3.TracerOptions{SuppressTimestamps: true})

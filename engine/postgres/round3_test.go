@@ -49,15 +49,21 @@ func TestSuperuserRefusedByDefault(t *testing.T) {
 	if !db.Role().Superuser || len(db.Warnings()) == 0 {
 		t.Fatalf("allowed superuser: %+v %v", db.Role(), db.Warnings())
 	}
-	res, err := db.Run(ctx, "SELECT current_setting('temp_file_limit')", engine.RunOptions{})
-	if err != nil || fmt.Sprint(res.Rows[0][0]) != "2GB" {
-		t.Fatalf("a superuser's temp_file_limit: %v %v", res, err)
+	// Set after connecting, and again after each run's DISCARD ALL.
+	for i := 0; i < 2; i++ {
+		res, err := db.Run(ctx, "SELECT current_setting('temp_file_limit'), current_setting('client_connection_check_interval')", engine.RunOptions{})
+		if err != nil || fmt.Sprint(res.Rows[0]...) != "2GB1s" {
+			t.Fatalf("a superuser's temp_file_limit and client check, run %d: %v %v", i+1, res, err)
+		}
 	}
 	// A SELECT-only role keeps the server's own setting (only a superuser
 	// may set it).
-	res, err = openReader(t).Run(ctx, "SELECT current_setting('temp_file_limit')", engine.RunOptions{})
-	if err != nil || fmt.Sprint(res.Rows[0][0]) != "-1" {
-		t.Fatalf("the reader's temp_file_limit: %v %v", res, err)
+	reader := openReader(t)
+	for i := 0; i < 2; i++ {
+		res, err := reader.Run(ctx, "SELECT current_setting('temp_file_limit'), current_setting('client_connection_check_interval')", engine.RunOptions{})
+		if err != nil || fmt.Sprint(res.Rows[0]...) != "-11s" {
+			t.Fatalf("the reader's temp_file_limit and client check, run %d: %v %v", i+1, res, err)
+		}
 	}
 }
 

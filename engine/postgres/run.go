@@ -344,6 +344,9 @@ func (g *guarded) execute() error {
 	g.send("ROLLBACK")
 	g.p.SendPipelineSync()
 	g.send("DISCARD ALL")
+	if g.d.sessionSQL != "" {
+		g.send(g.d.sessionSQL)
+	}
 	g.p.SendPipelineSync()
 	g.d.noticesOn(true)
 	if err := g.p.Flush(); err != nil {
