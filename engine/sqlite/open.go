@@ -220,7 +220,14 @@ func fileDSN(path string, strictQuotes bool) string {
 
 // connParams are the connection's parameters: read-only, immutable (no lock,
 // no journal, no sidecar file), query_only, defensive, no double-quoted
-// string literals, schema functions untrusted, cell sizes checked, no mmap.
+// string literals, schema functions untrusted, cell sizes checked, no mmap,
+// and temporary data in memory. A statement's temporary data (a
+// MATERIALIZED CTE, a sort or a GROUP BY too large for the cache, an
+// automatic index) otherwise goes to an unlinked file in TMPDIR, which no
+// memory ceiling sees: the red team's CTE wrote 8.8 GB there in 20 s. In
+// memory it is allocated from SQLite's heap, under the worker's hard heap
+// limit, and fails with too_big at the ceiling. (With temp_store=MEMORY
+// the sorter keeps its runs in memory too: SQLite skips its spill files.)
 func connParams(strictQuotes bool) url.Values {
 	q := url.Values{}
 	q.Set("mode", "ro")
@@ -233,6 +240,7 @@ func connParams(strictQuotes bool) url.Values {
 	q.Add("_pragma", "trusted_schema(0)")
 	q.Add("_pragma", "cell_size_check(1)")
 	q.Add("_pragma", "mmap_size(0)")
+	q.Add("_pragma", "temp_store(2)")
 	return q
 }
 

@@ -157,6 +157,14 @@ func (c *Client) PID() int {
 	return c.p.cmd.Process.Pid
 }
 
+// PIDs are the process ids of the running workers.
+func (c *Client) PIDs() []int {
+	if pid := c.PID(); pid != 0 {
+		return []int{pid}
+	}
+	return nil
+}
+
 // acquire takes the call lock, or fails when ctx ends or the deadline
 // (if set) passes first.
 func (c *Client) acquire(ctx context.Context, deadline time.Time) error {
