@@ -343,3 +343,76 @@ func isZombie(pid int) bool {
 	i := strings.LastIndexByte(string(b), ')')
 	return i > 0 && i+2 < len(b) && b[i+2] == 'Z'
 }
+
+// TestWorkerModeIsHidden: no environment makes a command a query worker
+// (any non-empty QUERENT_WORKER did, --help included: 13 bytes of a frame
+// on stdout, exit 0), nor the hidden argument typed without the parent's
+// pipes.
+func TestWorkerModeIsHidden(t *testing.T) {
+	exe := build(t)
+	for _, v := range []string{"0", "1", "false", "yes"} {
+		cmd := exec.Command(exe, "sql", "--format", "csv", "SELECT 6 * 7 AS n")
+		cmd.Env = append(os.Environ(), "QUERENT_WORKER="+v)
+		out, err := cmd.Output()
+		if err != nil || string(out) != "n\n42\n" {
+			t.Errorf("QUERENT_WORKER=%s querent sql: %v, %q", v, err, out)
+		}
+		cmd = exec.Command(exe, "--help")
+		cmd.Env = append(os.Environ(), "QUERENT_WORKER="+v)
+		out, err = cmd.Output()
+		if err != nil || !strings.Contains(string(out), "querent sql") {
+			t.Errorf("QUERENT_WORKER=%s querent --help: %v, %q", v, err, out)
+		}
+	}
+	// The hidden argument at a terminal (no pipes): an unknown command.
+	cmd := exec.Command(exe, "--querent-query-worker=2")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Errorf("the hidden argument alone: %v, %s", err, errb.String())
+	}
+}
+
+// TestWorkerFromTheRunningBinary: a binary deleted (or replaced by an
+// update) while querent mcp runs still starts its workers: a bomb's kill
+// forces a new worker, and the next call is answered by it.
+func TestWorkerFromTheRunningBinary(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("elsewhere the binary's path is resolved at start, and a deleted file cannot be run")
+	}
+	src, err := os.ReadFile(build(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(t.TempDir(), "querent-copy")
+	if err := os.WriteFile(exe, src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db := hostileDB(t, "plain")
+	cmd := exec.Command(exe, "mcp", "--db", db, "--timeout", "1s")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	client := sdk.NewClient(&sdk.Implementation{Name: "exe-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(sql string) (*sdk.CallToolResult, error) {
+		return cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_query", Arguments: map[string]any{"database": "plain", "sql": sql}})
+	}
+	if res, err := call("SELECT count(*) AS n FROM ok"); err != nil || res.IsError {
+		t.Fatalf("first call: %v %+v", err, res)
+	}
+	if err := os.Remove(exe); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := call(bombs["instr"]); err != nil || !res.IsError || !strings.Contains(jsonOf(res), "timeout") {
+		t.Fatalf("the bomb: %v %s", err, jsonOf(res))
+	}
+	if res, err := call("SELECT count(*) AS n FROM ok"); err != nil || res.IsError {
+		t.Fatalf("after the binary was deleted: %v %s", err, jsonOf(res))
+	}
+}

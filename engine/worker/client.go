@@ -3,7 +3,6 @@ package worker
 import (
 	"context"
 	"fmt"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,13 +33,9 @@ const (
 )
 
 // Config says how to start workers. The zero value starts this very
-// executable, which must call Main first thing.
+// executable (start.go), which must call Main first thing.
 type Config struct {
-	// Exe is the worker's executable (default: os.Executable()).
-	Exe string
-	// Args are its arguments (default none: the environment marks it).
-	Args []string
-	// Env adds to its environment.
+	// Env adds to the worker's environment.
 	Env []string
 	// MaxMemory is the memory ceiling of one statement (default
 	// DefaultMaxMemory): the worker is killed, and the statement fails with
@@ -63,12 +58,8 @@ type Config struct {
 const DefaultMaxMemory = 1 << 30
 
 func (c Config) withDefaults() (Config, error) {
-	if c.Exe == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return c, startError("querent", err)
-		}
-		c.Exe = exe
+	if selfExeErr != nil {
+		return c, startError("querent", selfExeErr)
 	}
 	if c.MaxMemory <= 0 {
 		c.MaxMemory = DefaultMaxMemory
@@ -201,7 +192,7 @@ func (c *Client) ensure(ctx context.Context) (*process, error) {
 	if p != nil {
 		return p, nil
 	}
-	p, err := spawn(c.cfg.Exe, c.cfg.Args, c.cfg.Env, c.cfg.StartTimeout)
+	p, err := spawn(selfExe, c.cfg.Env, c.cfg.StartTimeout)
 	if err != nil {
 		return nil, err
 	}

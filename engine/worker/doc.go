@@ -8,7 +8,8 @@
 // deadline, its cancellation and the worker's size, and kills the worker
 // when any of them is passed; the next call starts a new one.
 //
-// The worker side is Serve, started by Main when the environment marks the
-// process as a worker; the parent side is Open. They speak frames on the
-// worker's standard input and output (protocol.go).
+// The worker side is serve, started by Main when the process was started
+// as a worker (a hidden argument and pipes: start.go); the parent side is
+// Open. They speak frames on the worker's standard input and output
+// (protocol.go).
 package worker

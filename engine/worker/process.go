@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/binary"
 	"io"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -28,9 +27,9 @@ type process struct {
 }
 
 // spawn starts a worker and waits for its hello.
-func spawn(exe string, args []string, env []string, startTimeout time.Duration) (*process, error) {
-	cmd := exec.Command(exe, args...)
-	cmd.Env = append(append(os.Environ(), env...), envWorker+"=1")
+func spawn(exe string, env []string, startTimeout time.Duration) (*process, error) {
+	cmd := exec.Command(exe, workerArg)
+	cmd.Env = workerEnv(env)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -25,14 +25,8 @@ type SteppedSchema interface {
 	SchemaSteps(ctx context.Context, skip map[string]bool, onStep func(step string, budget time.Duration)) (*engine.Schema, error)
 }
 
-// envWorker marks a process started as a worker.
-const envWorker = "QUERENT_WORKER"
-
-// IsWorker reports whether this process was started as a query worker.
-func IsWorker() bool { return os.Getenv(envWorker) != "" }
-
 // Main serves as a query worker and exits when this process was started as
-// one; otherwise it returns at once. Every binary that opens databases
+// one (IsWorker); otherwise it returns at once. Every binary that opens databases
 // through Open calls it first thing in main (and test binaries in TestMain),
 // since a worker is the same executable started again.
 func Main(open OpenFunc) {
