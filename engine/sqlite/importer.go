@@ -150,7 +150,7 @@ func checkRequest(target string, tables []*imports.ImportTable, opts ImportOptio
 // (which could leave a -wal or -journal file beside it). importExisting
 // checks again under its lock.
 func checkQuerentMade(ctx context.Context, abs, target string) error {
-	if _, cerr := checkFile(abs, target); cerr != nil {
+	if cerr := checkFile(abs, target); cerr != nil {
 		e := engine.AsError(cerr)
 		return engine.Errorf(engine.CodeImport, "the target is not a usable SQLite database: %s", e.Message).WithHint(
 			"Querent writes only into SQLite files; name a new file with --db to create one")

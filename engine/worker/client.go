@@ -3,11 +3,13 @@ package worker
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"querent/engine"
+	"querent/engine/files"
 )
 
 // Bounds of the parent's watch over a worker.
@@ -46,9 +48,16 @@ type Config struct {
 	// OpenTimeout bounds opening the database in it, integrity check
 	// included (default 60 s).
 	OpenTimeout time.Duration
-	// Snapshot is a private copy of the file for the worker to open instead
-	// (OpenArgs.Snapshot); Warnings come before the worker's own; OnClose
-	// runs when the client is closed (to release the snapshot).
+	// File is the user's database file, opened once by the caller
+	// (files.OpenDatabase: without blocking, checked to be a regular file
+	// from its descriptor); the client owns it from then on and closes it.
+	// nil: Open opens the path so. Every worker, the first and each one
+	// started after a kill, reads this descriptor, never the path.
+	File *os.File
+	// Snapshot is a private copy of the file, made by the caller, for the
+	// workers to read instead (the client opens it once); Warnings come
+	// before the worker's own; OnClose runs when the client is closed (to
+	// release the snapshot).
 	Snapshot string
 	Warnings []string
 	OnClose  func()
@@ -86,8 +95,14 @@ func (c Config) withDefaults() (Config, error) {
 // up another.
 type Client struct {
 	cfg  Config
-	args OpenArgs
+	args openWire
 	info openReply
+
+	// file is the user's file, read the one the workers read (file or
+	// the snapshot), readID what read was when opened: a call finds read
+	// in another state refused (changedError).
+	file, read *os.File
+	readID     files.FileID
 
 	lock chan struct{} // held by the call in flight
 
@@ -123,8 +138,13 @@ func Open(ctx context.Context, path string, cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg, args: OpenArgs{Path: path, MaxMemory: cfg.MaxMemory, Snapshot: cfg.Snapshot}, lock: make(chan struct{}, 1)}
+	c := &Client{cfg: cfg, args: openWire{Path: path, MaxMemory: cfg.MaxMemory}, lock: make(chan struct{}, 1)}
+	if err := c.openFiles(path); err != nil {
+		c.Close()
+		return nil, err
+	}
 	if err := c.acquire(ctx, time.Time{}); err != nil {
+		c.Close()
 		return nil, engine.AsError(err)
 	}
 	defer c.release()
@@ -133,6 +153,59 @@ func Open(ctx context.Context, path string, cfg Config) (*Client, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// openFiles opens the user's file (unless the caller did) and the
+// snapshot, once, and notes what the workers will read.
+func (c *Client) openFiles(path string) error {
+	c.file = c.cfg.File
+	c.cfg.File = nil
+	if path == "" {
+		return nil
+	}
+	if c.file == nil {
+		f, _, err := files.OpenDatabase(path)
+		if err != nil {
+			return err
+		}
+		c.file = f
+	}
+	c.read = c.file
+	if c.cfg.Snapshot != "" {
+		f, _, err := files.OpenDatabase(c.cfg.Snapshot)
+		if err != nil {
+			return err
+		}
+		c.read = f
+		c.args.Snapshot = true
+	}
+	id, err := files.IDOf(c.read)
+	if err != nil {
+		return engine.Errorf(engine.CodeDatabase, "%s: cannot read: %v", path, err).WithErr(err)
+	}
+	c.readID = id
+	c.args.ReadPath, c.args.ReadID = c.read.Name(), id
+	c.args.Inherited = canInherit
+	return nil
+}
+
+// unchanged refuses a call when the file the workers read is no longer in
+// the state it was opened in: written in place, it is not the file that
+// was checked, and a worker with an immutable connection would read it
+// torn. (A file replaced or re-linked under its path is not seen at all:
+// the descriptor still holds the one opened.)
+func (c *Client) unchanged() error {
+	if c.read == nil {
+		return nil
+	}
+	id, err := files.IDOf(c.read)
+	if err != nil {
+		return engine.Errorf(engine.CodeDatabase, "%s: cannot read: %v", c.shown(), err).WithErr(err)
+	}
+	if why := c.readID.Changed(id); why != "" {
+		return changedError(c.shown(), why)
+	}
+	return nil
 }
 
 // Starts is how many workers this client has started (1 plus restarts).
@@ -192,7 +265,10 @@ func (c *Client) ensure(ctx context.Context) (*process, error) {
 	if p != nil {
 		return p, nil
 	}
-	p, err := spawn(selfExe, c.cfg.Env, c.cfg.StartTimeout)
+	if err := c.unchanged(); err != nil {
+		return nil, err
+	}
+	p, err := spawn(selfExe, c.cfg.Env, c.cfg.StartTimeout, c.read)
 	if err != nil {
 		return nil, err
 	}
@@ -391,6 +467,9 @@ func (c *Client) call(ctx context.Context, req request, o callOpts) (*reply, err
 	if err != nil {
 		return nil, err
 	}
+	if err := c.unchanged(); err != nil {
+		return nil, err
+	}
 	req.ID = c.nextID.Add(1)
 	return c.roundTrip(ctx, p, req, o)
 }
@@ -577,8 +656,20 @@ func (c *Client) Close() error {
 	p, was := c.p, c.closed
 	c.p, c.closed = nil, true
 	c.pmu.Unlock()
-	if !was && c.cfg.OnClose != nil {
-		defer c.cfg.OnClose()
+	if !was {
+		if c.cfg.OnClose != nil {
+			defer c.cfg.OnClose()
+		}
+		// After the workers (deferred): they hold the same file.
+		open := []*os.File{c.file}
+		if c.read != c.file {
+			open = append(open, c.read)
+		}
+		for _, f := range open {
+			if f != nil {
+				defer f.Close()
+			}
+		}
 	}
 	if p == nil {
 		return nil

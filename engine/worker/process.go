@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/binary"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -27,9 +28,14 @@ type process struct {
 }
 
 // spawn starts a worker and waits for its hello.
-func spawn(exe string, env []string, startTimeout time.Duration) (*process, error) {
+// The worker inherits file (nil: none) as its descriptor inheritedFD
+// where the system allows (canInherit).
+func spawn(exe string, env []string, startTimeout time.Duration, file *os.File) (*process, error) {
 	cmd := exec.Command(exe, workerArg)
 	cmd.Env = workerEnv(env)
+	if file != nil && canInherit {
+		cmd.ExtraFiles = []*os.File{file}
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"sync"
 	"time"
 
 	"querent/engine"
+	"querent/engine/files"
 )
 
 // The protocol between a parent and its worker: frames on the worker's
@@ -33,7 +35,7 @@ const (
 
 // protocolVersion changes whenever the frames change: a parent and a worker
 // are the same binary, so a mismatch means the binary was replaced on disk.
-const protocolVersion = 1
+const protocolVersion = 2
 
 // maxFrame bounds one frame. Rows come in batches far below it; one row is
 // bounded by the guard's row cap (64 MB by default).
@@ -56,26 +58,51 @@ const (
 	opSHA      = "sha256"
 )
 
-// OpenArgs say which database a worker opens and how it is bounded.
+// OpenArgs say which database a worker opens and how it is bounded: what
+// the worker's OpenFunc is given.
 type OpenArgs struct {
-	// Path is the user's file; "" opens the bundled demo.
+	// Path is the user's file, as shown; "" opens the bundled demo.
 	Path string
+	// File is the file to read, opened once by the parent and inherited
+	// (or, where descriptors cannot be inherited, opened by path in the
+	// worker and checked to be the parent's file in the same state): the
+	// user's file, or the private snapshot the parent made of it. nil for
+	// the demo. The worker reads it, never the path.
+	File *os.File
+	// Snapshot says File is a private snapshot (a file with pending -wal
+	// changes), which the parent made and owns.
+	Snapshot bool
 	// MaxMemory is the memory ceiling of one statement (0: the default).
 	MaxMemory int64
-	// Snapshot is a private copy of the file that the parent made and owns
-	// (a file with pending -wal changes): the worker opens it instead.
-	Snapshot string
 	// SkipCheck skips the integrity check on open: a worker restarted after
-	// a kill opens a file that its predecessor already checked.
+	// a kill opens the file its predecessor checked, which the parent saw
+	// unchanged (files.FileID).
 	SkipCheck bool
 }
+
+// openWire is OpenArgs as sent to the worker: the file as an inherited
+// descriptor (Inherited) or, where none can be, its path and the identity
+// it must have.
+type openWire struct {
+	Path      string
+	Inherited bool
+	ReadPath  string
+	ReadID    files.FileID
+	Snapshot  bool
+	MaxMemory int64
+	SkipCheck bool
+}
+
+// inheritedFD is the descriptor number of the file a worker inherits: the
+// first of exec.Cmd.ExtraFiles.
+const inheritedFD = 3
 
 // request is one call from the parent.
 type request struct {
 	ID     uint64
 	Op     string
 	SQL    string
-	Open   OpenArgs
+	Open   openWire
 	Run    engine.RunOptions
 	Stream engine.StreamOptions
 	// Skip names schema steps not to run (they overran in a killed worker).

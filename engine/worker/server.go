@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/files"
 )
 
 // OpenFunc opens the database a worker serves, in the worker process.
@@ -99,6 +100,44 @@ func serve(r io.Reader, w io.Writer, open OpenFunc, exit func(int)) error {
 	}
 }
 
+// openArgs turns the parent's open request into the OpenFunc's arguments:
+// the file is the inherited descriptor, or the path opened here and
+// checked to be the parent's file in the same state.
+func openArgs(w openWire) (OpenArgs, error) {
+	a := OpenArgs{Path: w.Path, Snapshot: w.Snapshot, MaxMemory: w.MaxMemory, SkipCheck: w.SkipCheck}
+	var f *os.File
+	switch {
+	case w.Inherited:
+		f = os.NewFile(inheritedFD, w.ReadPath)
+		if f == nil {
+			return a, engine.Errorf(engine.CodeInternal, "the query worker did not inherit the database file")
+		}
+	case w.ReadPath != "":
+		of, _, err := files.OpenDatabase(w.ReadPath)
+		if err != nil {
+			return a, err
+		}
+		f = of
+	default:
+		return a, nil
+	}
+	id, err := files.IDOf(f)
+	if err != nil {
+		return a, engine.Errorf(engine.CodeDatabase, "%s: cannot read: %v", w.Path, err).WithErr(err)
+	}
+	if why := w.ReadID.Changed(id); why != "" {
+		return a, changedError(w.Path, why)
+	}
+	a.File = f
+	return a, nil
+}
+
+// changedError is the refusal of a file that is not what was opened.
+func changedError(path, why string) *engine.Error {
+	return engine.Errorf(engine.CodeDatabase, "%s changed on disk while Querent had it open (%s); Querent reads a file only in the state it opened and checked", path, why).WithHint(
+		"open it again to read it as it is now (restart querent mcp or querent serve, or open the file again in the app)")
+}
+
 // server is the worker's state: the one open database.
 type server struct {
 	fw   *frameWriter
@@ -156,7 +195,11 @@ func (s *server) do(ctx context.Context, req request, rep *reply) error {
 			// SQLite's own heap is limited by the opener.
 			debug.SetMemoryLimit(req.Open.MaxMemory / 2)
 		}
-		db, err := s.open(ctx, req.Open)
+		args, err := openArgs(req.Open)
+		if err != nil {
+			return err
+		}
+		db, err := s.open(ctx, args)
 		if err != nil {
 			return err
 		}

@@ -2,7 +2,9 @@ package worker_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -20,17 +22,17 @@ import (
 )
 
 // TestMain lets this test binary serve as the workers its tests start. A
-// path starting with "fake:" opens a fake database that misbehaves in the
-// way its name says, inside the worker.
+// worker whose environment has WORKER_FAKE opens a fake database that
+// misbehaves in the way the variable says (fakeOpen).
 func TestMain(m *testing.M) {
 	worker.Main(func(ctx context.Context, a worker.OpenArgs) (engine.Database, error) {
-		if kind, ok := strings.CutPrefix(a.Path, "fake:"); ok {
+		if kind := os.Getenv("WORKER_FAKE"); kind != "" {
 			return &fakeDB{kind: kind}, nil
 		}
 		if err := sqlite.LimitProcessHeap(a.MaxMemory / 4 * 3); err != nil {
 			return nil, err
 		}
-		opts := sqlite.Options{MaxMemory: a.MaxMemory}
+		opts := sqlite.Options{MaxMemory: a.MaxMemory, File: a.File, FileIsSnapshot: a.Snapshot}
 		if a.SkipCheck {
 			opts.QuickCheckTimeout = -1
 		}
@@ -92,6 +94,9 @@ func makeDB(t *testing.T, stmts ...string) string {
 	}
 	return path
 }
+
+// fake is the environment of a worker that opens a fake database of kind.
+func fake(kind string) []string { return []string{"WORKER_FAKE=" + kind} }
 
 func open(t *testing.T, path string, cfg worker.Config) *worker.Client {
 	t.Helper()
@@ -254,7 +259,7 @@ func TestMemoryCeiling(t *testing.T) {
 	if _, err := os.Stat("/proc/self/statm"); err != nil {
 		t.Skip("the worker's size is read from /proc")
 	}
-	c := open(t, "fake:hog", worker.Config{MaxMemory: 200 << 20})
+	c := open(t, makeDB(t, "CREATE TABLE t(x)"), worker.Config{MaxMemory: 200 << 20, Env: fake("hog")})
 	_, err := c.Run(context.Background(), "SELECT 1", engine.RunOptions{Timeout: time.Minute})
 	if code(err) != engine.CodeTooBig || !strings.Contains(err.Error(), "200 MB") {
 		t.Fatalf("hog: %v", err)
@@ -277,7 +282,7 @@ func TestMemoryCeiling(t *testing.T) {
 // TestWorkerDeath: a worker that dies is reported, and the next call
 // starts another.
 func TestWorkerDeath(t *testing.T) {
-	c := open(t, "fake:crash", worker.Config{})
+	c := open(t, makeDB(t, "CREATE TABLE t(x)"), worker.Config{Env: fake("crash")})
 	_, err := c.Run(context.Background(), "SELECT 1", engine.RunOptions{})
 	if code(err) != engine.CodeInternal || !strings.Contains(err.Error(), "stopped unexpectedly") {
 		t.Fatalf("%v", err)
@@ -431,5 +436,54 @@ func watchTemp(c *worker.Client, dir string, limit int64, stop func()) func() in
 	return func() int64 {
 		close(done)
 		return <-result
+	}
+}
+
+// TestReplacedFileKeepsItsIdentity: a file replaced under its path while
+// open is still the one read, by a worker started after a kill too, under
+// its own sha256; the file opened, written in place, is refused.
+func TestReplacedFileKeepsItsIdentity(t *testing.T) {
+	path := makeDB(t, "CREATE TABLE t(v)", "INSERT INTO t VALUES ('first')")
+	dir := filepath.Dir(path)
+	keep := filepath.Join(dir, "kept.db") // a second name of the first file
+	if err := os.Link(path, keep); err != nil {
+		t.Skip("no hard links here")
+	}
+	first, _ := os.ReadFile(path)
+	c := open(t, path, worker.Config{})
+	value := func() (string, error) {
+		res, err := c.Run(context.Background(), "SELECT v FROM t", engine.RunOptions{})
+		if err != nil {
+			return "", err
+		}
+		return res.Rows[0][0].(string), nil
+	}
+	other := makeDB(t, "CREATE TABLE t(v)", "INSERT INTO t VALUES ('second')")
+	if err := os.Rename(other, path); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := value(); v != "first" {
+		t.Fatalf("after the replacement: %q %v", v, err)
+	}
+	if _, err := c.Run(context.Background(), instrBomb, engine.RunOptions{Timeout: 200 * time.Millisecond}); code(err) != engine.CodeTimeout {
+		t.Fatalf("bomb: %v", err)
+	}
+	if v, err := value(); v != "first" || c.Starts() != 2 {
+		t.Fatalf("in a new worker: %q %v (%d starts)", v, err, c.Starts())
+	}
+	sum, err := c.SHA256(context.Background())
+	if want := sha256.Sum256(first); err != nil || sum != hex.EncodeToString(want[:]) {
+		t.Errorf("sha256 %s %v, want the first file's", sum, err)
+	}
+	// The file that is open, written in place: refused, never read torn.
+	time.Sleep(20 * time.Millisecond)
+	f, err := os.OpenFile(keep, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(make([]byte, 4096))
+	f.Close()
+	if _, err := value(); code(err) != engine.CodeDatabase || !strings.Contains(err.Error(), "changed on disk") {
+		t.Fatalf("written in place: %v", err)
 	}
 }

@@ -41,25 +41,33 @@ func OpenDatabase(ctx context.Context, target string, opts engine.OpenOptions) (
 	path := target
 	cfg := worker.Config{MaxMemory: MaxMemory()}
 	if path != "" {
-		// A file with changes waiting in its -wal (or a hot -journal) is read
-		// from a private snapshot that this process owns, so that a worker
-		// killed and started again opens the same state without a new copy.
+		// The file is opened once, here, without blocking, and checked from
+		// its descriptor; every worker reads that descriptor. A file with
+		// changes waiting in its -wal (or a hot -journal) is read from a
+		// private snapshot that this process owns, so that a worker killed
+		// and started again opens the same state without a new copy.
 		abs, err := filepath.Abs(path)
-		if err == nil {
-			dir, snap, warning, err := sqlite.MakeSnapshot(ctx, "", abs)
-			if err != nil {
-				return nil, err
-			}
-			if warning != "" {
-				cfg.Warnings = []string{warning}
-			}
-			if dir != "" {
-				cfg.Snapshot = snap
-				cfg.OnClose = func() { sqlite.ReleaseSnapshot(dir) }
-			} else {
-				cfg.Snapshot = abs // nothing pending: the file itself, no snapshot in the worker either
-			}
+		if err != nil {
+			return nil, engine.Errorf(engine.CodeDatabase, "%s: cannot resolve the path: %v", path, err).WithHint("check the path")
 		}
+		f, _, err := files.OpenDatabase(abs)
+		if err != nil {
+			return nil, err
+		}
+		dir, snap, warning, err := sqlite.MakeSnapshotOf(ctx, "", abs, f)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		cfg.File = f
+		if warning != "" {
+			cfg.Warnings = []string{warning}
+		}
+		if dir != "" {
+			cfg.Snapshot = snap
+			cfg.OnClose = func() { sqlite.ReleaseSnapshot(dir) }
+		}
+		path = abs
 	}
 	db, err := worker.Open(ctx, path, cfg)
 	if err != nil && cfg.OnClose != nil {
@@ -113,7 +121,7 @@ func openInWorker(ctx context.Context, a worker.OpenArgs) (engine.Database, erro
 	if err := sqlite.LimitProcessHeap(a.MaxMemory / 4 * 3); err != nil {
 		return nil, engine.Errorf(engine.CodeInternal, "cannot limit SQLite's memory: %v", err).WithErr(err)
 	}
-	return OpenInProcess(ctx, a.Path, sqlite.Options{MaxMemory: a.MaxMemory, QuickCheckTimeout: skipCheck(a.SkipCheck), Snapshot: a.Snapshot})
+	return OpenInProcess(ctx, a.Path, sqlite.Options{MaxMemory: a.MaxMemory, QuickCheckTimeout: skipCheck(a.SkipCheck), File: a.File, FileIsSnapshot: a.Snapshot})
 }
 
 func skipCheck(skip bool) time.Duration {
