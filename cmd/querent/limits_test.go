@@ -477,3 +477,67 @@ func TestFIFOSwappedInNeverBlocks(t *testing.T) {
 	close(stop)
 	t.Logf("30 runs while the path was swapped %d times: %d answered, %d refused", <-swapped, answered, refused)
 }
+
+// TestSparseFileAnswersWithinTimeout: a database with a sparse 50 GB tail
+// answers ask --timeout 2s within its timeout (37–87 s before: the sha256
+// was read whole, outside the timeout) and records its quick identity; on
+// MCP, a 200 GB one answers its first call and list_databases at once.
+func TestSparseFileAnswersWithinTimeout(t *testing.T) {
+	exe := build(t)
+	db := hostileDB(t, "sparse")
+	if err := os.Truncate(db, 50<<30); err != nil {
+		t.Skip("no sparse files here")
+	}
+	data := t.TempDir()
+	env := append(os.Environ(), "QUERENT_DATA_DIR="+data)
+	cmd := exec.Command(exe, "ask", "--db", db, "--timeout", "2s", "SELECT 1 AS one")
+	cmd.Env = env
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	d := time.Since(start)
+	if err != nil || !strings.Contains(string(out), "1") {
+		t.Fatalf("ask: %v %s", err, out)
+	}
+	if d > patience {
+		t.Errorf("ask --timeout 2s took %s", d)
+	}
+	cmd = exec.Command(exe, "history", "--format", "json", "--db", db)
+	cmd.Env = env
+	out, err = cmd.Output()
+	var hist struct {
+		Entries []struct {
+			SHA string `json:"database_sha256"`
+		} `json:"entries"`
+	}
+	if err != nil || json.Unmarshal(out, &hist) != nil || len(hist.Entries) != 1 || !strings.HasPrefix(hist.Entries[0].SHA, "quick:") {
+		t.Errorf("history: %v %s", err, out)
+	}
+	t.Logf("ask on a 50 GB sparse file: %s; recorded %s", d.Round(time.Millisecond), hist.Entries[0].SHA)
+
+	if err := os.Truncate(db, 200<<30); err != nil {
+		t.Fatal(err)
+	}
+	mcp := exec.Command(exe, "mcp", "--db", db, "--timeout", "2s")
+	mcp.Env = env
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	client := sdk.NewClient(&sdk.Implementation{Name: "sparse-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: mcp}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	start = time.Now()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_query", Arguments: map[string]any{"database": "sparse", "sql": "SELECT count(*) AS n FROM ok"}})
+	if err != nil || res.IsError {
+		t.Fatalf("run_query: %v %s", err, jsonOf(res))
+	}
+	first := time.Since(start)
+	if res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "list_databases", Arguments: map[string]any{}}); err != nil || res.IsError {
+		t.Fatalf("list_databases: %v", err)
+	}
+	if d := time.Since(start); d > patience {
+		t.Errorf("first call and list_databases on a 200 GB file took %s", d)
+	}
+	t.Logf("mcp on a 200 GB sparse file: first call %s, list_databases %s after it", first.Round(time.Millisecond), (time.Since(start) - first).Round(time.Millisecond))
+}

@@ -59,6 +59,8 @@ type Config struct {
 	// before the worker's own; OnClose runs when the client is closed (to
 	// release the snapshot).
 	Snapshot string
+	// Hashes, when set, remembers the sha256 of files across runs (SHA256).
+	Hashes   HashStore
 	Warnings []string
 	OnClose  func()
 }
@@ -117,8 +119,9 @@ type Client struct {
 	schema   *engine.Schema
 	skip     []string
 
-	shaMu sync.Mutex
-	sha   string
+	// id is the user's file's identity; demoSHA the demo's sha256.
+	id      *identity
+	demoSHA string
 }
 
 var (
@@ -139,7 +142,7 @@ func Open(ctx context.Context, path string, cfg Config) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{cfg: cfg, args: openWire{Path: path, MaxMemory: cfg.MaxMemory}, lock: make(chan struct{}, 1)}
-	if err := c.openFiles(path); err != nil {
+	if err := c.openFiles(ctx, path); err != nil {
 		c.Close()
 		return nil, err
 	}
@@ -156,8 +159,9 @@ func Open(ctx context.Context, path string, cfg Config) (*Client, error) {
 }
 
 // openFiles opens the user's file (unless the caller did) and the
-// snapshot, once, and notes what the workers will read.
-func (c *Client) openFiles(path string) error {
+// snapshot, once, notes what the workers will read, and identifies the
+// user's file.
+func (c *Client) openFiles(ctx context.Context, path string) error {
 	c.file = c.cfg.File
 	c.cfg.File = nil
 	if path == "" {
@@ -170,6 +174,11 @@ func (c *Client) openFiles(path string) error {
 		}
 		c.file = f
 	}
+	uid, err := files.IDOf(c.file)
+	if err != nil {
+		return engine.Errorf(engine.CodeDatabase, "%s: cannot read: %v", path, err).WithErr(err)
+	}
+	c.id = newIdentity(ctx, c.file, uid, c.cfg.Hashes)
 	c.read = c.file
 	if c.cfg.Snapshot != "" {
 		f, _, err := files.OpenDatabase(c.cfg.Snapshot)
@@ -301,6 +310,7 @@ func (c *Client) ensure(ctx context.Context) (*process, error) {
 	}
 	if first {
 		c.info = *rep.Open
+		c.demoSHA = rep.SHA
 		c.info.Warnings = append(append([]string(nil), c.cfg.Warnings...), c.info.Warnings...)
 	}
 	return p, nil
@@ -634,19 +644,33 @@ func (c *Client) Stream(ctx context.Context, sql string, opts engine.StreamOptio
 	return nil, err
 }
 
-// SHA256 returns the hex sha256 of the database file, computed once.
+// SHA256 returns the hex sha256 of the user's database file (not a
+// snapshot; the demo's own bytes for the demo) when it is known, and until
+// then the file's quick identity: files.QuickPrefix and 64 hex digits
+// (identity.go). It returns at once, or within hashWait when the hash is
+// about to end; it never reads the file itself.
 func (c *Client) SHA256(ctx context.Context) (string, error) {
-	c.shaMu.Lock()
-	defer c.shaMu.Unlock()
-	if c.sha != "" {
-		return c.sha, nil
+	if c.id == nil {
+		return c.demoSHA, nil
 	}
-	rep, err := c.call(ctx, request{Op: opSHA}, callOpts{})
-	if err != nil {
-		return "", err
+	return c.id.sha256(ctx), nil
+}
+
+// releaseFiles ends the hash, closes the files and runs OnClose, once the
+// workers are stopped.
+func (c *Client) releaseFiles(file, read *os.File) {
+	if c.id != nil {
+		c.id.close() // before the file it reads is closed
 	}
-	c.sha = rep.SHA
-	return c.sha, nil
+	if read != nil && read != file {
+		read.Close()
+	}
+	if file != nil {
+		file.Close()
+	}
+	if c.cfg.OnClose != nil {
+		c.cfg.OnClose()
+	}
 }
 
 // Close stops the worker: at once if a call is in flight (that call fails),
@@ -657,19 +681,7 @@ func (c *Client) Close() error {
 	c.p, c.closed = nil, true
 	c.pmu.Unlock()
 	if !was {
-		if c.cfg.OnClose != nil {
-			defer c.cfg.OnClose()
-		}
-		// After the workers (deferred): they hold the same file.
-		open := []*os.File{c.file}
-		if c.read != c.file {
-			open = append(open, c.read)
-		}
-		for _, f := range open {
-			if f != nil {
-				defer f.Close()
-			}
-		}
+		defer c.releaseFiles(c.file, c.read)
 	}
 	if p == nil {
 		return nil

@@ -55,7 +55,6 @@ const (
 	opRun      = "run"
 	opExplain  = "explain"
 	opStream   = "stream"
-	opSHA      = "sha256"
 )
 
 // OpenArgs say which database a worker opens and how it is bounded: what
@@ -135,7 +134,8 @@ type reply struct {
 	Result *resultMeta
 	Hints  []string
 	Info   *engine.StreamInfo
-	SHA    string
+	// SHA is the demo's sha256, in the reply to open.
+	SHA string
 }
 
 // step announces a bounded step of the worker's work.

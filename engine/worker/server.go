@@ -208,6 +208,12 @@ func (s *server) do(ctx context.Context, req request, rep *reply) error {
 		if f, ok := db.(interface{ Path() string }); ok {
 			o.Path = f.Path()
 		}
+		if args.Path == "" {
+			// The demo's sha256 is the worker's to know (its own bytes).
+			if f, ok := db.(engine.Fingerprinter); ok {
+				rep.SHA, _ = f.SHA256(ctx)
+			}
+		}
 		rep.Open = o
 		return nil
 	case opSchema:
@@ -238,14 +244,6 @@ func (s *server) do(ctx context.Context, req request, rep *reply) error {
 	case opExplain:
 		h, err := s.db.Explain(ctx, req.SQL)
 		rep.Hints = h
-		return err
-	case opSHA:
-		f, ok := s.db.(engine.Fingerprinter)
-		if !ok {
-			return engine.Errorf(engine.CodeInternal, "this database has no fingerprint")
-		}
-		sum, err := f.SHA256(ctx)
-		rep.SHA = sum
 		return err
 	case opRun:
 		res, err := s.db.Run(ctx, req.SQL, req.Run)

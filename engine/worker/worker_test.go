@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -485,5 +486,117 @@ func TestReplacedFileKeepsItsIdentity(t *testing.T) {
 	f.Close()
 	if _, err := value(); code(err) != engine.CodeDatabase || !strings.Contains(err.Error(), "changed on disk") {
 		t.Fatalf("written in place: %v", err)
+	}
+}
+
+// hashLog is a HashStore that remembers what it was told.
+type hashLog struct {
+	mu     sync.Mutex
+	known  map[string]string
+	stored []string
+}
+
+func (h *hashLog) Lookup(quick string) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.known[quick]
+}
+
+func (h *hashLog) Store(quick, sum string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.stored = append(h.stored, quick+"="+sum)
+}
+
+func (h *hashLog) all() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.stored...)
+}
+
+// TestIdentityIsBounded: a database with a sparse 50 GB tail opens and
+// answers at once, with its quick identity for a fingerprint, while its
+// sha256 is computed in the background (and cancelled on close); a small
+// file has its sha256 at once; a remembered sha256 is used.
+func TestIdentityIsBounded(t *testing.T) {
+	path := makeDB(t, "CREATE TABLE t(x)", "INSERT INTO t VALUES (1)")
+	small, _ := os.ReadFile(path)
+	smallSum := sha256.Sum256(small)
+	log := &hashLog{}
+	c := open(t, path, worker.Config{Hashes: log})
+	if sum, _ := c.SHA256(context.Background()); sum != hex.EncodeToString(smallSum[:]) {
+		t.Errorf("small file: %s", sum)
+	}
+	if got := log.all(); len(got) != 1 || !strings.HasSuffix(got[0], "="+hex.EncodeToString(smallSum[:])) {
+		t.Errorf("stored %v", got)
+	}
+
+	big := makeDB(t, "CREATE TABLE t(x)", "INSERT INTO t VALUES (1)")
+	if err := os.Truncate(big, 50<<30); err != nil {
+		t.Skip("no sparse files here")
+	}
+	start := time.Now()
+	log = &hashLog{}
+	c, err := worker.Open(context.Background(), big, worker.Config{Hashes: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Run(context.Background(), "SELECT x FROM t", engine.RunOptions{Timeout: 2 * time.Second})
+	if err != nil || res.Rows[0][0] != int64(1) {
+		t.Fatalf("%v %v", res, err)
+	}
+	quick, _ := c.SHA256(context.Background())
+	took := time.Since(start)
+	if !strings.HasPrefix(quick, "quick:") || len(quick) != 6+64 {
+		t.Errorf("fingerprint of the 50 GB file: %q", quick)
+	}
+	if took > patience {
+		t.Errorf("open, query and fingerprint took %s", took)
+	}
+	start = time.Now()
+	c.Close()
+	if d := time.Since(start); d > patience {
+		t.Errorf("close took %s (the hash was not cancelled?)", d)
+	}
+	if got := log.all(); len(got) != 0 {
+		t.Errorf("a hash cancelled was stored: %v", got)
+	}
+	t.Logf("50 GB sparse file: opened, answered and fingerprinted in %s; closed in %s", took.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+
+	// Remembered: the sha256 at once, and told again (to fill the history).
+	log = &hashLog{known: map[string]string{quick: strings.Repeat("ab", 32)}}
+	c = open(t, big, worker.Config{Hashes: log})
+	if sum, _ := c.SHA256(context.Background()); sum != strings.Repeat("ab", 32) {
+		t.Errorf("remembered: %s", sum)
+	}
+}
+
+// TestIdentityInTheBackground: a file over the size hashed at open gets
+// its sha256 in the background, and SHA256 gives it once known.
+func TestIdentityInTheBackground(t *testing.T) {
+	path := makeDB(t, "CREATE TABLE t(x)", "INSERT INTO t VALUES (1)")
+	if err := os.Truncate(path, 40<<20); err != nil {
+		t.Skip("no sparse files here")
+	}
+	b, _ := os.ReadFile(path)
+	want := sha256.Sum256(b)
+	log := &hashLog{}
+	c := open(t, path, worker.Config{Hashes: log})
+	deadline := time.Now().Add(patience)
+	for {
+		sum, _ := c.SHA256(context.Background())
+		if sum == hex.EncodeToString(want[:]) {
+			break
+		}
+		if !strings.HasPrefix(sum, "quick:") || time.Now().After(deadline) {
+			t.Fatalf("sha256 %q", sum)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for len(log.all()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := log.all(); len(got) != 1 || !strings.HasPrefix(got[0], "quick:") {
+		t.Errorf("stored %v", got)
 	}
 }

@@ -39,7 +39,7 @@ func OpenDatabase(ctx context.Context, target string, opts engine.OpenOptions) (
 		return postgres.Open(ctx, target, postgres.Options{RequireReadOnlyRole: opts.RequireReadOnlyRole, AllowSuperuser: opts.AllowSuperuser, MaxMemory: MaxMemory()})
 	}
 	path := target
-	cfg := worker.Config{MaxMemory: MaxMemory()}
+	cfg := worker.Config{MaxMemory: MaxMemory(), Hashes: hashStore{}}
 	if path != "" {
 		// The file is opened once, here, without blocking, and checked from
 		// its descriptor; every worker reads that descriptor. A file with
@@ -74,6 +74,42 @@ func OpenDatabase(ctx context.Context, target string, opts engine.OpenOptions) (
 		cfg.OnClose()
 	}
 	return db, err
+}
+
+// hashStore remembers files' sha256 by quick identity in Querent's data
+// folder (file-hashes.json), and fills them into the history entries that
+// were recorded before they were known.
+type hashStore struct{}
+
+func (hashStore) cache() *files.HashCache {
+	dir, err := files.DataDir()
+	if err != nil {
+		return nil
+	}
+	return &files.HashCache{Path: filepath.Join(dir, "file-hashes.json")}
+}
+
+func (h hashStore) Lookup(quick string) string {
+	if c := h.cache(); c != nil {
+		return c.Lookup(quick)
+	}
+	return ""
+}
+
+func (h hashStore) Store(quick, sha256 string) {
+	c := h.cache()
+	if c == nil {
+		return
+	}
+	c.Store(quick, sha256)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if hist, closeH, err := OpenHistory(ctx); err == nil {
+		if hs, ok := hist.(*sqlite.HistoryStore); ok {
+			_ = hs.FillSHA256(ctx, quick, sha256)
+		}
+		closeH()
+	}
 }
 
 // Connect opens the database a connection object of the sub-agent
