@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -540,4 +541,62 @@ func TestSparseFileAnswersWithinTimeout(t *testing.T) {
 		t.Errorf("first call and list_databases on a 200 GB file took %s", d)
 	}
 	t.Logf("mcp on a 200 GB sparse file: first call %s, list_databases %s after it", first.Round(time.Millisecond), (time.Since(start) - first).Round(time.Millisecond))
+}
+
+// TestMCPRunawaysCostTheirCallersOnly: 300 MCP calls at once on one
+// database, 5 of them runaways: every other call is answered (before,
+// 32 were and 263 timed out without running, behind the runaways on the
+// database's one worker).
+func TestMCPRunawaysCostTheirCallersOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("300 calls")
+	}
+	exe := build(t)
+	db := hostileDB(t, "busy")
+	cmd := exec.Command(exe, "mcp", "--db", db, "--timeout", "5s")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	client := sdk.NewClient(&sdk.Implementation{Name: "runaway-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	answered, runaways, failed := 0, 0, []string{}
+	start := time.Now()
+	for i := range 300 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sql := "SELECT count(*) AS n FROM ok"
+			if i%60 == 0 {
+				sql = bombs["instr"]
+			}
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_query", Arguments: map[string]any{"database": "busy", "sql": sql}})
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case i%60 == 0 && err == nil && res.IsError && (strings.Contains(jsonOf(res), `"timeout"`) || strings.Contains(jsonOf(res), `"too_big"`)):
+				// Stopped at its timeout, or past its share of the memory
+				// ceiling (a runaway's two 10 MB strings, while 15 other
+				// workers share it).
+				runaways++
+			case i%60 != 0 && err == nil && !res.IsError:
+				answered++
+			default:
+				text := ""
+				if res != nil && len(res.Content) > 0 {
+					text = jsonOf(res.Content[0])
+				}
+				failed = append(failed, fmt.Sprintf("call %d: %v %.300s", i, err, text))
+			}
+		}()
+	}
+	wg.Wait()
+	if answered != 295 || runaways != 5 {
+		t.Errorf("%d of 295 answered, %d of 5 runaways stopped; first failures: %v", answered, runaways, failed[:min(3, len(failed))])
+	}
+	t.Logf("300 MCP calls with 5 runaways: %d answered, in %s", answered, time.Since(start).Round(time.Millisecond))
 }

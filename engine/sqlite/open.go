@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -78,6 +79,10 @@ type Options struct {
 	// The caller keeps File open until the database is closed.
 	File           *os.File
 	FileIsSnapshot bool
+
+	// capsOfMemory: the row and result caps follow MaxMemory (they were
+	// not set), and SetMemoryLimit moves them.
+	capsOfMemory bool
 }
 
 // DefaultMaxMemory is the default memory ceiling of one statement.
@@ -89,6 +94,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxMemory <= 0 {
 		o.MaxMemory = DefaultMaxMemory
+	}
+	if o.MaxResultBytes == 0 && o.MaxRowBytes == 0 {
+		o.capsOfMemory = true
 	}
 	if o.MaxResultBytes == 0 {
 		o.MaxResultBytes = o.MaxMemory / 8
@@ -140,6 +148,10 @@ type DB struct {
 	// size is the opened file's size in bytes (the snapshot's when there
 	// is one), for choosing between exact and estimated row counts.
 	size int64
+
+	// maxRowB and maxResultB are the row and result caps now
+	// (SetMemoryLimit moves them while a statement runs).
+	maxRowB, maxResultB atomic.Int64
 
 	// tls and handle are the connection's SQLite handle, for interrupting
 	// a streamed run between rows (sqlite3_interrupt may be called from any
@@ -308,6 +320,8 @@ func openGuarded(ctx context.Context, dsn, abs, shown, key string, opts Options)
 		return nil, openError(shown, err)
 	}
 	d := &DB{opts: opts, sqldb: sqldb, conn: conn, lock: make(chan struct{}, 1), auth: &authState{}}
+	d.maxRowB.Store(opts.MaxRowBytes)
+	d.maxResultB.Store(opts.MaxResultBytes)
 	if err := d.install(); err != nil {
 		d.Close()
 		return nil, dbError(shown, "cannot set up the guarded connection: %v", err).WithErr(err)
@@ -344,6 +358,29 @@ func (d *DB) install() error {
 		d.tls, d.handle = connHandle(dc)
 		return r.RegisterAuthorizer(d.auth.authorize)
 	})
+}
+
+// caps are the row and result caps now.
+func (d *DB) caps() (maxRow, maxResult int64) { return d.maxRowB.Load(), d.maxResultB.Load() }
+
+func (d *DB) maxRow() int64 { return d.maxRowB.Load() }
+
+// SetMemoryLimit sets the memory the statements of this database may take
+// from now on, the one running included: the query worker's share of
+// Querent's ceiling (engine/worker's Budget), which changes as other
+// statements start and end. The row and result caps follow it (a
+// sixteenth and an eighth) unless Options set them, and so does SQLite's
+// hard heap limit (three quarters) in a process where LimitProcessHeap
+// turned it on.
+func (d *DB) SetMemoryLimit(limit int64) {
+	if limit <= 0 {
+		return
+	}
+	if d.opts.capsOfMemory {
+		d.maxRowB.Store(limit / 16)
+		d.maxResultB.Store(limit / 8)
+	}
+	setProcessHeapLimit(limit / 4 * 3)
 }
 
 // interrupt stops the statement running on the connection.

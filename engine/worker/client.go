@@ -39,9 +39,14 @@ const (
 type Config struct {
 	// Env adds to the worker's environment.
 	Env []string
-	// MaxMemory is the memory ceiling of one statement (default
-	// DefaultMaxMemory): the worker is killed, and the statement fails with
-	// too_big, when its resident size goes past it.
+	// Budget is the memory ceiling shared by all of Querent (the parent,
+	// every worker of every database, imports): a call runs with a share
+	// of it (budget.go). nil: a budget of DefaultMaxMemory for this
+	// database alone.
+	Budget *Budget
+	// MaxMemory, when set, caps the share of one statement: the worker is
+	// killed, and the statement fails with too_big, when its resident size
+	// goes past its share.
 	MaxMemory int64
 	// StartTimeout bounds starting a worker (default 20 s).
 	StartTimeout time.Duration
@@ -72,8 +77,8 @@ func (c Config) withDefaults() (Config, error) {
 	if selfExeErr != nil {
 		return c, startError("querent", selfExeErr)
 	}
-	if c.MaxMemory <= 0 {
-		c.MaxMemory = DefaultMaxMemory
+	if c.Budget == nil {
+		c.Budget = NewBudget(DefaultMaxMemory)
 	}
 	if c.StartTimeout <= 0 {
 		c.StartTimeout = 20 * time.Second
@@ -84,21 +89,25 @@ func (c Config) withDefaults() (Config, error) {
 	return c, nil
 }
 
-// Client is a database whose queries run in a worker process: the same
+// Client is a database whose queries run in worker processes: the same
 // guarded database as in-process, behind a boundary that can be killed.
 // A statement that outlives its timeout, a cancelled one that does not
-// stop, or a worker that grows past the memory ceiling is ended by killing
-// the worker; the next call starts a new one. So a timeout is a promise:
-// one SQL function call over a huge value runs in SQLite without any check
-// for interrupts, and only a process boundary stops it on time.
+// stop, or a worker that grows past its share of the memory ceiling is
+// ended by killing its worker. So a timeout is a promise: one SQL function
+// call over a huge value runs in SQLite without any check for interrupts,
+// and only a process boundary stops it on time.
 //
-// Calls are served one at a time (the worker has one connection); each
-// database has its own worker, so a runaway statement on one never holds
-// up another.
+// A worker serves one call at a time (it has one connection); a client
+// keeps a pool of them, which grows when every one is busy (up to the
+// Budget's bounds) and shrinks back when calls are few. So a runaway
+// statement holds up its own call only: the red team's 300 calls with 5
+// runaways among them waited behind the runaways on one worker, and 263
+// timed out without ever running.
 type Client struct {
-	cfg  Config
-	args openWire
-	info openReply
+	cfg    Config
+	budget *Budget
+	args   openWire
+	info   openReply
 
 	// file is the user's file, read the one the workers read (file or
 	// the snapshot), readID what read was when opened: a call finds read
@@ -106,11 +115,10 @@ type Client struct {
 	file, read *os.File
 	readID     files.FileID
 
-	lock chan struct{} // held by the call in flight
-
-	pmu    sync.Mutex
-	p      *process // nil when no worker runs
-	closed bool
+	mu      sync.Mutex
+	procs   map[*process]struct{} // every worker alive, idle or busy
+	closed  bool
+	checked bool // a worker opened the file with its integrity check
 
 	nextID atomic.Uint64
 	starts atomic.Int64
@@ -141,20 +149,20 @@ func Open(ctx context.Context, path string, cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg, args: openWire{Path: path, MaxMemory: cfg.MaxMemory}, lock: make(chan struct{}, 1)}
+	c := &Client{cfg: cfg, budget: cfg.Budget, args: openWire{Path: path}, procs: map[*process]struct{}{}}
 	if err := c.openFiles(ctx, path); err != nil {
 		c.Close()
 		return nil, err
 	}
-	if err := c.acquire(ctx, time.Time{}); err != nil {
+	c.budget.register(c)
+	// The first worker opens the file, integrity check included, and
+	// waits idle for the first call.
+	p, err := c.get(ctx, time.Time{})
+	if err != nil {
 		c.Close()
 		return nil, engine.AsError(err)
 	}
-	defer c.release()
-	if _, err := c.ensure(ctx); err != nil {
-		c.Close()
-		return nil, err
-	}
+	c.budget.put(c, p)
 	return c, nil
 }
 
@@ -217,103 +225,116 @@ func (c *Client) unchanged() error {
 	return nil
 }
 
-// Starts is how many workers this client has started (1 plus restarts).
+// Starts is how many workers this client has started.
 func (c *Client) Starts() int { return int(c.starts.Load()) }
 
-// PID is the running worker's process id, or 0.
+// PID is the process id of one running worker, or 0.
 func (c *Client) PID() int {
-	c.pmu.Lock()
-	defer c.pmu.Unlock()
-	if c.p == nil || c.p.cmd.Process == nil {
-		return 0
+	if pids := c.PIDs(); len(pids) > 0 {
+		return pids[0]
 	}
-	return c.p.cmd.Process.Pid
+	return 0
 }
 
 // PIDs are the process ids of the running workers.
 func (c *Client) PIDs() []int {
-	if pid := c.PID(); pid != 0 {
-		return []int{pid}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []int
+	for p := range c.procs {
+		if p.cmd.Process != nil {
+			out = append(out, p.cmd.Process.Pid)
+		}
 	}
-	return nil
+	return out
 }
 
-// acquire takes the call lock, or fails when ctx ends or the deadline
-// (if set) passes first.
-func (c *Client) acquire(ctx context.Context, deadline time.Time) error {
-	var expire <-chan time.Time
-	if !deadline.IsZero() {
-		t := time.NewTimer(time.Until(deadline))
-		defer t.Stop()
-		expire = t.C
-	}
-	select {
-	case c.lock <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-expire:
-		return errExpired
-	}
+func (c *Client) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
 }
 
-func (c *Client) release() { <-c.lock }
-
-// errExpired says a call's deadline passed while it waited for another.
-var errExpired = fmt.Errorf("expired")
-
-// ensure returns the running worker, starting one (and opening the
-// database in it) when none runs. Held under the call lock.
-func (c *Client) ensure(ctx context.Context) (*process, error) {
-	c.pmu.Lock()
-	p, closed := c.p, c.closed
-	c.pmu.Unlock()
-	if closed {
-		return nil, engine.Errorf(engine.CodeInternal, "the database was closed")
+// get returns a worker for a call: an idle one, or a new one started (and
+// the database opened in it) when all are busy and the budget has room;
+// else it waits, until ctx ends or the deadline (if set) passes
+// (errExpired).
+func (c *Client) get(ctx context.Context, deadline time.Time) (*process, error) {
+	p, spawn, err := c.budget.take(ctx, deadline, c)
+	if err != nil || !spawn {
+		return p, err
 	}
-	if p != nil {
-		return p, nil
-	}
-	if err := c.unchanged(); err != nil {
-		return nil, err
-	}
-	p, err := spawn(selfExe, c.cfg.Env, c.cfg.StartTimeout, c.read)
+	p, err = c.start(ctx)
 	if err != nil {
 		return nil, err
 	}
+	return p, nil
+}
+
+// start starts a worker in a place the budget gave, and opens the
+// database in it: with its integrity check the first time, not again in
+// the workers that follow (the parent sees the file unchanged).
+func (c *Client) start(ctx context.Context) (*process, error) {
+	placed := &process{} // stands for the place until the worker exists
+	fail := func(err error) (*process, error) {
+		c.budget.gone(c, placed)
+		return nil, err
+	}
+	if err := c.unchanged(); err != nil {
+		return fail(err)
+	}
+	p, err := spawn(selfExe, c.cfg.Env, c.cfg.StartTimeout, c.read)
+	if err != nil {
+		return fail(err)
+	}
+	placed.placeGiven.Store(true) // the place is p's now
 	c.starts.Add(1)
-	c.pmu.Lock()
+	c.mu.Lock()
 	if c.closed {
-		c.pmu.Unlock()
+		c.mu.Unlock()
 		p.kill()
+		c.budget.gone(c, p)
 		return nil, engine.Errorf(engine.CodeInternal, "the database was closed")
 	}
-	c.p = p
-	c.pmu.Unlock()
-	first := c.starts.Load() == 1
+	c.procs[p] = struct{}{}
+	first := !c.checked
+	c.mu.Unlock()
 	args := c.args
 	args.SkipCheck = !first
+	args.MaxMemory = c.startMemory()
 	rep, err := c.roundTrip(ctx, p, request{ID: c.nextID.Add(1), Op: opOpen, Open: args}, callOpts{
 		deadline: time.Now().Add(c.cfg.OpenTimeout),
 		onTimeout: func() error {
 			return engine.Errorf(engine.CodeDatabase, "%s: opening it took longer than %s", c.shown(), c.cfg.OpenTimeout).WithHint(
 				"the file may be very large or damaged; try again, or open a copy")
 		},
-	})
+	}, nil)
+	if err == nil && rep.Open == nil {
+		err = engine.Errorf(engine.CodeInternal, "the query worker did not say what it opened")
+	}
 	if err != nil {
 		c.drop(p)
 		return nil, err
 	}
-	if rep.Open == nil {
-		c.drop(p)
-		return nil, engine.Errorf(engine.CodeInternal, "the query worker did not say what it opened")
-	}
-	if first {
+	c.mu.Lock()
+	if first && !c.checked {
+		c.checked = true
 		c.info = *rep.Open
-		c.demoSHA = rep.SHA
 		c.info.Warnings = append(append([]string(nil), c.cfg.Warnings...), c.info.Warnings...)
+		c.demoSHA = rep.SHA
 	}
+	c.mu.Unlock()
 	return p, nil
+}
+
+// startMemory is the limit a new worker starts with: a running call's
+// share as it would be now (each call then sends its own).
+func (c *Client) startMemory() int64 {
+	n := c.budget.workers() / 2
+	if c.cfg.MaxMemory > 0 {
+		n = min(n, c.cfg.MaxMemory)
+	}
+	return n
 }
 
 func (c *Client) shown() string {
@@ -326,14 +347,13 @@ func (c *Client) shown() string {
 	return c.args.Path
 }
 
-// drop kills a worker and forgets it.
+// drop kills a worker and gives up its place.
 func (c *Client) drop(p *process) {
-	c.pmu.Lock()
-	if c.p == p {
-		c.p = nil
-	}
-	c.pmu.Unlock()
+	c.mu.Lock()
+	delete(c.procs, p)
+	c.mu.Unlock()
 	p.kill()
+	c.budget.gone(c, p)
 }
 
 // callOpts say how the parent watches one request.
@@ -353,8 +373,9 @@ type stepOverrun struct{ step string }
 func (e *stepOverrun) Error() string { return "the step " + e.step + " ran past its budget" }
 
 // roundTrip sends req to p and waits for its reply, watching the deadline,
-// the context, the memory ceiling and the schema steps' budgets.
-func (c *Client) roundTrip(ctx context.Context, p *process, req request, o callOpts) (*reply, error) {
+// the context, the call's share of memory (sh; nil while a worker opens
+// the database: the open's own limit) and the schema steps' budgets.
+func (c *Client) roundTrip(ctx context.Context, p *process, req request, o callOpts, sh *share) (*reply, error) {
 	if err := p.send(req); err != nil {
 		c.drop(p)
 		if ctx.Err() != nil {
@@ -395,6 +416,7 @@ func (c *Client) roundTrip(ctx context.Context, p *process, req request, o callO
 	for {
 		select {
 		case f := <-p.frames:
+			p.took(f)
 			switch f.typ {
 			case frameReply:
 				var rep reply
@@ -455,33 +477,59 @@ func (c *Client) roundTrip(ctx context.Context, p *process, req request, o callO
 			}
 			return nil, engine.AsError(ctx.Err())
 		case <-memC:
-			if rss := rssOf(p); rss > c.cfg.MaxMemory {
+			limit := req.Open.MaxMemory
+			if sh != nil {
+				limit = sh.limit.Load()
+			}
+			rss := rssOf(p)
+			switch {
+			case rss > limit:
 				c.drop(p)
-				return nil, engine.Errorf(engine.CodeTooBig, "the query needed more than %s of memory and was stopped", engine.FormatSize(c.cfg.MaxMemory)).WithHint(
-					"ask for less: fewer rows or columns, shorter values (substr(col, 1, 200)), or aggregate first; the ceiling is a setting (QUERENT_MAX_MEMORY)")
+				return nil, c.tooBig(limit)
+			case sh != nil && c.budget.overTree(sh, rss):
+				c.drop(p)
+				return nil, engine.Errorf(engine.CodeTooBig, "Querent's processes together needed more than the %s memory ceiling, and this query was the largest running: it was stopped",
+					engine.FormatSize(c.budget.Total())).WithHint(
+					"ask for less: fewer rows or columns, shorter values (substr(col, 1, 200)), or aggregate first; run fewer queries at once; the ceiling is a setting (QUERENT_MAX_MEMORY)")
 			}
 		}
 	}
 }
 
-// call runs one request under the call lock, starting a worker if needed.
+// tooBig is the error of a call whose worker grew past its share.
+func (c *Client) tooBig(limit int64) error {
+	shared := ""
+	if limit < c.budget.workers()/2 && (c.cfg.MaxMemory == 0 || limit < c.cfg.MaxMemory) {
+		shared = fmt.Sprintf(" (its share of Querent's %s ceiling, split among the queries running at once)", engine.FormatSize(c.budget.Total()))
+	}
+	return engine.Errorf(engine.CodeTooBig, "the query needed more than %s of memory%s and was stopped", engine.FormatSize(limit), shared).WithHint(
+		"ask for less: fewer rows or columns, shorter values (substr(col, 1, 200)), or aggregate first; the ceiling is a setting (QUERENT_MAX_MEMORY)")
+}
+
+// call runs one request on a worker of the pool, starting one if needed.
 func (c *Client) call(ctx context.Context, req request, o callOpts) (*reply, error) {
-	if err := c.acquire(ctx, o.deadline); err != nil {
+	if err := c.unchanged(); err != nil {
+		return nil, err
+	}
+	p, err := c.get(ctx, o.deadline)
+	if err != nil {
 		if err == errExpired {
 			return nil, o.onTimeout()
 		}
 		return nil, engine.AsError(err)
 	}
-	defer c.release()
-	p, err := c.ensure(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.unchanged(); err != nil {
-		return nil, err
-	}
+	sh := c.budget.begin(c, p)
 	req.ID = c.nextID.Add(1)
-	return c.roundTrip(ctx, p, req, o)
+	req.Memory = sh.limit.Load()
+	rep, err := c.roundTrip(ctx, p, req, o, sh)
+	c.budget.end(sh)
+	c.mu.Lock()
+	_, alive := c.procs[p]
+	c.mu.Unlock()
+	if alive {
+		c.budget.put(c, p)
+	}
+	return rep, err
 }
 
 // Dialect is the database's dialect ("sqlite").
@@ -673,25 +721,28 @@ func (c *Client) releaseFiles(file, read *os.File) {
 	}
 }
 
-// Close stops the worker: at once if a call is in flight (that call fails),
-// else by closing its input.
+// Close stops the workers: at once those with a call in flight (that call
+// fails), the idle ones by closing their input.
 func (c *Client) Close() error {
-	c.pmu.Lock()
-	p, was := c.p, c.closed
-	c.p, c.closed = nil, true
-	c.pmu.Unlock()
-	if !was {
-		defer c.releaseFiles(c.file, c.read)
-	}
-	if p == nil {
+	c.mu.Lock()
+	was := c.closed
+	c.closed = true
+	procs := c.procs
+	c.procs = map[*process]struct{}{}
+	c.mu.Unlock()
+	if was {
 		return nil
 	}
-	select {
-	case c.lock <- struct{}{}:
-		p.stop()
-		<-c.lock
-	default:
-		p.kill()
+	defer c.releaseFiles(c.file, c.read)
+	if c.budget == nil {
+		return nil
+	}
+	c.budget.forget(c) // stops the idle ones
+	for p := range procs {
+		if !p.quitting() {
+			p.kill()
+			c.budget.gone(c, p)
+		}
 	}
 	return nil
 }

@@ -31,6 +31,7 @@ const (
 	frameRows    = 'w' // worker → parent: a batch of rows (rows encoding)
 	frameColumns = 'k' // worker → parent: a stream's columns (gob), before its rows
 	frameStep    = 'e' // worker → parent: a bounded step begins (gob)
+	frameLimit   = 'm' // parent → worker: the running call's share of memory now (8 bytes)
 )
 
 // protocolVersion changes whenever the frames change: a parent and a worker
@@ -71,7 +72,8 @@ type OpenArgs struct {
 	// Snapshot says File is a private snapshot (a file with pending -wal
 	// changes), which the parent made and owns.
 	Snapshot bool
-	// MaxMemory is the memory ceiling of one statement (0: the default).
+	// MaxMemory is the worker's memory limit at start; each call then
+	// sets its own share (SetMemory).
 	MaxMemory int64
 	// SkipCheck skips the integrity check on open: a worker restarted after
 	// a kill opens the file its predecessor checked, which the parent saw
@@ -106,6 +108,9 @@ type request struct {
 	Stream engine.StreamOptions
 	// Skip names schema steps not to run (they overran in a killed worker).
 	Skip []string
+	// Memory is the call's share of the memory ceiling (Budget): the
+	// worker's limits while it runs; 0 for the open (Open.MaxMemory).
+	Memory int64
 }
 
 // openReply describes the database a worker opened.
@@ -190,17 +195,24 @@ func newFrameWriter(w io.Writer) *frameWriter {
 	return &frameWriter{w: bufio.NewWriterSize(w, 64<<10)}
 }
 
-// write sends one frame and flushes it.
-func (fw *frameWriter) write(typ byte, payload []byte) error {
+// write sends one frame, its payload in parts (written one after the
+// other, not copied together), and flushes it.
+func (fw *frameWriter) write(typ byte, parts ...[]byte) error {
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
-	binary.BigEndian.PutUint32(fw.hdr[:4], uint32(len(payload)+1))
+	n := 1
+	for _, p := range parts {
+		n += len(p)
+	}
+	binary.BigEndian.PutUint32(fw.hdr[:4], uint32(n))
 	fw.hdr[4] = typ
 	if _, err := fw.w.Write(fw.hdr[:]); err != nil {
 		return err
 	}
-	if _, err := fw.w.Write(payload); err != nil {
-		return err
+	for _, p := range parts {
+		if _, err := fw.w.Write(p); err != nil {
+			return err
+		}
 	}
 	return fw.w.Flush()
 }
@@ -304,12 +316,18 @@ func (b *rowBatch) add(row []engine.Value) {
 
 func (b *rowBatch) full() bool { return len(b.buf) >= batchBytes || b.rows >= batchRows }
 
-// payload is the frame's payload: a header, then the values.
-func (b *rowBatch) payload() []byte {
-	hdr := binary.AppendUvarint(nil, b.id)
+// payload is the frame's payload: a header, then the values (the batch's
+// own buffer, not a copy: a row of 10 MB values is not copied once more).
+func (b *rowBatch) payload() (hdr, values []byte) {
+	hdr = binary.AppendUvarint(nil, b.id)
 	hdr = binary.AppendUvarint(hdr, uint64(b.cols))
 	hdr = binary.AppendUvarint(hdr, uint64(b.rows))
-	return append(hdr, b.buf...)
+	return hdr, b.buf
+}
+
+func (b *rowBatch) payloadParts() [][]byte {
+	hdr, values := b.payload()
+	return [][]byte{hdr, values}
 }
 
 // decodeRows decodes a row frame: the request id and the rows, each a fresh

@@ -9,7 +9,9 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"querent/engine"
@@ -81,6 +83,10 @@ func serve(r io.Reader, w io.Writer, open OpenFunc, exit func(int)) error {
 				if len(f.payload) == 8 {
 					s.cancel(binary.BigEndian.Uint64(f.payload))
 				}
+			case frameLimit:
+				if len(f.payload) == 8 {
+					s.setMemory(int64(binary.BigEndian.Uint64(f.payload)))
+				}
 			}
 		}
 	}()
@@ -138,15 +144,56 @@ func changedError(path, why string) *engine.Error {
 		"open it again to read it as it is now (restart querent mcp or querent serve, or open the file again in the app)")
 }
 
+// MemoryLimiter is implemented by databases whose statements' memory can
+// be bounded while they run (engine/sqlite): the worker gives each call's
+// share of the ceiling to it.
+type MemoryLimiter interface {
+	SetMemoryLimit(limit int64)
+}
+
 // server is the worker's state: the one open database.
 type server struct {
 	fw   *frameWriter
 	open OpenFunc
 	db   engine.Database
+	// dbReady is the database once opened, for the reader goroutine.
+	dbReady atomic.Pointer[engine.Database]
 
 	mu       sync.Mutex
 	running  uint64
 	cancelFn context.CancelFunc
+}
+
+// setMemory applies a call's share of the memory ceiling: Go's memory
+// limit at half of it (its collector works harder as the heap nears
+// it), the database's (SQLite's heap, the result caps).
+func (s *server) setMemory(limit int64) {
+	if limit <= 0 {
+		return
+	}
+	debug.SetMemoryLimit(limit / 2)
+	if db := s.dbReady.Load(); db != nil {
+		if m, ok := (*db).(MemoryLimiter); ok {
+			m.SetMemoryLimit(limit)
+		}
+	}
+}
+
+// giveBack returns to the system the memory a large call left free in
+// Go's heap, so that an idle worker costs its base again (its size is
+// counted against the ceiling, idle or not).
+func giveBack() {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/free:bytes"}, {Name: "/memory/classes/heap/unused:bytes"}}
+	metrics.Read(sample)
+	var free uint64
+	for _, m := range sample {
+		if m.Value.Kind() == metrics.KindUint64 {
+			free += m.Value.Uint64()
+		}
+	}
+	if free > 32<<20 {
+		debug.FreeOSMemory()
+	}
 }
 
 func (s *server) cancel(id uint64) {
@@ -170,6 +217,8 @@ func (s *server) handle(req request) error {
 		s.mu.Unlock()
 		cancel()
 	}()
+	s.setMemory(req.Memory)
+	defer giveBack()
 	rep := reply{ID: req.ID}
 	var err error
 	if s.db == nil && req.Op != opOpen {
@@ -204,6 +253,7 @@ func (s *server) do(ctx context.Context, req request, rep *reply) error {
 			return err
 		}
 		s.db = db
+		s.dbReady.Store(&db)
 		o := &openReply{Name: db.Name(), Dialect: db.Dialect(), Warnings: db.Warnings()}
 		if f, ok := db.(interface{ Path() string }); ok {
 			o.Path = f.Path()
@@ -255,14 +305,14 @@ func (s *server) do(ctx context.Context, req request, rep *reply) error {
 		for _, row := range res.Rows {
 			b.add(row)
 			if b.full() {
-				if err := s.fw.write(frameRows, b.payload()); err != nil {
+				if err := s.fw.write(frameRows, b.payloadParts()...); err != nil {
 					return errWrite
 				}
 				b.reset(req.ID, len(res.Columns))
 			}
 		}
 		if b.rows > 0 {
-			if err := s.fw.write(frameRows, b.payload()); err != nil {
+			if err := s.fw.write(frameRows, b.payloadParts()...); err != nil {
 				return errWrite
 			}
 		}
@@ -276,7 +326,7 @@ func (s *server) do(ctx context.Context, req request, rep *reply) error {
 			if b.rows == 0 {
 				return nil
 			}
-			if err := s.fw.write(frameRows, b.payload()); err != nil {
+			if err := s.fw.write(frameRows, b.payloadParts()...); err != nil {
 				werr = errWrite
 				return werr
 			}

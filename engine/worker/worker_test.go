@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -240,17 +241,35 @@ func TestOtherDatabaseAnswers(t *testing.T) {
 	}
 }
 
-// TestSameDatabaseWaitsItsOwnTimeout: a statement waiting behind a runaway
-// on the same database still ends within its own timeout.
-func TestSameDatabaseWaitsItsOwnTimeout(t *testing.T) {
+// TestSameDatabaseAnswersBesideARunaway: a statement on the database a
+// runaway holds is answered by another worker of its pool; when every
+// worker the budget allows is busy, a waiting statement still ends within
+// its own timeout.
+func TestSameDatabaseAnswersBesideARunaway(t *testing.T) {
 	c := open(t, makeDB(t, "CREATE TABLE t(x)"), worker.Config{})
-	go c.Run(context.Background(), instrBomb, engine.RunOptions{Timeout: 10 * time.Minute})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.Run(ctx, instrBomb, engine.RunOptions{Timeout: 10 * time.Minute})
 	time.Sleep(100 * time.Millisecond)
+	if res, err := c.Run(context.Background(), "SELECT 1 AS one", engine.RunOptions{Timeout: 5 * time.Second}); err != nil || res.Rows[0][0] != int64(1) {
+		t.Fatalf("beside the runaway: %v", err)
+	}
+	cancel()
+
+	small := worker.NewBudget(128 << 20) // two workers at most
+	c = open(t, makeDB(t, "CREATE TABLE t(x)"), worker.Config{Budget: small})
+	bctx, bcancel := context.WithCancel(context.Background())
+	defer bcancel()
+	for range 2 {
+		go c.Run(bctx, instrBomb, engine.RunOptions{Timeout: 10 * time.Minute})
+	}
+	time.Sleep(300 * time.Millisecond)
 	start := time.Now()
 	_, err := c.Run(context.Background(), "SELECT 1", engine.RunOptions{Timeout: 200 * time.Millisecond})
 	if code(err) != engine.CodeTimeout || time.Since(start) > patience {
 		t.Fatalf("%v after %s", err, time.Since(start))
 	}
+	bcancel()
 }
 
 // TestMemoryCeiling: a worker that grows past the ceiling is killed and the
@@ -599,4 +618,47 @@ func TestIdentityInTheBackground(t *testing.T) {
 	if got := log.all(); len(got) != 1 || !strings.HasPrefix(got[0], "quick:") {
 		t.Errorf("stored %v", got)
 	}
+}
+
+// TestRunawaysCostTheirCallersOnly: 300 calls at once on one database,
+// 5 of them runaways (each holds its worker until its timeout): the other
+// 295 are all answered (before the pool, 32 were and 263 timed out without
+// ever running, queued behind the runaways on the database's one worker).
+func TestRunawaysCostTheirCallersOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("300 calls")
+	}
+	c := open(t, makeDB(t, "CREATE TABLE t(x)", "INSERT INTO t VALUES (1), (2)"), worker.Config{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 300)
+	start := time.Now()
+	for i := range 300 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i%60 == 0 {
+				_, err := c.Run(context.Background(), instrBomb, engine.RunOptions{Timeout: 3 * time.Second})
+				if code(err) != engine.CodeTimeout {
+					errs <- fmt.Errorf("runaway: %v", err)
+				}
+				return
+			}
+			res, err := c.Run(context.Background(), "SELECT count(*) AS n FROM t", engine.RunOptions{Timeout: 10 * time.Second})
+			if err != nil || res.Rows[0][0] != int64(2) {
+				errs <- fmt.Errorf("call %d: %v", i, err)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	n := 0
+	for err := range errs {
+		if n++; n <= 5 {
+			t.Error(err)
+		}
+	}
+	if n > 0 {
+		t.Errorf("%d of 300 calls failed", n)
+	}
+	t.Logf("300 calls with 5 runaways: %s, %d workers started", time.Since(start).Round(time.Millisecond), c.Starts())
 }

@@ -28,10 +28,15 @@ const (
 // file's first pass: types), the analyst's choices applied, so that a bad
 // file or a bad value under the policy "error" stops the import before
 // anything is written, then all the tables are written in one
-// all-or-nothing step. Its memory is bounded by req.MaxMemory, else
-// MaxMemory().
+// all-or-nothing step. Its memory is its share of the process's ceiling
+// (Budget), at most req.MaxMemory when set.
 func ImportFiles(ctx context.Context, req imports.ImportRequest) (*imports.ImportReport, error) {
 	defer ingest.CleanupTemp()
+	release, err := grant(ctx, &req)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	r, err := readImport(ctx, req, false)
 	if err != nil {
 		return nil, err
@@ -50,12 +55,29 @@ func ImportFiles(ctx context.Context, req imports.ImportRequest) (*imports.Impor
 // that cannot be read, a choice that names no column).
 func PreviewFiles(ctx context.Context, req imports.ImportRequest) (*imports.ImportPlan, error) {
 	defer ingest.CleanupTemp()
+	release, err := grant(ctx, &req)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	r, err := readImport(ctx, req, true)
 	if err != nil {
 		return nil, err
 	}
 	defer r.close()
 	return r.plan(ctx, req), nil
+}
+
+// grant takes the import's share of the process's memory ceiling (its
+// reading and its writing bound themselves to it) and sets req.MaxMemory
+// to it; release gives it back.
+func grant(ctx context.Context, req *imports.ImportRequest) (release func(), err error) {
+	n, release, err := Budget().Grant(ctx, req.MaxMemory)
+	if err != nil {
+		return nil, err
+	}
+	req.MaxMemory = n
+	return release, nil
 }
 
 // importRead is an import read and its choices applied, not yet written.
@@ -272,7 +294,7 @@ func (r *importRead) written() []*imports.ImportTable {
 
 func writeOptions(req imports.ImportRequest) sqlite.ImportOptions {
 	return sqlite.ImportOptions{Table: req.Table, Replace: req.Replace, ReplaceUserTable: req.ReplaceUserTable,
-		Append: req.Append, Progress: req.Progress}
+		Append: req.Append, Progress: req.Progress, MaxMemory: req.MaxMemory}
 }
 
 // write writes the tables, all or nothing.
@@ -429,7 +451,12 @@ func (im *Importer) Preview(ctx context.Context, req imports.ImportRequest) (*im
 		return r.plan(ctx, req), nil
 	}
 	stats := statFiles(req.Inputs)
-	r, err := readImport(ctx, req, true)
+	release, err := grant(ctx, &req)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	r, err = readImport(ctx, req, true)
 	if err != nil {
 		return nil, err
 	}
@@ -448,6 +475,11 @@ func (im *Importer) Import(ctx context.Context, req imports.ImportRequest) (*imp
 		return ImportFiles(ctx, req)
 	}
 	defer r.close()
+	release, err := grant(ctx, &req)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	if err := r.apply(req); err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"querent/app/desktop"
@@ -39,7 +40,7 @@ func OpenDatabase(ctx context.Context, target string, opts engine.OpenOptions) (
 		return postgres.Open(ctx, target, postgres.Options{RequireReadOnlyRole: opts.RequireReadOnlyRole, AllowSuperuser: opts.AllowSuperuser, MaxMemory: MaxMemory()})
 	}
 	path := target
-	cfg := worker.Config{MaxMemory: MaxMemory(), Hashes: hashStore{}}
+	cfg := worker.Config{Budget: Budget(), Hashes: hashStore{}}
 	if path != "" {
 		// The file is opened once, here, without blocking, and checked from
 		// its descriptor; every worker reads that descriptor. A file with
@@ -181,8 +182,19 @@ func OpenInProcess(ctx context.Context, path string, opts sqlite.Options) (engin
 	return sqlite.Open(ctx, path, opts)
 }
 
-// MaxMemory is the memory ceiling of one statement, import or export:
-// $QUERENT_MAX_MEMORY (a size such as 512MB or 2GB, or bytes), else 1 GB.
+// Budget is this process's memory ceiling (MaxMemory), shared by every
+// database it opens (their query workers) and its imports, made once: the
+// first call also holds this process's Go heap to its part
+// (worker.Budget.LimitParent).
+var Budget = sync.OnceValue(func() *worker.Budget {
+	b := worker.NewBudget(MaxMemory())
+	b.LimitParent()
+	return b
+})
+
+// MaxMemory is the memory ceiling of all of Querent together (this
+// process, its query workers, its imports): $QUERENT_MAX_MEMORY (a size
+// such as 512MB or 2GB, or bytes), else 1 GB.
 func MaxMemory() int64 {
 	if n, err := engine.ParseSize(os.Getenv("QUERENT_MAX_MEMORY")); err == nil && n > 0 {
 		return n
