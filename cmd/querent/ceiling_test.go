@@ -198,7 +198,7 @@ const hog = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r LIMIT 
 // (4 under QUERENT_MAX_MEMORY=400MB, 10 under the default 1 GB), each
 // running a query that grows without end at once: the process tree stays
 // under the one ceiling (before, each worker had the whole ceiling: 0.8 GB
-// and 6.8 GB), every hog ends with too_big, and a plain query is answered
+// and 6.8 GB), every hog is stopped, and a plain query is answered
 // meanwhile.
 func TestDatabasesShareOneCeiling(t *testing.T) {
 	if runtime.GOOS != "linux" {
@@ -214,60 +214,7 @@ func TestDatabasesShareOneCeiling(t *testing.T) {
 		cases = cases[:1]
 	}
 	for _, tc := range cases {
-		args := []string{"mcp", "--timeout", "30s"}
-		var names []string
-		for i := range tc.dbs {
-			name := fmt.Sprintf("db%d", i)
-			names = append(names, name)
-			args = append(args, "--db", hostileDB(t, name))
-		}
-		cmd := exec.Command(exe, args...)
-		cmd.Env = os.Environ()
-		if tc.ceiling != "" {
-			cmd.Env = append(cmd.Env, "QUERENT_MAX_MEMORY="+tc.ceiling)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		client := sdk.NewClient(&sdk.Implementation{Name: "ceiling-test", Version: "1"}, nil)
-		cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		stop := treeWatch(cmd.Process.Pid)
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		outcomes := map[string]int{}
-		for _, name := range names {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_query", Arguments: map[string]any{"database": name, "sql": hog}})
-				what := "answered"
-				switch {
-				case err != nil:
-					what = err.Error()
-				case res.IsError && strings.Contains(jsonOf(res), `"too_big"`):
-					what = "too_big"
-				case res.IsError && strings.Contains(jsonOf(res), `"timeout"`):
-					// The last hogs left get the shares the others gave
-					// back, and may run out of time before they fill them.
-					what = "timeout"
-				case res.IsError:
-					what = jsonOf(res)
-				}
-				mu.Lock()
-				outcomes[what]++
-				mu.Unlock()
-			}()
-		}
-		time.Sleep(500 * time.Millisecond)
-		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_query", Arguments: map[string]any{"database": names[0], "sql": "SELECT count(*) AS n FROM ok"}})
-		if err != nil || res.IsError {
-			t.Errorf("%d databases: a plain query beside the hogs: %v %s", tc.dbs, err, jsonOf(res))
-		}
-		wg.Wait()
-		peak := stop()
-		cs.Close()
-		cancel()
+		peak, outcomes := hogsAtOnce(t, exe, tc.dbs, tc.ceiling)
 		if outcomes["too_big"] == 0 || outcomes["too_big"]+outcomes["timeout"] != tc.dbs {
 			t.Errorf("%d databases: outcomes %v, want every hog stopped (too_big, or timeout)", tc.dbs, outcomes)
 		}
@@ -275,5 +222,108 @@ func TestDatabasesShareOneCeiling(t *testing.T) {
 			t.Errorf("%d databases: the process tree reached %s, over the %s ceiling", tc.dbs, engine.FormatSize(peak), engine.FormatSize(tc.bytes))
 		}
 		t.Logf("%d databases, a hog on each, under %s: the tree's peak %s", tc.dbs, engine.FormatSize(tc.bytes), engine.FormatSize(peak))
+	}
+}
+
+// hogsAtOnce runs querent mcp on dbs databases under ceiling ("": the
+// default), a hog on each at once and a plain query beside them, and
+// returns the process tree's peak and the hogs' outcomes.
+func hogsAtOnce(t *testing.T, exe string, dbs int, ceiling string) (int64, map[string]int) {
+	t.Helper()
+	args := []string{"mcp", "--timeout", "30s"}
+	var names []string
+	for i := range dbs {
+		name := fmt.Sprintf("db%d", i)
+		names = append(names, name)
+		args = append(args, "--db", hostileDB(t, name))
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = os.Environ()
+	if ceiling != "" {
+		cmd.Env = append(cmd.Env, "QUERENT_MAX_MEMORY="+ceiling)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	client := sdk.NewClient(&sdk.Implementation{Name: "ceiling-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	stop := treeWatch(cmd.Process.Pid)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	outcomes := map[string]int{}
+	for _, name := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_query", Arguments: map[string]any{"database": name, "sql": hog}})
+			what := "answered"
+			switch {
+			case err != nil:
+				what = err.Error()
+			case res.IsError && strings.Contains(jsonOf(res), `"too_big"`):
+				what = "too_big"
+			case res.IsError && strings.Contains(jsonOf(res), `"timeout"`):
+				// The last hogs left get the shares the others gave back,
+				// and may run out of time before they fill them.
+				what = "timeout"
+			case res.IsError:
+				what = jsonOf(res)
+			}
+			mu.Lock()
+			outcomes[what]++
+			mu.Unlock()
+		}()
+	}
+	time.Sleep(500 * time.Millisecond)
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_query", Arguments: map[string]any{"database": names[0], "sql": "SELECT count(*) AS n FROM ok"}})
+	if err != nil || res.IsError {
+		t.Errorf("%d databases: a plain query beside the hogs: %v %s", dbs, err, jsonOf(res))
+	}
+	wg.Wait()
+	return stop(), outcomes
+}
+
+// TestCeilingBenchReport prints the process tree's peaks (make bench):
+// an export, an import and several databases at once under one ceiling.
+func TestCeilingBenchReport(t *testing.T) {
+	if os.Getenv("QUERENT_BENCH") == "" || runtime.GOOS != "linux" {
+		t.Skip("set QUERENT_BENCH=1 (make bench) to measure; reads /proc")
+	}
+	exe := build(t)
+	dir := t.TempDir()
+	var out strings.Builder
+	line := func(format string, args ...any) {
+		s := fmt.Sprintf(format, args...)
+		out.WriteString(s + "\n")
+		fmt.Println(s)
+	}
+	line("ONE CEILING FOR ALL OF QUERENT (QUERENT_MAX_MEMORY): the peak resident size of querent and its workers together, read every 5 ms — %s, %d CPUs, %s",
+		runtime.Version(), runtime.NumCPU(), time.Now().Format("2006-01-02 15:04"))
+	start := time.Now()
+	code, _, peak := runUnder(t, exe, "300MB", "export", "--sql", tenMBValues, "--out", filepath.Join(dir, "big.xlsx"))
+	line("export to XLSX of 200 values of 10 MB under 300 MB: exit %d, peak %s, %s", code, engine.FormatSize(peak), time.Since(start).Round(100*time.Millisecond))
+	book := filepath.Join(dir, "strings.xlsx")
+	writeSharedStrings(t, book, 16, 2_500_000)
+	start = time.Now()
+	code, _, peak = runUnder(t, exe, "200MB", "import", "--db", filepath.Join(dir, "strings.db"), book)
+	line("import of 16 shared strings of 2.5 MB under 200 MB: exit %d, peak %s, %s", code, engine.FormatSize(peak), time.Since(start).Round(100*time.Millisecond))
+	for _, tc := range []struct {
+		dbs     int
+		ceiling string
+	}{{4, "400MB"}, {10, ""}} {
+		start = time.Now()
+		peak, outcomes := hogsAtOnce(t, exe, tc.dbs, tc.ceiling)
+		c := tc.ceiling
+		if c == "" {
+			c = "1GB (the default)"
+		}
+		line("%d databases in one querent mcp, a hog on each at once, under %s: peak %s, hogs %v, %s", tc.dbs, c, engine.FormatSize(peak), outcomes, time.Since(start).Round(100*time.Millisecond))
+	}
+	if d := os.Getenv("QUERENT_REPORT_DIR"); d != "" {
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, "bench-ceiling.txt"), []byte(out.String()), 0o644)
 	}
 }
