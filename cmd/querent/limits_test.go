@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -307,7 +306,7 @@ func TestKilledParentLeavesNothing(t *testing.T) {
 			}
 		}
 		if !gone {
-			syscall.Kill(pid, syscall.SIGKILL)
+			killPID(pid)
 			t.Errorf("worker %d outlived its parent", pid)
 		}
 	}
@@ -431,7 +430,7 @@ func TestFIFOSwappedInNeverBlocks(t *testing.T) {
 	path := filepath.Join(dir, "swapped.db")
 	reg := hostileDB(t, "regular")
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := mkfifo(fifo); err != nil {
 		t.Fatal(err)
 	}
 	stop := make(chan struct{})
