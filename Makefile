@@ -265,9 +265,10 @@ bench: check-go
 	  QUERENT_BENCH=1 $(GO) test -count=1 -run '^TestImportBenchReport$$' -v -timeout 60m ./cmd/querent
 	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestAskBenchReport$$' ./engine/ask >/dev/null
 	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestExportBenchReport$$' -timeout 60m ./cmd/querent >/dev/null
+	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestCeilingBenchReport$$' -timeout 30m ./cmd/querent >/dev/null
 	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestPostgresBenchReport$$' -timeout 30m ./engine/postgres >/dev/null || \
 	  QUERENT_BENCH=1 $(GO) test -count=1 -run '^TestPostgresBenchReport$$' -v -timeout 30m ./engine/postgres
-	@cat $(REPORTS)/bench.txt $(REPORTS)/bench-worker.txt $(REPORTS)/bench-import.txt $(REPORTS)/bench-ask.txt $(REPORTS)/bench-export.txt
+	@cat $(REPORTS)/bench.txt $(REPORTS)/bench-worker.txt $(REPORTS)/bench-import.txt $(REPORTS)/bench-ask.txt $(REPORTS)/bench-export.txt $(REPORTS)/bench-ceiling.txt 2>/dev/null || true
 	QUERENT_BENCH=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^TestPostgresCLIBenchReport$$' -timeout 30m ./cmd/querent >/dev/null || \
 	  QUERENT_BENCH=1 $(GO) test -count=1 -run '^TestPostgresCLIBenchReport$$' -v -timeout 30m ./cmd/querent
 	@cat $(REPORTS)/bench-postgres.txt 2>/dev/null || echo "bench-postgres: no PostgreSQL server, skipped"

@@ -17,6 +17,7 @@ require (
 	github.com/wasilibs/go-pgquery v0.0.0-20260728010200-155ebad2880e
 	github.com/wasilibs/wazero-helpers v0.0.0-20250123031827-cd30c44769bb
 	github.com/xuri/excelize/v2 v2.11.1
+	golang.org/x/sync v0.25.0
 	golang.org/x/text v0.44.0
 	modernc.org/libc v1.80.1
 	modernc.org/sqlite v1.62.0
@@ -133,7 +134,6 @@ require (
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
-	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/telemetry v0.0.0-20261009151841-97e8ea77aa2a // indirect
 	golang.org/x/term v0.47.0 // indirect

@@ -196,7 +196,11 @@ type Filer interface {
 }
 
 // Fingerprinter is implemented by databases that are files: the sha256 of
-// the file, for the history and exports' provenance.
+// the file, for the history and exports' provenance. Reading a large file
+// whole takes minutes, so SHA256 returns at once: the hex sha256 when it
+// is known, else the file's quick identity, "quick:" and 64 hex digits (a
+// hash of the file's identity, size, times and sampled pages), which the
+// history replaces with the sha256 once a Querent process has computed it.
 type Fingerprinter interface {
 	SHA256(ctx context.Context) (string, error)
 }

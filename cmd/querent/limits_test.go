@@ -14,7 +14,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
+	"sync"
 	"testing"
 	"time"
 
@@ -306,7 +306,7 @@ func TestKilledParentLeavesNothing(t *testing.T) {
 			}
 		}
 		if !gone {
-			syscall.Kill(pid, syscall.SIGKILL)
+			killPID(pid)
 			t.Errorf("worker %d outlived its parent", pid)
 		}
 	}
@@ -342,4 +342,260 @@ func isZombie(pid int) bool {
 	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	i := strings.LastIndexByte(string(b), ')')
 	return i > 0 && i+2 < len(b) && b[i+2] == 'Z'
+}
+
+// TestWorkerModeIsHidden: no environment makes a command a query worker
+// (any non-empty QUERENT_WORKER did, --help included: 13 bytes of a frame
+// on stdout, exit 0), nor the hidden argument typed without the parent's
+// pipes.
+func TestWorkerModeIsHidden(t *testing.T) {
+	exe := build(t)
+	for _, v := range []string{"0", "1", "false", "yes"} {
+		cmd := exec.Command(exe, "sql", "--format", "csv", "SELECT 6 * 7 AS n")
+		cmd.Env = append(os.Environ(), "QUERENT_WORKER="+v)
+		out, err := cmd.Output()
+		if err != nil || string(out) != "n\n42\n" {
+			t.Errorf("QUERENT_WORKER=%s querent sql: %v, %q", v, err, out)
+		}
+		cmd = exec.Command(exe, "--help")
+		cmd.Env = append(os.Environ(), "QUERENT_WORKER="+v)
+		out, err = cmd.Output()
+		if err != nil || !strings.Contains(string(out), "querent sql") {
+			t.Errorf("QUERENT_WORKER=%s querent --help: %v, %q", v, err, out)
+		}
+	}
+	// The hidden argument at a terminal (no pipes): an unknown command.
+	cmd := exec.Command(exe, "--querent-query-worker=2")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Errorf("the hidden argument alone: %v, %s", err, errb.String())
+	}
+}
+
+// TestWorkerFromTheRunningBinary: a binary deleted (or replaced by an
+// update) while querent mcp runs still starts its workers: a bomb's kill
+// forces a new worker, and the next call is answered by it.
+func TestWorkerFromTheRunningBinary(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("elsewhere the binary's path is resolved at start, and a deleted file cannot be run")
+	}
+	src, err := os.ReadFile(build(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(t.TempDir(), "querent-copy")
+	if err := os.WriteFile(exe, src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db := hostileDB(t, "plain")
+	cmd := exec.Command(exe, "mcp", "--db", db, "--timeout", "1s")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	client := sdk.NewClient(&sdk.Implementation{Name: "exe-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(sql string) (*sdk.CallToolResult, error) {
+		return cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_query", Arguments: map[string]any{"database": "plain", "sql": sql}})
+	}
+	if res, err := call("SELECT count(*) AS n FROM ok"); err != nil || res.IsError {
+		t.Fatalf("first call: %v %+v", err, res)
+	}
+	if err := os.Remove(exe); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := call(bombs["instr"]); err != nil || !res.IsError || !strings.Contains(jsonOf(res), "timeout") {
+		t.Fatalf("the bomb: %v %s", err, jsonOf(res))
+	}
+	if res, err := call("SELECT count(*) AS n FROM ok"); err != nil || res.IsError {
+		t.Fatalf("after the binary was deleted: %v %s", err, jsonOf(res))
+	}
+}
+
+// TestFIFOSwappedInNeverBlocks: a FIFO renamed in and out of a database's
+// path while querent opens it never holds a command up (a check by name
+// followed by an open blocked --timeout 2s for 60 s in 8 of 40 runs): each
+// run answers from the file or refuses what is not one, at once.
+func TestFIFOSwappedInNeverBlocks(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no FIFOs")
+	}
+	exe := build(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "swapped.db")
+	reg := hostileDB(t, "regular")
+	fifo := filepath.Join(dir, "fifo")
+	if err := mkfifo(fifo); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	swapped := make(chan int)
+	go func() {
+		n := 0
+		defer func() { swapped <- n }()
+		for {
+			for _, name := range []string{reg, fifo} {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if os.Rename(name, path) == nil {
+					time.Sleep(time.Millisecond)
+					os.Rename(path, name)
+					n++
+				}
+			}
+		}
+	}()
+	answered, refused := 0, 0
+	for i := 0; i < 30; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), patience)
+		cmd := exec.CommandContext(ctx, exe, "sql", "--db", path, "--timeout", "2s", "SELECT count(*) FROM ok")
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		d := time.Since(start)
+		cancel()
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+			answered++
+		case errors.As(err, &ee) && ee.ExitCode() == 2 && strings.Contains(string(out), "database"):
+			refused++
+		default:
+			t.Errorf("run %d: %v after %s: %s", i, err, d, out)
+		}
+		if d > 10*time.Second {
+			t.Errorf("run %d took %s", i, d)
+		}
+	}
+	close(stop)
+	t.Logf("30 runs while the path was swapped %d times: %d answered, %d refused", <-swapped, answered, refused)
+}
+
+// TestSparseFileAnswersWithinTimeout: a database with a sparse 50 GB tail
+// answers ask --timeout 2s within its timeout (37–87 s before: the sha256
+// was read whole, outside the timeout) and records its quick identity; on
+// MCP, a 200 GB one answers its first call and list_databases at once.
+func TestSparseFileAnswersWithinTimeout(t *testing.T) {
+	exe := build(t)
+	db := hostileDB(t, "sparse")
+	if err := os.Truncate(db, 50<<30); err != nil {
+		t.Skip("no sparse files here")
+	}
+	data := t.TempDir()
+	env := append(os.Environ(), "QUERENT_DATA_DIR="+data)
+	cmd := exec.Command(exe, "ask", "--db", db, "--timeout", "2s", "SELECT 1 AS one")
+	cmd.Env = env
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	d := time.Since(start)
+	if err != nil || !strings.Contains(string(out), "1") {
+		t.Fatalf("ask: %v %s", err, out)
+	}
+	if d > patience {
+		t.Errorf("ask --timeout 2s took %s", d)
+	}
+	cmd = exec.Command(exe, "history", "--format", "json", "--db", db)
+	cmd.Env = env
+	out, err = cmd.Output()
+	var hist struct {
+		Entries []struct {
+			SHA string `json:"database_sha256"`
+		} `json:"entries"`
+	}
+	if err != nil || json.Unmarshal(out, &hist) != nil || len(hist.Entries) != 1 || !strings.HasPrefix(hist.Entries[0].SHA, "quick:") {
+		t.Errorf("history: %v %s", err, out)
+	}
+	t.Logf("ask on a 50 GB sparse file: %s; recorded %s", d.Round(time.Millisecond), hist.Entries[0].SHA)
+
+	if err := os.Truncate(db, 200<<30); err != nil {
+		t.Fatal(err)
+	}
+	mcp := exec.Command(exe, "mcp", "--db", db, "--timeout", "2s")
+	mcp.Env = env
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	client := sdk.NewClient(&sdk.Implementation{Name: "sparse-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: mcp}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	start = time.Now()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_query", Arguments: map[string]any{"database": "sparse", "sql": "SELECT count(*) AS n FROM ok"}})
+	if err != nil || res.IsError {
+		t.Fatalf("run_query: %v %s", err, jsonOf(res))
+	}
+	first := time.Since(start)
+	if res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "list_databases", Arguments: map[string]any{}}); err != nil || res.IsError {
+		t.Fatalf("list_databases: %v", err)
+	}
+	if d := time.Since(start); d > patience {
+		t.Errorf("first call and list_databases on a 200 GB file took %s", d)
+	}
+	t.Logf("mcp on a 200 GB sparse file: first call %s, list_databases %s after it", first.Round(time.Millisecond), (time.Since(start) - first).Round(time.Millisecond))
+}
+
+// TestMCPRunawaysCostTheirCallersOnly: 300 MCP calls at once on one
+// database, 5 of them runaways: every other call is answered (before,
+// 32 were and 263 timed out without running, behind the runaways on the
+// database's one worker).
+func TestMCPRunawaysCostTheirCallersOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("300 calls")
+	}
+	exe := build(t)
+	db := hostileDB(t, "busy")
+	cmd := exec.Command(exe, "mcp", "--db", db, "--timeout", "5s")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	client := sdk.NewClient(&sdk.Implementation{Name: "runaway-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	answered, runaways, failed := 0, 0, []string{}
+	start := time.Now()
+	for i := range 300 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sql := "SELECT count(*) AS n FROM ok"
+			if i%60 == 0 {
+				sql = bombs["instr"]
+			}
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_query", Arguments: map[string]any{"database": "busy", "sql": sql}})
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case i%60 == 0 && err == nil && res.IsError && (strings.Contains(jsonOf(res), `"timeout"`) || strings.Contains(jsonOf(res), `"too_big"`)):
+				// Stopped at its timeout, or past its share of the memory
+				// ceiling (a runaway's two 10 MB strings, while 15 other
+				// workers share it).
+				runaways++
+			case i%60 != 0 && err == nil && !res.IsError:
+				answered++
+			default:
+				text := ""
+				if res != nil && len(res.Content) > 0 {
+					text = jsonOf(res.Content[0])
+				}
+				failed = append(failed, fmt.Sprintf("call %d: %v %.300s", i, err, text))
+			}
+		}()
+	}
+	wg.Wait()
+	if answered != 295 || runaways != 5 {
+		t.Errorf("%d of 295 answered, %d of 5 runaways stopped; first failures: %v", answered, runaways, failed[:min(3, len(failed))])
+	}
+	t.Logf("300 MCP calls with 5 runaways: %d answered, in %s", answered, time.Since(start).Round(time.Millisecond))
 }

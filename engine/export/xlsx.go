@@ -25,8 +25,10 @@ const (
 	// maxSheetRows is Excel's row limit: a header and 1,048,575 data rows.
 	maxSheetRows = 1_048_576
 	// headRows are buffered before the first row is written: the stream
-	// writer needs the column widths (and the date columns) first.
-	headRows = 100
+	// writer needs the column widths (and the date columns) first; fewer
+	// when they hold headBytes (100 rows of 10 MB values were 1 GB).
+	headRows  = 100
+	headBytes = 4 << 20
 	// column widths, in characters.
 	minColWidth = 6
 	maxColWidth = 60
@@ -48,6 +50,7 @@ type xlsxWriter struct {
 	cols   []engine.Column
 	stats  *streamStats
 	head   [][]engine.Value // the first rows, before the sheet starts
+	headB  int64            // their text and blob bytes
 	chart  [][]engine.Value // the first rows, for a chart
 	chartB int64
 
@@ -172,8 +175,10 @@ func copyRow(vals []engine.Value) ([]engine.Value, int64) {
 // head until the sheet can start.
 func (x *xlsxWriter) take(vals []engine.Value) error {
 	if !x.started {
-		x.head = append(x.head, slices.Clone(vals))
-		if len(x.head) < headRows {
+		r, n := copyRow(vals)
+		x.head = append(x.head, r)
+		x.headB += n
+		if len(x.head) < headRows && x.headB < headBytes {
 			return nil
 		}
 		return x.start()

@@ -36,11 +36,22 @@ type Writer interface {
 // the engine's default ceiling.
 const defaultMaxMemory = 1 << 30
 
+// Granter shares the process's memory ceiling: Grant waits for a share
+// (at most want when want > 0) and returns it with its release
+// (engine/worker's Budget).
+type Granter interface {
+	Grant(ctx context.Context, want int64) (n int64, release func(), err error)
+}
+
 // Options configure an Importer.
 type Options struct {
 	// MaxMemory bounds an import's memory when its request does not
 	// (1 GB when zero).
 	MaxMemory int64
+	// Budget, when set, grants each preview and import its share of the
+	// process's memory ceiling (at most the request's MaxMemory), which
+	// its reading and writing bound themselves to.
+	Budget Granter
 }
 
 // New returns an Importer that writes with w.
@@ -74,6 +85,20 @@ func (r *importRead) close() {
 	for _, s := range r.sources {
 		s.Close()
 	}
+}
+
+// grant takes the import's share of the process's memory ceiling and sets
+// req.MaxMemory to it; release gives it back.
+func (im *Importer) grant(ctx context.Context, req *imports.ImportRequest) (release func(), err error) {
+	if im.opts.Budget == nil {
+		return func() {}, nil
+	}
+	n, release, err := im.opts.Budget.Grant(ctx, req.MaxMemory)
+	if err != nil {
+		return nil, err
+	}
+	req.MaxMemory = n
+	return release, nil
 }
 
 // readOptions are the ingest options for one input, from the request and
@@ -275,7 +300,7 @@ func (r *importRead) written() []*imports.ImportTable {
 
 func writeOptions(req imports.ImportRequest) imports.WriteOptions {
 	return imports.WriteOptions{Table: req.Table, Replace: req.Replace, ReplaceUserTable: req.ReplaceUserTable,
-		Append: req.Append, Progress: req.Progress}
+		Append: req.Append, Progress: req.Progress, MaxMemory: req.MaxMemory}
 }
 
 // write writes the tables, all or nothing.
@@ -442,7 +467,12 @@ func (im *Importer) Preview(ctx context.Context, req imports.ImportRequest) (*im
 		return r.plan(ctx, req), nil
 	}
 	stats := statFiles(req.Inputs)
-	r, err := im.readImport(ctx, req, true)
+	release, err := im.grant(ctx, &req)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	r, err = im.readImport(ctx, req, true)
 	if err != nil {
 		return nil, err
 	}
@@ -459,12 +489,16 @@ func (im *Importer) Preview(ctx context.Context, req imports.ImportRequest) (*im
 // Importer's.
 func (im *Importer) Import(ctx context.Context, req imports.ImportRequest) (*imports.ImportReport, error) {
 	defer ingest.CleanupTemp()
+	release, err := im.grant(ctx, &req)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	im.mu.Lock()
 	r := im.take(req, true)
 	im.last = nil // a first pass is written once (an XLSX sheet's rows are consumed)
 	im.mu.Unlock()
 	if r == nil {
-		var err error
 		if r, err = im.readImport(ctx, req, false); err != nil {
 			return nil, err
 		}

@@ -244,6 +244,9 @@ type WriteOptions struct {
 	ReplaceUserTable bool
 	// Progress, when set, is told how far the writing has come.
 	Progress func(ImportProgress)
+	// MaxMemory is the import's share of the memory ceiling, which sizes
+	// the writer's page cache and batches (0: the writer's default).
+	MaxMemory int64
 }
 
 // TargetCheck is what writing one table would do: the name it gets and

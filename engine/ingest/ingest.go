@@ -895,7 +895,8 @@ func (pl *csvPlan) secondPass(ctx context.Context, keep []int, convs []*cellConv
 	ncols := pl.ncols
 	width := len(keep)
 	const chunkRows = 256
-	var chunk []engine.Value
+	var chunk []engine.Value // rows are cut from chunks (chunkBytes)
+	chunkUsed := 0
 	seenFirst := false
 	var rows int64
 	for {
@@ -954,6 +955,9 @@ func (pl *csvPlan) secondPass(ctx context.Context, keep []int, convs []*cellConv
 				c.bad.add(p.lineOf(j), unsafeString(fb), whyNot{})
 			}
 			row[k] = v
+		}
+		if chunkUsed += rowValueBytes(row); chunkUsed > chunkBytes {
+			chunk, chunkUsed = nil, 0 // the next row starts a new chunk
 		}
 		if err := yield(row); err != nil {
 			return err

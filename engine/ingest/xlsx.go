@@ -68,6 +68,10 @@ const (
 	// xlsxSampleRows non-blank rows are read with the formatted iterator
 	// to find the header and the date and boolean columns.
 	xlsxSampleRows = 100
+	// xlsxSampleBytes bounds those rows' text too (past the first two):
+	// they are held twice, as shown and raw, until the header is found,
+	// and 100 rows of 10 MB values were 2 GB.
+	xlsxSampleBytes = 16 << 20
 	// xlsxCheckEvery rows, the readers look at ctx and the clock.
 	xlsxCheckEvery = 256
 	// xlsxProgressGap is the least time between two progress reports.
@@ -746,6 +750,7 @@ func (s *sheetReader) sample() (map[int][]string, int, error) {
 	defer func() { _ = rows.Close() }()
 	out := map[int][]string{}
 	num, last := 0, 0
+	var bytes int
 	for {
 		if err := s.gate.wait(s.ctx, num); err != nil {
 			return nil, 0, err
@@ -779,7 +784,10 @@ func (s *sheetReader) sample() (map[int][]string, int, error) {
 		}
 		out[num] = cells
 		last = num
-		if len(out) >= xlsxSampleRows {
+		for _, c := range cells {
+			bytes += len(c)
+		}
+		if len(out) >= xlsxSampleRows || bytes >= xlsxSampleBytes && len(out) >= 2 {
 			break
 		}
 	}
@@ -1730,7 +1738,8 @@ func (s *spillFile) replay(ctx context.Context, n int64, keep []int,
 	r := bufio.NewReaderSize(fh, 256<<10)
 	var cells []string
 	var b []byte
-	var chunk []engine.Value // rows are cut from chunks of 256
+	var chunk []engine.Value // rows are cut from chunks of 256 (chunkBytes)
+	chunkUsed := 0
 	last := -1
 	for _, c := range keep {
 		last = max(last, c)
@@ -1788,9 +1797,33 @@ func (s *spillFile) replay(ctx context.Context, n int64, keep []int,
 				row[k] = v
 			}
 		}
+		if chunkUsed += rowValueBytes(row); chunkUsed > chunkBytes {
+			chunk, chunkUsed = nil, 0 // the next row starts a new chunk
+		}
 		if err := yield(row); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// chunkBytes bounds the values of the rows cut from one chunk. The rows
+// streamed to the import writer share chunks of 256 (one allocation for
+// all their values), and a chunk lives as long as any of its rows: the
+// values of all 256 with it. Past chunkBytes in one row, the next row
+// starts a new chunk: 256 rows of 10 MB kept 2.5 GB alive.
+const chunkBytes = 256 << 10
+
+// rowValueBytes is the text and blob bytes of a row's values.
+func rowValueBytes(row []engine.Value) int {
+	n := 0
+	for _, v := range row {
+		switch x := v.(type) {
+		case string:
+			n += len(x)
+		case []byte:
+			n += len(x)
+		}
+	}
+	return n
 }

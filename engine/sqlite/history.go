@@ -187,6 +187,14 @@ func (h *HistoryStore) List(ctx context.Context, database string, limit int) ([]
 	return h.query(ctx, "WHERE database = ? ORDER BY id DESC LIMIT ?", database, limit)
 }
 
+// FillSHA256 gives the entries recorded under a file's quick identity
+// (files.QuickPrefix…, recorded while its sha256 was not yet known) the
+// sha256 now known.
+func (h *HistoryStore) FillSHA256(ctx context.Context, quick, sha256 string) error {
+	_, err := h.db.ExecContext(ctx, "UPDATE history SET database_sha256 = ? WHERE database_sha256 = ?", sha256, quick)
+	return err
+}
+
 // Successes returns successful question/SQL pairs of a database (by path
 // or sha256), newest first, one per distinct question. An answer the user
 // marked wrong is never one of them: neither the entry marked nor another

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"querent/engine"
 	"querent/engine/imports"
 )
@@ -36,6 +38,18 @@ type ImportOptions struct {
 	// BusyTimeout is how long to wait for another program's lock on an
 	// existing target (default 5 s).
 	BusyTimeout time.Duration
+	// MaxMemory is the import's share of the memory ceiling (0: 1 GB):
+	// SQLite's page cache takes an eighth of it, 64 MB at most.
+	MaxMemory int64
+}
+
+// cachePragma is the page cache of an import with this memory.
+func (o ImportOptions) cachePragma() string {
+	kib := int64(65536)
+	if o.MaxMemory > 0 {
+		kib = max(min(kib, o.MaxMemory/8>>10), 2048)
+	}
+	return fmt.Sprintf("PRAGMA cache_size = -%d", kib)
 }
 
 // importBatchRows is the most rows one INSERT statement carries: wide
@@ -45,6 +59,17 @@ const importBatchRows = 100
 
 // maxImportVariables is SQLite's limit on parameters in one statement.
 const maxImportVariables = 32766
+
+// importBatchBytes bounds the values of one batch too: a batch is copied
+// twice more to be bound (into one Go buffer, then into C memory), and up
+// to a dozen batches are in flight between the reader and the writer. By
+// rows alone, 100 rows of 10 MB values were 1 GB a batch, and an XLSX of
+// 90 such shared strings took 4.4 GB to import.
+const importBatchBytes = 4 << 20
+
+// importInFlight bounds the values of the batches read and not yet
+// written.
+const importInFlight = 16 << 20
 
 var safeTableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -150,7 +175,7 @@ func checkRequest(target string, tables []*imports.ImportTable, opts ImportOptio
 // (which could leave a -wal or -journal file beside it). importExisting
 // checks again under its lock.
 func checkQuerentMade(ctx context.Context, abs, target string) error {
-	if _, cerr := checkFile(abs, target); cerr != nil {
+	if cerr := checkFile(abs, target); cerr != nil {
 		e := engine.AsError(cerr)
 		return engine.Errorf(engine.CodeImport, "the target is not a usable SQLite database: %s", e.Message).WithHint(
 			"Querent writes only into SQLite files; name a new file with --db to create one")
@@ -331,7 +356,7 @@ func importNew(ctx context.Context, abs string, tables []*imports.ImportTable, n
 	// A new file needs no journal: a failure discards the whole file.
 	// Exclusive locking and a large cache make the writing fast.
 	if err := c.exec(`PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
-		PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; BEGIN`); err != nil {
+		PRAGMA locking_mode = EXCLUSIVE; ` + opts.cachePragma() + `; PRAGMA temp_store = MEMORY; BEGIN`); err != nil {
 		return nil, importErr(abs, err)
 	}
 	rep = &imports.ImportReport{Warnings: []string{}, Errors: []engine.ErrorDoc{}, Tables: []imports.ImportedTable{}}
@@ -367,7 +392,7 @@ func importExisting(ctx context.Context, abs string, tables []*imports.ImportTab
 		busy = 5 * time.Second
 	}
 	c.busyTimeout(int(busy.Milliseconds()))
-	if err := c.exec("PRAGMA cache_size = -65536; BEGIN IMMEDIATE"); err != nil {
+	if err := c.exec(opts.cachePragma() + "; BEGIN IMMEDIATE"); err != nil {
 		return nil, importErr(abs, err)
 	}
 	committed := false
@@ -693,6 +718,20 @@ func orText(t string) string {
 	return t
 }
 
+// valuesBytes is what a row's values take to bind: their text and blobs.
+func valuesBytes(row []engine.Value) int64 {
+	n := int64(16 * len(row))
+	for _, v := range row {
+		switch x := v.(type) {
+		case string:
+			n += int64(len(x))
+		case []byte:
+			n += int64(len(x))
+		}
+	}
+	return n
+}
+
 // insertRows streams a table's rows into the table `into` with wide
 // multi-row INSERTs; reading (parsing, converting) and writing overlap on
 // two goroutines.
@@ -711,27 +750,56 @@ func insertRows(ctx context.Context, c *bulkConn, abs, into string, t *imports.I
 		return 0, importErr(abs, err)
 	}
 	defer full.close()
+	// Batches cut short by their bytes have other row counts; their
+	// statements are kept, few as they are (a size is one per row count).
+	short := map[int]*bulkStmt{}
+	defer func() {
+		for _, st := range short {
+			st.close()
+		}
+	}()
 
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	batches := make(chan []any, 4)
+	// The batches between the reader and the writer hold at most
+	// importInFlight bytes of values (one batch at least, however large
+	// its rows: a row may hold 64 MB).
+	type batch struct {
+		vals   []any
+		weight int64
+	}
+	inflight := semaphore.NewWeighted(importInFlight)
+	batches := make(chan batch, 4)
 	free := make(chan []any, 6)
 	readErr := make(chan error, 1)
 	go func() {
 		defer close(batches)
 		buf := make([]any, 0, per*ncols)
-		var line int64
+		var line, bytes int64
+		send := func() error {
+			w := min(max(bytes, 1), importInFlight)
+			if err := inflight.Acquire(rctx, w); err != nil {
+				return err
+			}
+			select {
+			case batches <- batch{buf, w}:
+			case <-rctx.Done():
+				inflight.Release(w)
+				return rctx.Err()
+			}
+			bytes = 0
+			return nil
+		}
 		err := t.Rows(rctx, func(row []engine.Value) error {
 			line++
 			if len(row) != ncols {
 				return engine.Errorf(engine.CodeInternal, "%s: row %d has %d values for %d columns", t.Source, line, len(row), ncols)
 			}
 			buf = append(buf, row...)
-			if len(buf) == per*ncols {
-				select {
-				case batches <- buf:
-				case <-rctx.Done():
-					return rctx.Err()
+			bytes += valuesBytes(row)
+			if len(buf) == per*ncols || bytes >= importBatchBytes {
+				if err := send(); err != nil {
+					return err
 				}
 				select {
 				case buf = <-free:
@@ -743,39 +811,43 @@ func insertRows(ctx context.Context, c *bulkConn, abs, into string, t *imports.I
 			return nil
 		})
 		if err == nil && len(buf) > 0 {
-			select {
-			case batches <- buf:
-			case <-rctx.Done():
-				err = rctx.Err()
-			}
+			err = send()
 		}
 		readErr <- err
 	}()
 	var n int64
 	var lastReport time.Time
 	var werr error
-	for b := range batches {
+	for bt := range batches {
+		b := bt.vals
 		if werr != nil {
+			inflight.Release(bt.weight)
 			continue // drain
 		}
 		if ctx.Err() != nil {
 			werr = ctx.Err()
 			cancel()
+			inflight.Release(bt.weight)
 			continue
 		}
 		rows := len(b) / ncols
 		stmt := full
 		if rows != per {
-			s, err := stmtFor(rows)
-			if err != nil {
-				werr = importErr(abs, err)
-				cancel()
-				continue
+			if stmt = short[rows]; stmt == nil {
+				s, err := stmtFor(rows)
+				if err != nil {
+					werr = importErr(abs, err)
+					cancel()
+					inflight.Release(bt.weight)
+					continue
+				}
+				short[rows], stmt = s, s
 			}
-			defer s.close()
-			stmt = s
 		}
-		if err := stmt.execValues(b); err != nil {
+		err := stmt.execValues(b)
+		clear(b) // a buffer kept for reuse must not keep its values alive
+		inflight.Release(bt.weight)
+		if err != nil {
 			werr = importErr(abs, err)
 			cancel()
 			continue

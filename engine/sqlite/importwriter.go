@@ -27,5 +27,5 @@ func (ImportWriter) Check(ctx context.Context, target string, tables []*imports.
 }
 
 func importOptions(o imports.WriteOptions) ImportOptions {
-	return ImportOptions{Table: o.Table, Replace: o.Replace, Append: o.Append, ReplaceUserTable: o.ReplaceUserTable, Progress: o.Progress}
+	return ImportOptions{Table: o.Table, Replace: o.Replace, Append: o.Append, ReplaceUserTable: o.ReplaceUserTable, Progress: o.Progress, MaxMemory: o.MaxMemory}
 }

@@ -3,9 +3,7 @@ package sqlite
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +16,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -26,6 +25,7 @@ import (
 	lib "modernc.org/sqlite/lib"
 
 	"querent/engine"
+	"querent/engine/files"
 )
 
 // Options tune how a database is opened and bounded. The zero value gives
@@ -68,12 +68,21 @@ type Options struct {
 	// with pending -wal or -journal changes (see MakeSnapshot); default
 	// DefaultSnapshotRoot().
 	SnapshotRoot string
-	// Snapshot is the copy of the file (its copyPath) that the caller made
-	// with MakeSnapshot and owns: it is opened instead of the file, under
-	// the file's name, and no snapshot is made here. The query worker's
-	// parent makes it, so that a worker killed and started again opens the
-	// same state of the file without copying it again.
-	Snapshot string
+	// File is the database file already open: the query worker's parent
+	// opens the user's file once (files.OpenDatabase), or the private
+	// snapshot it made of it, and passes the descriptor down. It is read
+	// through that descriptor, never by name (the path only names it), so
+	// a file replaced, re-linked or swapped for a FIFO since is never read
+	// in its place, and a worker started again reads the same file. No
+	// snapshot is made here; FileIsSnapshot says File is the parent's
+	// snapshot (checked at every open, never remembered in CheckCache).
+	// The caller keeps File open until the database is closed.
+	File           *os.File
+	FileIsSnapshot bool
+
+	// capsOfMemory: the row and result caps follow MaxMemory (they were
+	// not set), and SetMemoryLimit moves them.
+	capsOfMemory bool
 }
 
 // DefaultMaxMemory is the default memory ceiling of one statement.
@@ -85,6 +94,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxMemory <= 0 {
 		o.MaxMemory = DefaultMaxMemory
+	}
+	if o.MaxResultBytes == 0 && o.MaxRowBytes == 0 {
+		o.capsOfMemory = true
 	}
 	if o.MaxResultBytes == 0 {
 		o.MaxResultBytes = o.MaxMemory / 8
@@ -130,10 +142,16 @@ type DB struct {
 
 	shaMu sync.Mutex
 	sha   string
+	// file is the user's file as opened (nil when the parent holds it).
+	file *os.File
 
 	// size is the opened file's size in bytes (the snapshot's when there
 	// is one), for choosing between exact and estimated row counts.
 	size int64
+
+	// maxRowB and maxResultB are the row and result caps now
+	// (SetMemoryLimit moves them while a statement runs).
+	maxRowB, maxResultB atomic.Int64
 
 	// tls and handle are the connection's SQLite handle, for interrupting
 	// a streamed run between rows (sqlite3_interrupt may be called from any
@@ -145,8 +163,10 @@ type DB struct {
 var _ engine.Database = (*DB)(nil)
 
 // Open opens the SQLite file at path for guarded, read-only querying. The
-// file is never written, and no file is created beside it. Every failure is
-// an *engine.Error with code "database" that says what is wrong and what to
+// file is opened once (opts.File, or here without blocking) and SQLite
+// reads that descriptor, whatever the path names since; it is never
+// written, and no file is created beside it. Every failure is an
+// *engine.Error with code "database" that says what is wrong and what to
 // do.
 func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	opts = opts.withDefaults()
@@ -154,54 +174,93 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, dbError(path, "cannot resolve the path: %v", err).WithHint("check the path")
 	}
-	key, err := checkFile(abs, path)
-	if err != nil {
-		return nil, err
-	}
-	openPath := abs
 	var warnings []string
 	var cleanup []func()
-	if opts.Snapshot != "" && opts.Snapshot != abs {
-		openPath = opts.Snapshot
-		key = "" // a snapshot is a new state of the file: check it
-	} else if opts.Snapshot == "" {
-		dir, snap, warning, err := MakeSnapshot(ctx, opts.SnapshotRoot, abs)
+	fail := func(err error) (*DB, error) {
+		for i := len(cleanup) - 1; i >= 0; i-- {
+			cleanup[i]()
+		}
+		return nil, err
+	}
+	user, read, snapshot := opts.File, opts.File, opts.FileIsSnapshot
+	if user == nil {
+		f, _, err := files.OpenDatabase(abs)
 		if err != nil {
-			return nil, err
+			return nil, renamed(err, abs, path)
+		}
+		cleanup = append(cleanup, func() { f.Close() })
+		user, read = f, f
+		dir, snap, warning, err := MakeSnapshotOf(ctx, opts.SnapshotRoot, abs, f)
+		if err != nil {
+			return fail(err)
 		}
 		if warning != "" {
 			warnings = append(warnings, warning)
 		}
 		if dir != "" {
 			cleanup = append(cleanup, func() { ReleaseSnapshot(dir) })
-			openPath = snap
-			key = "" // a snapshot is a new state of the file: check it
+			sf, _, err := files.OpenDatabase(snap)
+			if err != nil {
+				return fail(err)
+			}
+			cleanup = append(cleanup, func() { sf.Close() })
+			read, snapshot = sf, true
 		}
+	} else if snapshot {
+		user = nil // the user's file is the parent's
 	}
-	dsn := fileDSN(openPath, true)
-	db, err := openGuarded(ctx, dsn, abs, path, key, opts)
+	st, head, err := checkOpened(read, path)
+	if err != nil {
+		return fail(err)
+	}
+	key := ""
+	if !snapshot {
+		key = checkKey(abs, st, head)
+	}
+	name, closeVFS, err := registerFileVFS(read)
+	if err != nil {
+		return fail(engine.Errorf(engine.CodeInternal, "cannot read %s through its descriptor: %v", path, err).WithErr(err))
+	}
+	// After the connections: a VFS is unregistered once nothing uses it.
+	cleanup = append([]func(){func() { closeVFS() }}, cleanup...)
+	db, err := openGuarded(ctx, descriptorDSN(name, true), abs, path, key, opts)
 	if err != nil && errors.Is(err, errDQS) {
 		// The file's own schema relies on double-quoted string literals.
-		db, err = openGuarded(ctx, fileDSN(openPath, false), abs, path, key, opts)
+		db, err = openGuarded(ctx, descriptorDSN(name, false), abs, path, key, opts)
 		if err == nil {
 			db.warnings = append(db.warnings, "this file's views use double-quoted text (\"like this\") where SQL expects 'single quotes'; "+
 				"Querent allowed that old SQLite habit for this file, so a misspelt column name in double quotes may read as text instead of failing")
 		}
 	}
 	if err != nil {
-		for _, f := range cleanup {
-			f()
-		}
-		return nil, err
+		return fail(err)
 	}
 	db.name = abs
 	db.path = abs
-	if st, err := os.Stat(openPath); err == nil {
-		db.size = st.Size()
-	}
+	db.file = user
+	db.size = st.Size()
 	db.warnings = append(warnings, db.warnings...)
 	db.cleanup = append(db.cleanup, cleanup...)
 	return db, nil
+}
+
+// renamed names a files.OpenDatabase error after the path as the user gave
+// it.
+func renamed(err error, abs, shown string) error {
+	if e := engine.AsError(err); e != nil && abs != shown {
+		e.Message = strings.Replace(e.Message, abs+": ", shown+": ", 1)
+		return e
+	}
+	return err
+}
+
+// descriptorDSN is the connection string of the file a VFS made by
+// registerFileVFS serves.
+func descriptorDSN(vfsName string, strictQuotes bool) string {
+	q := connParams(strictQuotes)
+	q.Set("vfs", vfsName)
+	u := url.URL{Scheme: "file", Opaque: fileVFSName, RawQuery: q.Encode()}
+	return u.String()
 }
 
 // errDQS marks a file whose views need double-quoted string literals.
@@ -220,7 +279,14 @@ func fileDSN(path string, strictQuotes bool) string {
 
 // connParams are the connection's parameters: read-only, immutable (no lock,
 // no journal, no sidecar file), query_only, defensive, no double-quoted
-// string literals, schema functions untrusted, cell sizes checked, no mmap.
+// string literals, schema functions untrusted, cell sizes checked, no mmap,
+// and temporary data in memory. A statement's temporary data (a
+// MATERIALIZED CTE, a sort or a GROUP BY too large for the cache, an
+// automatic index) otherwise goes to an unlinked file in TMPDIR, which no
+// memory ceiling sees: the red team's CTE wrote 8.8 GB there in 20 s. In
+// memory it is allocated from SQLite's heap, under the worker's hard heap
+// limit, and fails with too_big at the ceiling. (With temp_store=MEMORY
+// the sorter keeps its runs in memory too: SQLite skips its spill files.)
 func connParams(strictQuotes bool) url.Values {
 	q := url.Values{}
 	q.Set("mode", "ro")
@@ -233,6 +299,7 @@ func connParams(strictQuotes bool) url.Values {
 	q.Add("_pragma", "trusted_schema(0)")
 	q.Add("_pragma", "cell_size_check(1)")
 	q.Add("_pragma", "mmap_size(0)")
+	q.Add("_pragma", "temp_store(2)")
 	return q
 }
 
@@ -253,6 +320,8 @@ func openGuarded(ctx context.Context, dsn, abs, shown, key string, opts Options)
 		return nil, openError(shown, err)
 	}
 	d := &DB{opts: opts, sqldb: sqldb, conn: conn, lock: make(chan struct{}, 1), auth: &authState{}}
+	d.maxRowB.Store(opts.MaxRowBytes)
+	d.maxResultB.Store(opts.MaxResultBytes)
 	if err := d.install(); err != nil {
 		d.Close()
 		return nil, dbError(shown, "cannot set up the guarded connection: %v", err).WithErr(err)
@@ -289,6 +358,29 @@ func (d *DB) install() error {
 		d.tls, d.handle = connHandle(dc)
 		return r.RegisterAuthorizer(d.auth.authorize)
 	})
+}
+
+// caps are the row and result caps now.
+func (d *DB) caps() (maxRow, maxResult int64) { return d.maxRowB.Load(), d.maxResultB.Load() }
+
+func (d *DB) maxRow() int64 { return d.maxRowB.Load() }
+
+// SetMemoryLimit sets the memory the statements of this database may take
+// from now on, the one running included: the query worker's share of
+// Querent's ceiling (engine/worker's Budget), which changes as other
+// statements start and end. The row and result caps follow it (a
+// sixteenth and an eighth) unless Options set them, and so does SQLite's
+// hard heap limit (three quarters) in a process where LimitProcessHeap
+// turned it on.
+func (d *DB) SetMemoryLimit(limit int64) {
+	if limit <= 0 {
+		return
+	}
+	if d.opts.capsOfMemory {
+		d.maxRowB.Store(limit / 16)
+		d.maxResultB.Store(limit / 8)
+	}
+	setProcessHeapLimit(limit / 4 * 3)
 }
 
 // interrupt stops the statement running on the connection.
@@ -471,46 +563,48 @@ func (d *DB) Path() string { return d.path }
 // Warnings are what the user should know about this file.
 func (d *DB) Warnings() []string { return append([]string(nil), d.warnings...) }
 
-// checkFile turns every way a path can fail to be a readable SQLite file
-// into a database error that says what to do.
-func checkFile(abs, shown string) (key string, err error) {
-	st, err := os.Stat(abs)
+// checkOpened checks that the open file f (named shown) is a readable
+// SQLite file: a regular file (what was opened, not what the path names
+// now), not empty, with SQLite's header; it returns its stat and the first
+// 512 bytes, read with ReadAt (the descriptor may be shared).
+func checkOpened(f *os.File, shown string) (fs.FileInfo, []byte, error) {
+	st, err := f.Stat()
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "", dbError(shown, "no such file").WithHint("check the path (a relative path starts from %s)", cwd())
-	case errors.Is(err, fs.ErrPermission):
-		return "", dbError(shown, "permission denied: cannot see this file").WithHint("ask for read access to the file and its folders, or copy it somewhere you can read")
 	case err != nil:
-		return "", dbError(shown, "cannot read: %v", err).WithErr(err).WithHint("check the path and that the disk is available")
+		return nil, nil, dbError(shown, "cannot read: %v", err).WithErr(err).WithHint("check that the disk is available")
 	case st.IsDir():
-		return "", dbError(shown, "this is a folder, not a database file").WithHint("choose a .sqlite or .db file inside it")
+		return nil, nil, dbError(shown, "this is a folder, not a database file").WithHint("choose a .sqlite or .db file inside it")
 	case !st.Mode().IsRegular():
-		return "", dbError(shown, "this is not a regular file").WithHint("choose a .sqlite or .db file")
+		return nil, nil, dbError(shown, "this is not a regular file").WithHint("choose a .sqlite or .db file")
 	case st.Size() == 0:
-		return "", dbError(shown, "the file is empty (0 bytes), so it holds no database").WithHint(
+		return nil, nil, dbError(shown, "the file is empty (0 bytes), so it holds no database").WithHint(
 			"choose another file; to build a database from CSV or XLSX files, use: querent import --db new.sqlite data.csv")
 	}
-	f, err := os.Open(abs)
-	if errors.Is(err, fs.ErrPermission) {
-		return "", dbError(shown, "permission denied: you may not read this file").WithHint("ask for read access, or open a copy you can read")
-	}
-	if err != nil {
-		return "", dbError(shown, "cannot read: %v", err).WithErr(err).WithHint("check that the file is not locked by another program")
-	}
-	defer f.Close()
 	head := make([]byte, 512)
-	n, err := io.ReadFull(f, head)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return "", dbError(shown, "cannot read: %v", err).WithErr(err).WithHint("check the disk and the file's permissions")
+	n, err := f.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, nil, dbError(shown, "cannot read: %v", err).WithErr(err).WithHint("check the disk and the file's permissions")
 	}
 	head = head[:n]
 	if bytes.HasPrefix(head, []byte("SQLite format 3\x00")) {
 		if n < 100 {
-			return "", dbError(shown, "the file is cut short: it ends inside the SQLite header").WithHint("the copy is incomplete; copy or download it again")
+			return nil, nil, dbError(shown, "the file is cut short: it ends inside the SQLite header").WithHint("the copy is incomplete; copy or download it again")
 		}
-		return checkKey(abs, st, head), nil
+		return st, head, nil
 	}
-	return "", notSQLite(shown, head)
+	return nil, nil, notSQLite(shown, head)
+}
+
+// checkFile checks that the file at abs is a readable SQLite file, without
+// keeping it open.
+func checkFile(abs, shown string) error {
+	f, _, err := files.OpenDatabase(abs)
+	if err != nil {
+		return renamed(err, abs, shown)
+	}
+	defer f.Close()
+	_, _, err = checkOpened(f, shown)
+	return err
 }
 
 // notSQLite explains what a file that is not SQLite seems to be.
@@ -598,14 +692,6 @@ func dbError(shown, format string, args ...any) *engine.Error {
 	return e
 }
 
-func cwd() string {
-	d, err := os.Getwd()
-	if err != nil {
-		return "the current folder"
-	}
-	return d
-}
-
 // quoteShell quotes s for a shell command line when it needs it.
 func quoteShell(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
@@ -624,7 +710,9 @@ func quoteShell(s string) string {
 func humanBytes(n int64) string { return engine.FormatSize(n) }
 
 // SHA256 returns the hex sha256 of the database file (the user's file, not
-// a snapshot; the bundled demo's own bytes for the demo), computed once.
+// a snapshot; the bundled demo's own bytes for the demo), computed once
+// from the descriptor that was opened. It reads the whole file: the query
+// worker's parent computes it in the background instead (engine/worker).
 func (d *DB) SHA256(ctx context.Context) (string, error) {
 	d.shaMu.Lock()
 	defer d.shaMu.Unlock()
@@ -635,26 +723,26 @@ func (d *DB) SHA256(ctx context.Context) (string, error) {
 		d.sha = DemoSHA256()
 		return d.sha, nil
 	}
-	f, err := os.Open(d.path)
+	f := d.file
+	if f == nil {
+		of, _, err := files.OpenDatabase(d.path)
+		if err != nil {
+			return "", err
+		}
+		defer of.Close()
+		f = of
+	}
+	st, err := f.Stat()
 	if err != nil {
 		return "", dbError(d.name, "cannot read: %v", err).WithErr(err)
 	}
-	defer f.Close()
-	h := sha256.New()
-	buf := make([]byte, 1<<20)
-	for {
-		if err := ctx.Err(); err != nil {
-			return "", engine.AsError(err)
+	sum, err := files.HashFile(ctx, f, st.Size(), nil)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", engine.AsError(ctx.Err())
 		}
-		n, rerr := f.Read(buf)
-		h.Write(buf[:n])
-		if rerr == io.EOF {
-			break
-		}
-		if rerr != nil {
-			return "", dbError(d.name, "cannot read: %v", rerr).WithErr(rerr)
-		}
+		return "", dbError(d.name, "cannot read: %v", err).WithErr(err)
 	}
-	d.sha = hex.EncodeToString(h.Sum(nil))
+	d.sha = sum
 	return d.sha, nil
 }

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"modernc.org/libc"
 	lib "modernc.org/sqlite/lib"
@@ -41,7 +42,23 @@ func LimitProcessHeap(limit int64) error {
 	if got := lib.Xsqlite3_hard_heap_limit64(tls, -1); got != limit {
 		return fmt.Errorf("the heap limit did not hold: %d", got)
 	}
+	heapLimited.Store(true)
 	return nil
+}
+
+// heapLimited: LimitProcessHeap turned SQLite's heap limit on here.
+var heapLimited atomic.Bool
+
+// setProcessHeapLimit moves the limit LimitProcessHeap set (SQLite lets
+// it change at any time; a statement past a lowered limit fails at its
+// next allocation). Without LimitProcessHeap it does nothing.
+func setProcessHeapLimit(limit int64) {
+	if !heapLimited.Load() || limit <= 0 {
+		return
+	}
+	tls := libc.NewTLS()
+	defer tls.Close()
+	lib.Xsqlite3_hard_heap_limit64(tls, limit)
 }
 
 // HeapUsed is the memory SQLite holds in this process now, and the most it

@@ -145,7 +145,7 @@ func TestMain(m *testing.M) {
 		if err := LimitProcessHeap(a.MaxMemory / 4 * 3); err != nil {
 			return nil, err
 		}
-		opts := Options{MaxMemory: a.MaxMemory}
+		opts := Options{MaxMemory: a.MaxMemory, File: a.File, FileIsSnapshot: a.Snapshot}
 		if a.SkipCheck {
 			opts.QuickCheckTimeout = -1
 		}

@@ -107,16 +107,17 @@ func (d *DB) runLocked(ctx context.Context, query string, v *engine.Validation, 
 			break
 		}
 		rowBytes := st.rowBytes()
-		if rowBytes > d.opts.MaxRowBytes {
+		maxRow, maxResult := d.caps()
+		if rowBytes > maxRow {
 			return nil, engine.QueryErrorf(engine.CodeTooBig, query, -1,
 				"row %d of the result holds %s, more than the %s a row may take", len(res.Rows)+1,
-				humanBytes(rowBytes), humanBytes(d.opts.MaxRowBytes)).WithHint(
+				humanBytes(rowBytes), humanBytes(maxRow)).WithHint(
 				"select fewer or shorter columns: substr(col, 1, 200) or length(col) instead of a long text or blob")
 		}
 		size += rowBytes + 24 + 16*int64(n)
-		if size > d.opts.MaxResultBytes {
+		if size > maxResult {
 			return nil, engine.QueryErrorf(engine.CodeTooBig, query, -1,
-				"the result is larger than %s after %d rows", humanBytes(d.opts.MaxResultBytes), len(res.Rows)).WithHint(
+				"the result is larger than %s after %d rows", humanBytes(maxResult), len(res.Rows)).WithHint(
 				"select fewer or shorter columns (substr(col, 1, 200), length(col)) or fewer rows (LIMIT, WHERE)")
 		}
 		st.readRow(vals)
@@ -349,8 +350,17 @@ func (d *DB) streamLocked(ctx context.Context, query string, v *engine.Validatio
 	defer st.close()
 	n := len(v.Columns)
 	// Column types need the first non-NULL value of each undeclared column:
-	// look ahead at the first rows before telling the caller.
+	// look ahead at the first rows before telling the caller, until each
+	// has one, for 100 rows at most and lookAheadBytes of values (100 rows
+	// of 10 MB values were a gigabyte held before the first row was sent).
 	var ahead [][]engine.Value
+	var aheadBytes int64
+	untyped := map[int]bool{}
+	for i, c := range info.Columns {
+		if c.Type == "" {
+			untyped[i] = true
+		}
+	}
 	vals := make([]any, n)
 	out := make([]engine.Value, n)
 	emit := func(r []engine.Value) error {
@@ -390,10 +400,10 @@ func (d *DB) streamLocked(ctx context.Context, query string, v *engine.Validatio
 		if !ok {
 			break
 		}
-		if rb := st.rowBytes(); rb > d.opts.MaxRowBytes {
+		if rb, maxRow := st.rowBytes(), d.maxRow(); rb > maxRow {
 			return info, engine.QueryErrorf(engine.CodeTooBig, query, -1,
 				"row %d of the result holds %s, more than the %s a row may take", info.Rows+int64(len(ahead))+1,
-				humanBytes(rb), humanBytes(d.opts.MaxRowBytes)).WithHint(
+				humanBytes(rb), humanBytes(maxRow)).WithHint(
 				"select fewer or shorter columns: substr(col, 1, 200) or length(col) instead of a long text or blob")
 		}
 		st.readRow(vals)
@@ -401,7 +411,13 @@ func (d *DB) streamLocked(ctx context.Context, query string, v *engine.Validatio
 			r := make([]engine.Value, n)
 			copy(r, vals)
 			ahead = append(ahead, r)
-			if len(ahead) < 100 {
+			for i := range untyped {
+				if r[i] != nil {
+					delete(untyped, i)
+				}
+			}
+			aheadBytes += st.rowBytes()
+			if len(ahead) < 100 && len(untyped) > 0 && aheadBytes < lookAheadBytes {
 				continue
 			}
 			if cbErr = sendColumns(); cbErr != nil {
@@ -423,6 +439,10 @@ func (d *DB) streamLocked(ctx context.Context, query string, v *engine.Validatio
 	info.Elapsed = time.Since(start)
 	return info, nil
 }
+
+// lookAheadBytes bounds the rows a stream holds before it sends its
+// columns.
+const lookAheadBytes = 4 << 20
 
 // errStop ends a streamed run early without an error (the row limit).
 var errStop = errors.New("stop")

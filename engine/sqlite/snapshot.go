@@ -93,6 +93,23 @@ func MakeSnapshot(ctx context.Context, root, path string) (dir, copyPath, warnin
 	if err != nil {
 		return "", "", "", dbError(path, "cannot resolve the path: %v", err).WithHint("check the path")
 	}
+	in, _, err := files.OpenDatabase(abs)
+	if err != nil {
+		return "", "", "", err
+	}
+	defer in.Close()
+	return MakeSnapshotOf(ctx, root, abs, in)
+}
+
+// MakeSnapshotOf is MakeSnapshot of the file at path that the caller
+// already opened as in: the copy is made of what in holds (read with
+// ReadAt), whatever the path names now; the sidecars are found by name
+// beside path, since that is where SQLite keeps them.
+func MakeSnapshotOf(ctx context.Context, root, path string, in *os.File) (dir, copyPath, warning string, err error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", "", "", dbError(path, "cannot resolve the path: %v", err).WithHint("check the path")
+	}
 	roots := []string{root}
 	if root == "" {
 		roots = []string{DefaultSnapshotRoot(), tempSnapshotRoot()}
@@ -106,11 +123,6 @@ func MakeSnapshot(ctx context.Context, root, path string) (dir, copyPath, warnin
 	if err != nil || side.path == "" {
 		return "", abs, note, err
 	}
-	in, err := os.Open(abs)
-	if err != nil {
-		return "", "", "", dbError(abs, "cannot read: %v", err).WithErr(err).WithHint("check that you may read the file")
-	}
-	defer in.Close()
 	st, err := in.Stat()
 	if err != nil {
 		return "", "", "", dbError(abs, "cannot read: %v", err).WithErr(err).WithHint("check the disk")
@@ -273,11 +285,9 @@ type sidecar struct {
 // file alone is then what SQLite would show, and it needs no snapshot.
 // Likewise a -journal without a hot header (a committed PERSIST journal).
 func pendingSidecar(ctx context.Context, path string) (side sidecar, note string, err error) {
-	if st, err := os.Stat(path + "-wal"); err == nil && st.Mode().IsRegular() && st.Size() > 0 {
-		f, err := os.Open(path + "-wal")
-		if err != nil {
-			return side, "", dbError(path+"-wal", "cannot read: %v", err).WithErr(err).WithHint("check that you may read the file")
-		}
+	if f, err := openSidecar(path + "-wal"); err != nil {
+		return side, "", err
+	} else if f != nil {
 		s, err := scanWAL(ctx, bufio.NewReaderSize(f, 1<<20), -1, nil)
 		f.Close()
 		if err != nil {
@@ -294,8 +304,15 @@ func pendingSidecar(ctx context.Context, path string) (side sidecar, note string
 			return sidecar{path: path + "-wal", suffix: "-wal", size: s.end, need: 2 * s.end}, "", nil
 		}
 	}
-	if st, err := os.Stat(path + "-journal"); err == nil && st.Mode().IsRegular() && st.Size() > 0 {
-		head, err := readHead(path+"-journal", 28)
+	if f, err := openSidecar(path + "-journal"); err != nil {
+		return side, note, err
+	} else if f != nil {
+		head, err := readHead(f, 28)
+		st, serr := f.Stat()
+		f.Close()
+		if err == nil {
+			err = serr
+		}
 		if err != nil {
 			return side, note, dbError(path+"-journal", "cannot read: %v", err).WithErr(err).WithHint("check that you may read the file")
 		}
@@ -310,6 +327,24 @@ func pendingSidecar(ctx context.Context, path string) (side sidecar, note string
 	return side, note, nil
 }
 
+// openSidecar opens the -wal or -journal at path without blocking (a FIFO
+// put there cannot hold up the open) and returns it when it is a regular
+// file with something in it; nil, nil when there is none to read.
+func openSidecar(path string) (*os.File, error) {
+	f, err := files.OpenNoBlock(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, dbError(path, "cannot read: %v", err).WithErr(err).WithHint("check that you may read the file")
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() == 0 {
+		f.Close()
+		return nil, nil
+	}
+	return f, nil
+}
+
 func sidecarReadError(path string, err error) error {
 	if e := engine.AsError(err); e != nil && e.Code != engine.CodeInternal {
 		return e // cancelled or timed out
@@ -322,9 +357,12 @@ func sidecarReadError(path string, err error) error {
 // writer may have moved on since the first pass); for a journal, its first
 // side.size bytes.
 func copySidecar(ctx context.Context, side sidecar, dst, root string) error {
-	in, err := os.Open(side.path)
+	in, err := openSidecar(side.path)
 	if err != nil {
-		return dbError(side.path, "cannot read: %v", err).WithErr(err).WithHint("check that you may read the file")
+		return err
+	}
+	if in == nil {
+		return dbError(side.path, "the file went away while Querent read it").WithHint("open the database again")
 	}
 	defer in.Close()
 	if side.suffix != "-wal" {

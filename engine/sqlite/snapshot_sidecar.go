@@ -179,16 +179,11 @@ func journalBound(head []byte, size int64) (limit int64, hot bool) {
 	return min(size, limit), true
 }
 
-// readHead reads up to n bytes from the start of a file.
-func readHead(path string, n int) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
+// readHead reads up to n bytes from the start of an open file.
+func readHead(f *os.File, n int) ([]byte, error) {
 	b := make([]byte, n)
-	m, err := io.ReadFull(f, b)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+	m, err := f.ReadAt(b, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
 	return b[:m], nil

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -178,6 +179,100 @@ func TestWorkerBenchReport(t *testing.T) {
 	cancel()
 	<-done
 	line("another database while a bomb runs: p50 %s, max %s per query (20 queries)", benchtest.Median(others).Round(10*time.Microsecond), maxOf(others).Round(10*time.Microsecond))
+
+	// 5. A pool under load: a call that needs a new worker beside a busy
+	// one, 300 calls at once, and 300 with 5 runaways among them.
+	pool := open(t, small, worker.Config{})
+	var second []time.Duration
+	for i := 0; i < 5; i++ {
+		hctx, hold := context.WithCancel(ctx)
+		held := make(chan struct{})
+		go func() { pool.Run(hctx, instrBomb, engine.RunOptions{Timeout: time.Minute}); close(held) }()
+		time.Sleep(100 * time.Millisecond)
+		before := pool.Starts()
+		start := time.Now()
+		if _, err := pool.Run(ctx, "SELECT x FROM t", engine.RunOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if pool.Starts() > before {
+			second = append(second, time.Since(start))
+		}
+		hold()
+		<-held
+	}
+	if len(second) > 0 {
+		line("a call that starts a worker beside a busy one (no integrity check, the file's descriptor inherited): %s (median of %d)",
+			benchtest.Median(second).Round(100*time.Microsecond), len(second))
+	}
+	for _, runaways := range []int{0, 5} {
+		c := open(t, small, worker.Config{})
+		var mu sync.Mutex
+		var lat []time.Duration
+		failed := 0
+		var wg sync.WaitGroup
+		start := time.Now()
+		for i := range 300 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if runaways > 0 && i%(300/runaways) == 0 {
+					c.Run(ctx, instrBomb, engine.RunOptions{Timeout: 2 * time.Second})
+					return
+				}
+				s := time.Now()
+				_, err := c.Run(ctx, "SELECT x FROM t", engine.RunOptions{Timeout: 30 * time.Second})
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					failed++
+					return
+				}
+				lat = append(lat, time.Since(s))
+			}()
+		}
+		wg.Wait()
+		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+		line("300 calls at once on one database, %d runaways (2 s timeout) among them: %d answered, %d failed, in %s; each p50 %s, p95 %s, max %s; %d workers",
+			runaways, len(lat), failed, time.Since(start).Round(time.Millisecond), lat[len(lat)/2].Round(100*time.Microsecond),
+			lat[len(lat)*95/100].Round(100*time.Microsecond), lat[len(lat)-1].Round(time.Millisecond), c.Starts())
+		c.Close()
+	}
+
+	// 6. The identity of a file with a sparse 50 GB tail, and the
+	// background sha256's pace (on 1 GB of holes).
+	sparse := makeDB(t, "CREATE TABLE t(x)", "INSERT INTO t VALUES (1)")
+	if err := os.Truncate(sparse, 50<<30); err == nil {
+		var opens []time.Duration
+		for i := 0; i < 5; i++ {
+			start := time.Now()
+			c, err := worker.Open(ctx, sparse, worker.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Run(ctx, "SELECT x FROM t", engine.RunOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if sum, _ := c.SHA256(ctx); !strings.HasPrefix(sum, "quick:") {
+				t.Fatalf("fingerprint %s", sum)
+			}
+			opens = append(opens, time.Since(start))
+			c.Close()
+		}
+		line("a file with a sparse 50 GB tail: open, first answer and fingerprint %s (median of 5; the sha256 follows in the background)",
+			benchtest.Median(opens).Round(time.Millisecond))
+		os.Truncate(sparse, 1<<30)
+		start := time.Now()
+		c := open(t, sparse, worker.Config{})
+		for {
+			if sum, _ := c.SHA256(ctx); !strings.HasPrefix(sum, "quick:") {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		d := time.Since(start)
+		line("the background sha256 of 1 GB (sparse): %s, %.0f MB/s (50 GB: about %s)", d.Round(time.Millisecond),
+			float64(1<<30)/d.Seconds()/1e6, (d * 50).Round(time.Second))
+	}
 
 	if d := os.Getenv("QUERENT_REPORT_DIR"); d != "" {
 		os.MkdirAll(d, 0o755)

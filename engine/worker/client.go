@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/files"
 )
 
 // Bounds of the parent's watch over a worker.
@@ -34,27 +35,37 @@ const (
 )
 
 // Config says how to start workers. The zero value starts this very
-// executable, which must call Main first thing.
+// executable (start.go), which must call Main first thing.
 type Config struct {
-	// Exe is the worker's executable (default: os.Executable()).
-	Exe string
-	// Args are its arguments (default none: the environment marks it).
-	Args []string
-	// Env adds to its environment.
+	// Env adds to the worker's environment.
 	Env []string
-	// MaxMemory is the memory ceiling of one statement (default
-	// DefaultMaxMemory): the worker is killed, and the statement fails with
-	// too_big, when its resident size goes past it.
+	// Budget is the memory ceiling shared by all of Querent (the parent,
+	// every worker of every database, imports): a call runs with a share
+	// of it (budget.go). nil: a budget of DefaultMaxMemory for this
+	// database alone.
+	Budget *Budget
+	// MaxMemory, when set, caps the share of one statement: the worker is
+	// killed, and the statement fails with too_big, when its resident size
+	// goes past its share.
 	MaxMemory int64
 	// StartTimeout bounds starting a worker (default 20 s).
 	StartTimeout time.Duration
 	// OpenTimeout bounds opening the database in it, integrity check
 	// included (default 60 s).
 	OpenTimeout time.Duration
-	// Snapshot is a private copy of the file for the worker to open instead
-	// (OpenArgs.Snapshot); Warnings come before the worker's own; OnClose
-	// runs when the client is closed (to release the snapshot).
+	// File is the user's database file, opened once by the caller
+	// (files.OpenDatabase: without blocking, checked to be a regular file
+	// from its descriptor); the client owns it from then on and closes it.
+	// nil: Open opens the path so. Every worker, the first and each one
+	// started after a kill, reads this descriptor, never the path.
+	File *os.File
+	// Snapshot is a private copy of the file, made by the caller, for the
+	// workers to read instead (the client opens it once); Warnings come
+	// before the worker's own; OnClose runs when the client is closed (to
+	// release the snapshot).
 	Snapshot string
+	// Hashes, when set, remembers the sha256 of files across runs (SHA256).
+	Hashes   HashStore
 	Warnings []string
 	OnClose  func()
 }
@@ -63,15 +74,11 @@ type Config struct {
 const DefaultMaxMemory = 1 << 30
 
 func (c Config) withDefaults() (Config, error) {
-	if c.Exe == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return c, startError("querent", err)
-		}
-		c.Exe = exe
+	if selfExeErr != nil {
+		return c, startError("querent", selfExeErr)
 	}
-	if c.MaxMemory <= 0 {
-		c.MaxMemory = DefaultMaxMemory
+	if c.Budget == nil {
+		c.Budget = NewBudget(DefaultMaxMemory)
 	}
 	if c.StartTimeout <= 0 {
 		c.StartTimeout = 20 * time.Second
@@ -82,27 +89,36 @@ func (c Config) withDefaults() (Config, error) {
 	return c, nil
 }
 
-// Client is a database whose queries run in a worker process: the same
+// Client is a database whose queries run in worker processes: the same
 // guarded database as in-process, behind a boundary that can be killed.
 // A statement that outlives its timeout, a cancelled one that does not
-// stop, or a worker that grows past the memory ceiling is ended by killing
-// the worker; the next call starts a new one. So a timeout is a promise:
-// one SQL function call over a huge value runs in SQLite without any check
-// for interrupts, and only a process boundary stops it on time.
+// stop, or a worker that grows past its share of the memory ceiling is
+// ended by killing its worker. So a timeout is a promise: one SQL function
+// call over a huge value runs in SQLite without any check for interrupts,
+// and only a process boundary stops it on time.
 //
-// Calls are served one at a time (the worker has one connection); each
-// database has its own worker, so a runaway statement on one never holds
-// up another.
+// A worker serves one call at a time (it has one connection); a client
+// keeps a pool of them, which grows when every one is busy (up to the
+// Budget's bounds) and shrinks back when calls are few. So a runaway
+// statement holds up its own call only: the red team's 300 calls with 5
+// runaways among them waited behind the runaways on one worker, and 263
+// timed out without ever running.
 type Client struct {
-	cfg  Config
-	args OpenArgs
-	info openReply
+	cfg    Config
+	budget *Budget
+	args   openWire
+	info   openReply
 
-	lock chan struct{} // held by the call in flight
+	// file is the user's file, read the one the workers read (file or
+	// the snapshot), readID what read was when opened: a call finds read
+	// in another state refused (changedError).
+	file, read *os.File
+	readID     files.FileID
 
-	pmu    sync.Mutex
-	p      *process // nil when no worker runs
-	closed bool
+	mu      sync.Mutex
+	procs   map[*process]struct{} // every worker alive, idle or busy
+	closed  bool
+	checked bool // a worker opened the file with its integrity check
 
 	nextID atomic.Uint64
 	starts atomic.Int64
@@ -111,8 +127,9 @@ type Client struct {
 	schema   *engine.Schema
 	skip     []string
 
-	shaMu sync.Mutex
-	sha   string
+	// id is the user's file's identity; demoSHA the demo's sha256.
+	id      *identity
+	demoSHA string
 }
 
 var (
@@ -132,103 +149,192 @@ func Open(ctx context.Context, path string, cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg, args: OpenArgs{Path: path, MaxMemory: cfg.MaxMemory, Snapshot: cfg.Snapshot}, lock: make(chan struct{}, 1)}
-	if err := c.acquire(ctx, time.Time{}); err != nil {
-		return nil, engine.AsError(err)
-	}
-	defer c.release()
-	if _, err := c.ensure(ctx); err != nil {
+	c := &Client{cfg: cfg, budget: cfg.Budget, args: openWire{Path: path}, procs: map[*process]struct{}{}}
+	if err := c.openFiles(ctx, path); err != nil {
 		c.Close()
 		return nil, err
 	}
+	c.budget.register(c)
+	// The first worker opens the file, integrity check included, and
+	// waits idle for the first call.
+	p, err := c.get(ctx, time.Time{})
+	if err != nil {
+		c.Close()
+		return nil, engine.AsError(err)
+	}
+	c.budget.put(c, p)
 	return c, nil
 }
 
-// Starts is how many workers this client has started (1 plus restarts).
+// openFiles opens the user's file (unless the caller did) and the
+// snapshot, once, notes what the workers will read, and identifies the
+// user's file.
+func (c *Client) openFiles(ctx context.Context, path string) error {
+	c.file = c.cfg.File
+	c.cfg.File = nil
+	if path == "" {
+		return nil
+	}
+	if c.file == nil {
+		f, _, err := files.OpenDatabase(path)
+		if err != nil {
+			return err
+		}
+		c.file = f
+	}
+	uid, err := files.IDOf(c.file)
+	if err != nil {
+		return engine.Errorf(engine.CodeDatabase, "%s: cannot read: %v", path, err).WithErr(err)
+	}
+	c.id = newIdentity(ctx, c.file, uid, c.cfg.Hashes)
+	c.read = c.file
+	if c.cfg.Snapshot != "" {
+		f, _, err := files.OpenDatabase(c.cfg.Snapshot)
+		if err != nil {
+			return err
+		}
+		c.read = f
+		c.args.Snapshot = true
+	}
+	id, err := files.IDOf(c.read)
+	if err != nil {
+		return engine.Errorf(engine.CodeDatabase, "%s: cannot read: %v", path, err).WithErr(err)
+	}
+	c.readID = id
+	c.args.ReadPath, c.args.ReadID = c.read.Name(), id
+	c.args.Inherited = canInherit
+	return nil
+}
+
+// unchanged refuses a call when the file the workers read is no longer in
+// the state it was opened in: written in place, it is not the file that
+// was checked, and a worker with an immutable connection would read it
+// torn. (A file replaced or re-linked under its path is not seen at all:
+// the descriptor still holds the one opened.)
+func (c *Client) unchanged() error {
+	if c.read == nil {
+		return nil
+	}
+	id, err := files.IDOf(c.read)
+	if err != nil {
+		return engine.Errorf(engine.CodeDatabase, "%s: cannot read: %v", c.shown(), err).WithErr(err)
+	}
+	if why := c.readID.Changed(id); why != "" {
+		return changedError(c.shown(), why)
+	}
+	return nil
+}
+
+// Starts is how many workers this client has started.
 func (c *Client) Starts() int { return int(c.starts.Load()) }
 
-// PID is the running worker's process id, or 0.
+// PID is the process id of one running worker, or 0.
 func (c *Client) PID() int {
-	c.pmu.Lock()
-	defer c.pmu.Unlock()
-	if c.p == nil || c.p.cmd.Process == nil {
-		return 0
+	if pids := c.PIDs(); len(pids) > 0 {
+		return pids[0]
 	}
-	return c.p.cmd.Process.Pid
+	return 0
 }
 
-// acquire takes the call lock, or fails when ctx ends or the deadline
-// (if set) passes first.
-func (c *Client) acquire(ctx context.Context, deadline time.Time) error {
-	var expire <-chan time.Time
-	if !deadline.IsZero() {
-		t := time.NewTimer(time.Until(deadline))
-		defer t.Stop()
-		expire = t.C
+// PIDs are the process ids of the running workers.
+func (c *Client) PIDs() []int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []int
+	for p := range c.procs {
+		if p.cmd.Process != nil {
+			out = append(out, p.cmd.Process.Pid)
+		}
 	}
-	select {
-	case c.lock <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-expire:
-		return errExpired
-	}
+	return out
 }
 
-func (c *Client) release() { <-c.lock }
+func (c *Client) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
 
-// errExpired says a call's deadline passed while it waited for another.
-var errExpired = fmt.Errorf("expired")
-
-// ensure returns the running worker, starting one (and opening the
-// database in it) when none runs. Held under the call lock.
-func (c *Client) ensure(ctx context.Context) (*process, error) {
-	c.pmu.Lock()
-	p, closed := c.p, c.closed
-	c.pmu.Unlock()
-	if closed {
-		return nil, engine.Errorf(engine.CodeInternal, "the database was closed")
+// get returns a worker for a call: an idle one, or a new one started (and
+// the database opened in it) when all are busy and the budget has room;
+// else it waits, until ctx ends or the deadline (if set) passes
+// (errExpired).
+func (c *Client) get(ctx context.Context, deadline time.Time) (*process, error) {
+	p, spawn, err := c.budget.take(ctx, deadline, c)
+	if err != nil || !spawn {
+		return p, err
 	}
-	if p != nil {
-		return p, nil
-	}
-	p, err := spawn(c.cfg.Exe, c.cfg.Args, c.cfg.Env, c.cfg.StartTimeout)
+	p, err = c.start(ctx)
 	if err != nil {
 		return nil, err
 	}
+	return p, nil
+}
+
+// start starts a worker in a place the budget gave, and opens the
+// database in it: with its integrity check the first time, not again in
+// the workers that follow (the parent sees the file unchanged).
+func (c *Client) start(ctx context.Context) (*process, error) {
+	placed := &process{} // stands for the place until the worker exists
+	fail := func(err error) (*process, error) {
+		c.budget.gone(c, placed)
+		return nil, err
+	}
+	if err := c.unchanged(); err != nil {
+		return fail(err)
+	}
+	p, err := spawn(selfExe, c.cfg.Env, c.cfg.StartTimeout, c.read)
+	if err != nil {
+		return fail(err)
+	}
+	placed.placeGiven.Store(true) // the place is p's now
 	c.starts.Add(1)
-	c.pmu.Lock()
+	c.mu.Lock()
 	if c.closed {
-		c.pmu.Unlock()
+		c.mu.Unlock()
 		p.kill()
+		c.budget.gone(c, p)
 		return nil, engine.Errorf(engine.CodeInternal, "the database was closed")
 	}
-	c.p = p
-	c.pmu.Unlock()
-	first := c.starts.Load() == 1
+	c.procs[p] = struct{}{}
+	first := !c.checked
+	c.mu.Unlock()
 	args := c.args
 	args.SkipCheck = !first
+	args.MaxMemory = c.startMemory()
 	rep, err := c.roundTrip(ctx, p, request{ID: c.nextID.Add(1), Op: opOpen, Open: args}, callOpts{
 		deadline: time.Now().Add(c.cfg.OpenTimeout),
 		onTimeout: func() error {
 			return engine.Errorf(engine.CodeDatabase, "%s: opening it took longer than %s", c.shown(), c.cfg.OpenTimeout).WithHint(
 				"the file may be very large or damaged; try again, or open a copy")
 		},
-	})
+	}, nil)
+	if err == nil && rep.Open == nil {
+		err = engine.Errorf(engine.CodeInternal, "the query worker did not say what it opened")
+	}
 	if err != nil {
 		c.drop(p)
 		return nil, err
 	}
-	if rep.Open == nil {
-		c.drop(p)
-		return nil, engine.Errorf(engine.CodeInternal, "the query worker did not say what it opened")
-	}
-	if first {
+	c.mu.Lock()
+	if first && !c.checked {
+		c.checked = true
 		c.info = *rep.Open
 		c.info.Warnings = append(append([]string(nil), c.cfg.Warnings...), c.info.Warnings...)
+		c.demoSHA = rep.SHA
 	}
+	c.mu.Unlock()
 	return p, nil
+}
+
+// startMemory is the limit a new worker starts with: a running call's
+// share as it would be now (each call then sends its own).
+func (c *Client) startMemory() int64 {
+	n := c.budget.workers() / 2
+	if c.cfg.MaxMemory > 0 {
+		n = min(n, c.cfg.MaxMemory)
+	}
+	return n
 }
 
 func (c *Client) shown() string {
@@ -241,14 +347,13 @@ func (c *Client) shown() string {
 	return c.args.Path
 }
 
-// drop kills a worker and forgets it.
+// drop kills a worker and gives up its place.
 func (c *Client) drop(p *process) {
-	c.pmu.Lock()
-	if c.p == p {
-		c.p = nil
-	}
-	c.pmu.Unlock()
+	c.mu.Lock()
+	delete(c.procs, p)
+	c.mu.Unlock()
 	p.kill()
+	c.budget.gone(c, p)
 }
 
 // callOpts say how the parent watches one request.
@@ -268,8 +373,9 @@ type stepOverrun struct{ step string }
 func (e *stepOverrun) Error() string { return "the step " + e.step + " ran past its budget" }
 
 // roundTrip sends req to p and waits for its reply, watching the deadline,
-// the context, the memory ceiling and the schema steps' budgets.
-func (c *Client) roundTrip(ctx context.Context, p *process, req request, o callOpts) (*reply, error) {
+// the context, the call's share of memory (sh; nil while a worker opens
+// the database: the open's own limit) and the schema steps' budgets.
+func (c *Client) roundTrip(ctx context.Context, p *process, req request, o callOpts, sh *share) (*reply, error) {
 	if err := p.send(req); err != nil {
 		c.drop(p)
 		if ctx.Err() != nil {
@@ -310,6 +416,7 @@ func (c *Client) roundTrip(ctx context.Context, p *process, req request, o callO
 	for {
 		select {
 		case f := <-p.frames:
+			p.took(f)
 			switch f.typ {
 			case frameReply:
 				var rep reply
@@ -370,30 +477,59 @@ func (c *Client) roundTrip(ctx context.Context, p *process, req request, o callO
 			}
 			return nil, engine.AsError(ctx.Err())
 		case <-memC:
-			if rss := rssOf(p); rss > c.cfg.MaxMemory {
+			limit := req.Open.MaxMemory
+			if sh != nil {
+				limit = sh.limit.Load()
+			}
+			rss := rssOf(p)
+			switch {
+			case rss > limit:
 				c.drop(p)
-				return nil, engine.Errorf(engine.CodeTooBig, "the query needed more than %s of memory and was stopped", engine.FormatSize(c.cfg.MaxMemory)).WithHint(
-					"ask for less: fewer rows or columns, shorter values (substr(col, 1, 200)), or aggregate first; the ceiling is a setting (QUERENT_MAX_MEMORY)")
+				return nil, c.tooBig(limit)
+			case sh != nil && c.budget.overTree(sh, rss):
+				c.drop(p)
+				return nil, engine.Errorf(engine.CodeTooBig, "Querent's processes together needed more than the %s memory ceiling, and this query was the largest running: it was stopped",
+					engine.FormatSize(c.budget.Total())).WithHint(
+					"ask for less: fewer rows or columns, shorter values (substr(col, 1, 200)), or aggregate first; run fewer queries at once; the ceiling is a setting (QUERENT_MAX_MEMORY)")
 			}
 		}
 	}
 }
 
-// call runs one request under the call lock, starting a worker if needed.
+// tooBig is the error of a call whose worker grew past its share.
+func (c *Client) tooBig(limit int64) error {
+	shared := ""
+	if limit < c.budget.workers()/2 && (c.cfg.MaxMemory == 0 || limit < c.cfg.MaxMemory) {
+		shared = fmt.Sprintf(" (its share of Querent's %s ceiling, split among the queries running at once)", engine.FormatSize(c.budget.Total()))
+	}
+	return engine.Errorf(engine.CodeTooBig, "the query needed more than %s of memory%s and was stopped", engine.FormatSize(limit), shared).WithHint(
+		"ask for less: fewer rows or columns, shorter values (substr(col, 1, 200)), or aggregate first; the ceiling is a setting (QUERENT_MAX_MEMORY)")
+}
+
+// call runs one request on a worker of the pool, starting one if needed.
 func (c *Client) call(ctx context.Context, req request, o callOpts) (*reply, error) {
-	if err := c.acquire(ctx, o.deadline); err != nil {
+	if err := c.unchanged(); err != nil {
+		return nil, err
+	}
+	p, err := c.get(ctx, o.deadline)
+	if err != nil {
 		if err == errExpired {
 			return nil, o.onTimeout()
 		}
 		return nil, engine.AsError(err)
 	}
-	defer c.release()
-	p, err := c.ensure(ctx)
-	if err != nil {
-		return nil, err
-	}
+	sh := c.budget.begin(c, p)
 	req.ID = c.nextID.Add(1)
-	return c.roundTrip(ctx, p, req, o)
+	req.Memory = sh.limit.Load()
+	rep, err := c.roundTrip(ctx, p, req, o, sh)
+	c.budget.end(sh)
+	c.mu.Lock()
+	_, alive := c.procs[p]
+	c.mu.Unlock()
+	if alive {
+		c.budget.put(c, p)
+	}
+	return rep, err
 }
 
 // Dialect is the database's dialect ("sqlite").
@@ -556,40 +692,57 @@ func (c *Client) Stream(ctx context.Context, sql string, opts engine.StreamOptio
 	return nil, err
 }
 
-// SHA256 returns the hex sha256 of the database file, computed once.
+// SHA256 returns the hex sha256 of the user's database file (not a
+// snapshot; the demo's own bytes for the demo) when it is known, and until
+// then the file's quick identity: files.QuickPrefix and 64 hex digits
+// (identity.go). It returns at once, or within hashWait when the hash is
+// about to end; it never reads the file itself.
 func (c *Client) SHA256(ctx context.Context) (string, error) {
-	c.shaMu.Lock()
-	defer c.shaMu.Unlock()
-	if c.sha != "" {
-		return c.sha, nil
+	if c.id == nil {
+		return c.demoSHA, nil
 	}
-	rep, err := c.call(ctx, request{Op: opSHA}, callOpts{})
-	if err != nil {
-		return "", err
-	}
-	c.sha = rep.SHA
-	return c.sha, nil
+	return c.id.sha256(ctx), nil
 }
 
-// Close stops the worker: at once if a call is in flight (that call fails),
-// else by closing its input.
-func (c *Client) Close() error {
-	c.pmu.Lock()
-	p, was := c.p, c.closed
-	c.p, c.closed = nil, true
-	c.pmu.Unlock()
-	if !was && c.cfg.OnClose != nil {
-		defer c.cfg.OnClose()
+// releaseFiles ends the hash, closes the files and runs OnClose, once the
+// workers are stopped.
+func (c *Client) releaseFiles(file, read *os.File) {
+	if c.id != nil {
+		c.id.close() // before the file it reads is closed
 	}
-	if p == nil {
+	if read != nil && read != file {
+		read.Close()
+	}
+	if file != nil {
+		file.Close()
+	}
+	if c.cfg.OnClose != nil {
+		c.cfg.OnClose()
+	}
+}
+
+// Close stops the workers: at once those with a call in flight (that call
+// fails), the idle ones by closing their input.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	was := c.closed
+	c.closed = true
+	procs := c.procs
+	c.procs = map[*process]struct{}{}
+	c.mu.Unlock()
+	if was {
 		return nil
 	}
-	select {
-	case c.lock <- struct{}{}:
-		p.stop()
-		<-c.lock
-	default:
-		p.kill()
+	defer c.releaseFiles(c.file, c.read)
+	if c.budget == nil {
+		return nil
+	}
+	c.budget.forget(c) // stops the idle ones
+	for p := range procs {
+		if !p.quitting() {
+			p.kill()
+			c.budget.gone(c, p)
+		}
 	}
 	return nil
 }

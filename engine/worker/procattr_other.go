@@ -6,3 +6,6 @@ import "os/exec"
 
 // setProcAttr has nothing to set here.
 func setProcAttr(cmd *exec.Cmd) {}
+
+// canInherit: the worker opens the file by path and checks its identity.
+const canInherit = false

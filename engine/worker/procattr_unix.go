@@ -13,3 +13,7 @@ import (
 func setProcAttr(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
+
+// canInherit: a worker inherits the database file's descriptor
+// (exec.Cmd.ExtraFiles).
+const canInherit = true

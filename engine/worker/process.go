@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"querent/engine"
@@ -25,12 +26,83 @@ type process struct {
 	quitOnce sync.Once
 	stderr   *tail // the end of what the worker wrote to stderr
 	started  time.Time
+	// queued is the payload bytes in frames, room is signalled when a
+	// frame is taken from it: the reader reads ahead of the caller by
+	// maxQueued bytes at most (a worker streaming rows of 10 MB to a slow
+	// XLSX writer had 64 of them waiting in the parent).
+	queued atomic.Int64
+	room   chan struct{}
+	// placeGiven: this worker's place in the Budget was given up (it died,
+	// was killed or stopped, or handed its place to another).
+	placeGiven atomic.Bool
+}
+
+// isDead reports whether the worker's output ended.
+func (p *process) isDead() bool {
+	select {
+	case <-p.dead:
+		return true
+	default:
+		return false
+	}
+}
+
+// quitting reports whether the worker was killed or stopped.
+func (p *process) quitting() bool {
+	select {
+	case <-p.quit:
+		return true
+	default:
+		return false
+	}
+}
+
+// setLimit tells the worker its call's share of memory now.
+func (p *process) setLimit(limit int64) {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(limit))
+	_ = p.fw.write(frameLimit, b[:])
+}
+
+// maxQueued bounds the frames read from a worker and not yet taken (one
+// frame is always let through, however large).
+const maxQueued = 8 << 20
+
+// admit waits until n more bytes may be queued, and counts them; false
+// when the worker is being stopped (the frame is then dropped).
+func (p *process) admit(n int) bool {
+	for {
+		q := p.queued.Load()
+		if q == 0 || q+int64(n) <= maxQueued {
+			p.queued.Add(int64(n))
+			return true
+		}
+		select {
+		case <-p.room:
+		case <-p.quit:
+			return false
+		}
+	}
+}
+
+// took is told of each frame taken from frames.
+func (p *process) took(f frame) {
+	p.queued.Add(-int64(len(f.payload)))
+	select {
+	case p.room <- struct{}{}:
+	default:
+	}
 }
 
 // spawn starts a worker and waits for its hello.
-func spawn(exe string, args []string, env []string, startTimeout time.Duration) (*process, error) {
-	cmd := exec.Command(exe, args...)
-	cmd.Env = append(append(os.Environ(), env...), envWorker+"=1")
+// The worker inherits file (nil: none) as its descriptor inheritedFD
+// where the system allows (canInherit).
+func spawn(exe string, env []string, startTimeout time.Duration, file *os.File) (*process, error) {
+	cmd := exec.Command(exe, workerArg)
+	cmd.Env = workerEnv(env)
+	if file != nil && canInherit {
+		cmd.ExtraFiles = []*os.File{file}
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -46,12 +118,14 @@ func spawn(exe string, args []string, env []string, startTimeout time.Duration) 
 		return nil, startError(exe, err)
 	}
 	p := &process{cmd: cmd, stdin: stdin, fw: newFrameWriter(stdin), frames: make(chan frame, 64),
-		dead: make(chan struct{}), exited: make(chan struct{}), quit: make(chan struct{}), stderr: t, started: time.Now()}
+		dead: make(chan struct{}), exited: make(chan struct{}), quit: make(chan struct{}), stderr: t, started: time.Now(),
+		room: make(chan struct{}, 1)}
 	go p.read(bufio.NewReaderSize(stdout, 256<<10))
 	timer := time.NewTimer(startTimeout)
 	defer timer.Stop()
 	select {
 	case f := <-p.frames:
+		p.took(f)
 		if f.typ != frameHello || len(f.payload) != 8 || binary.BigEndian.Uint64(f.payload) != protocolVersion {
 			p.kill()
 			return nil, engine.Errorf(engine.CodeInternal, "the query worker (%s) speaks another protocol: was Querent updated while it ran?", exe).WithHint(
@@ -86,9 +160,13 @@ func (p *process) read(r *bufio.Reader) {
 		if err != nil {
 			return
 		}
+		if !p.admit(len(f.payload)) {
+			continue
+		}
 		select {
 		case p.frames <- f:
 		case <-p.quit:
+			p.queued.Add(-int64(len(f.payload)))
 		}
 	}
 }

@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"sync"
 	"time"
 
 	"querent/engine"
+	"querent/engine/files"
 )
 
 // The protocol between a parent and its worker: frames on the worker's
@@ -29,11 +31,12 @@ const (
 	frameRows    = 'w' // worker → parent: a batch of rows (rows encoding)
 	frameColumns = 'k' // worker → parent: a stream's columns (gob), before its rows
 	frameStep    = 'e' // worker → parent: a bounded step begins (gob)
+	frameLimit   = 'm' // parent → worker: the running call's share of memory now (8 bytes)
 )
 
 // protocolVersion changes whenever the frames change: a parent and a worker
 // are the same binary, so a mismatch means the binary was replaced on disk.
-const protocolVersion = 1
+const protocolVersion = 2
 
 // maxFrame bounds one frame. Rows come in batches far below it; one row is
 // bounded by the guard's row cap (64 MB by default).
@@ -53,33 +56,61 @@ const (
 	opRun      = "run"
 	opExplain  = "explain"
 	opStream   = "stream"
-	opSHA      = "sha256"
 )
 
-// OpenArgs say which database a worker opens and how it is bounded.
+// OpenArgs say which database a worker opens and how it is bounded: what
+// the worker's OpenFunc is given.
 type OpenArgs struct {
-	// Path is the user's file; "" opens the bundled demo.
+	// Path is the user's file, as shown; "" opens the bundled demo.
 	Path string
-	// MaxMemory is the memory ceiling of one statement (0: the default).
+	// File is the file to read, opened once by the parent and inherited
+	// (or, where descriptors cannot be inherited, opened by path in the
+	// worker and checked to be the parent's file in the same state): the
+	// user's file, or the private snapshot the parent made of it. nil for
+	// the demo. The worker reads it, never the path.
+	File *os.File
+	// Snapshot says File is a private snapshot (a file with pending -wal
+	// changes), which the parent made and owns.
+	Snapshot bool
+	// MaxMemory is the worker's memory limit at start; each call then
+	// sets its own share (SetMemory).
 	MaxMemory int64
-	// Snapshot is a private copy of the file that the parent made and owns
-	// (a file with pending -wal changes): the worker opens it instead.
-	Snapshot string
 	// SkipCheck skips the integrity check on open: a worker restarted after
-	// a kill opens a file that its predecessor already checked.
+	// a kill opens the file its predecessor checked, which the parent saw
+	// unchanged (files.FileID).
 	SkipCheck bool
 }
+
+// openWire is OpenArgs as sent to the worker: the file as an inherited
+// descriptor (Inherited) or, where none can be, its path and the identity
+// it must have.
+type openWire struct {
+	Path      string
+	Inherited bool
+	ReadPath  string
+	ReadID    files.FileID
+	Snapshot  bool
+	MaxMemory int64
+	SkipCheck bool
+}
+
+// inheritedFD is the descriptor number of the file a worker inherits: the
+// first of exec.Cmd.ExtraFiles.
+const inheritedFD = 3
 
 // request is one call from the parent.
 type request struct {
 	ID     uint64
 	Op     string
 	SQL    string
-	Open   OpenArgs
+	Open   openWire
 	Run    engine.RunOptions
 	Stream engine.StreamOptions
 	// Skip names schema steps not to run (they overran in a killed worker).
 	Skip []string
+	// Memory is the call's share of the memory ceiling (Budget): the
+	// worker's limits while it runs; 0 for the open (Open.MaxMemory).
+	Memory int64
 }
 
 // openReply describes the database a worker opened.
@@ -108,7 +139,8 @@ type reply struct {
 	Result *resultMeta
 	Hints  []string
 	Info   *engine.StreamInfo
-	SHA    string
+	// SHA is the demo's sha256, in the reply to open.
+	SHA string
 }
 
 // step announces a bounded step of the worker's work.
@@ -163,17 +195,24 @@ func newFrameWriter(w io.Writer) *frameWriter {
 	return &frameWriter{w: bufio.NewWriterSize(w, 64<<10)}
 }
 
-// write sends one frame and flushes it.
-func (fw *frameWriter) write(typ byte, payload []byte) error {
+// write sends one frame, its payload in parts (written one after the
+// other, not copied together), and flushes it.
+func (fw *frameWriter) write(typ byte, parts ...[]byte) error {
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
-	binary.BigEndian.PutUint32(fw.hdr[:4], uint32(len(payload)+1))
+	n := 1
+	for _, p := range parts {
+		n += len(p)
+	}
+	binary.BigEndian.PutUint32(fw.hdr[:4], uint32(n))
 	fw.hdr[4] = typ
 	if _, err := fw.w.Write(fw.hdr[:]); err != nil {
 		return err
 	}
-	if _, err := fw.w.Write(payload); err != nil {
-		return err
+	for _, p := range parts {
+		if _, err := fw.w.Write(p); err != nil {
+			return err
+		}
 	}
 	return fw.w.Flush()
 }
@@ -277,12 +316,18 @@ func (b *rowBatch) add(row []engine.Value) {
 
 func (b *rowBatch) full() bool { return len(b.buf) >= batchBytes || b.rows >= batchRows }
 
-// payload is the frame's payload: a header, then the values.
-func (b *rowBatch) payload() []byte {
-	hdr := binary.AppendUvarint(nil, b.id)
+// payload is the frame's payload: a header, then the values (the batch's
+// own buffer, not a copy: a row of 10 MB values is not copied once more).
+func (b *rowBatch) payload() (hdr, values []byte) {
+	hdr = binary.AppendUvarint(nil, b.id)
 	hdr = binary.AppendUvarint(hdr, uint64(b.cols))
 	hdr = binary.AppendUvarint(hdr, uint64(b.rows))
-	return append(hdr, b.buf...)
+	return hdr, b.buf
+}
+
+func (b *rowBatch) payloadParts() [][]byte {
+	hdr, values := b.payload()
+	return [][]byte{hdr, values}
 }
 
 // decodeRows decodes a row frame: the request id and the rows, each a fresh

@@ -9,10 +9,13 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"querent/engine"
+	"querent/engine/files"
 )
 
 // OpenFunc opens the database a worker serves, in the worker process.
@@ -25,14 +28,8 @@ type SteppedSchema interface {
 	SchemaSteps(ctx context.Context, skip map[string]bool, onStep func(step string, budget time.Duration)) (*engine.Schema, error)
 }
 
-// envWorker marks a process started as a worker.
-const envWorker = "QUERENT_WORKER"
-
-// IsWorker reports whether this process was started as a query worker.
-func IsWorker() bool { return os.Getenv(envWorker) != "" }
-
 // Main serves as a query worker and exits when this process was started as
-// one; otherwise it returns at once. Every binary that opens databases
+// one (IsWorker); otherwise it returns at once. Every binary that opens databases
 // through Open calls it first thing in main (and test binaries in TestMain),
 // since a worker is the same executable started again.
 func Main(open OpenFunc) {
@@ -86,6 +83,10 @@ func serve(r io.Reader, w io.Writer, open OpenFunc, exit func(int)) error {
 				if len(f.payload) == 8 {
 					s.cancel(binary.BigEndian.Uint64(f.payload))
 				}
+			case frameLimit:
+				if len(f.payload) == 8 {
+					s.setMemory(int64(binary.BigEndian.Uint64(f.payload)))
+				}
 			}
 		}
 	}()
@@ -105,15 +106,94 @@ func serve(r io.Reader, w io.Writer, open OpenFunc, exit func(int)) error {
 	}
 }
 
+// openArgs turns the parent's open request into the OpenFunc's arguments:
+// the file is the inherited descriptor, or the path opened here and
+// checked to be the parent's file in the same state.
+func openArgs(w openWire) (OpenArgs, error) {
+	a := OpenArgs{Path: w.Path, Snapshot: w.Snapshot, MaxMemory: w.MaxMemory, SkipCheck: w.SkipCheck}
+	var f *os.File
+	switch {
+	case w.Inherited:
+		f = os.NewFile(inheritedFD, w.ReadPath)
+		if f == nil {
+			return a, engine.Errorf(engine.CodeInternal, "the query worker did not inherit the database file")
+		}
+	case w.ReadPath != "":
+		of, _, err := files.OpenDatabase(w.ReadPath)
+		if err != nil {
+			return a, err
+		}
+		f = of
+	default:
+		return a, nil
+	}
+	id, err := files.IDOf(f)
+	if err != nil {
+		return a, engine.Errorf(engine.CodeDatabase, "%s: cannot read: %v", w.Path, err).WithErr(err)
+	}
+	if why := w.ReadID.Changed(id); why != "" {
+		return a, changedError(w.Path, why)
+	}
+	a.File = f
+	return a, nil
+}
+
+// changedError is the refusal of a file that is not what was opened.
+func changedError(path, why string) *engine.Error {
+	return engine.Errorf(engine.CodeDatabase, "%s changed on disk while Querent had it open (%s); Querent reads a file only in the state it opened and checked", path, why).WithHint(
+		"open it again to read it as it is now (restart querent mcp or querent serve, or open the file again in the app)")
+}
+
+// MemoryLimiter is implemented by databases whose statements' memory can
+// be bounded while they run (engine/sqlite): the worker gives each call's
+// share of the ceiling to it.
+type MemoryLimiter interface {
+	SetMemoryLimit(limit int64)
+}
+
 // server is the worker's state: the one open database.
 type server struct {
 	fw   *frameWriter
 	open OpenFunc
 	db   engine.Database
+	// dbReady is the database once opened, for the reader goroutine.
+	dbReady atomic.Pointer[engine.Database]
 
 	mu       sync.Mutex
 	running  uint64
 	cancelFn context.CancelFunc
+}
+
+// setMemory applies a call's share of the memory ceiling: Go's memory
+// limit at half of it (its collector works harder as the heap nears
+// it), the database's (SQLite's heap, the result caps).
+func (s *server) setMemory(limit int64) {
+	if limit <= 0 {
+		return
+	}
+	debug.SetMemoryLimit(limit / 2)
+	if db := s.dbReady.Load(); db != nil {
+		if m, ok := (*db).(MemoryLimiter); ok {
+			m.SetMemoryLimit(limit)
+		}
+	}
+}
+
+// giveBack returns to the system the memory a large call left free in
+// Go's heap, so that an idle worker costs its base again (its size is
+// counted against the ceiling, idle or not).
+func giveBack() {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/free:bytes"}, {Name: "/memory/classes/heap/unused:bytes"}}
+	metrics.Read(sample)
+	var free uint64
+	for _, m := range sample {
+		if m.Value.Kind() == metrics.KindUint64 {
+			free += m.Value.Uint64()
+		}
+	}
+	if free > 32<<20 {
+		debug.FreeOSMemory()
+	}
 }
 
 func (s *server) cancel(id uint64) {
@@ -137,6 +217,8 @@ func (s *server) handle(req request) error {
 		s.mu.Unlock()
 		cancel()
 	}()
+	s.setMemory(req.Memory)
+	defer giveBack()
 	rep := reply{ID: req.ID}
 	var err error
 	if s.db == nil && req.Op != opOpen {
@@ -162,14 +244,25 @@ func (s *server) do(ctx context.Context, req request, rep *reply) error {
 			// SQLite's own heap is limited by the opener.
 			debug.SetMemoryLimit(req.Open.MaxMemory / 2)
 		}
-		db, err := s.open(ctx, req.Open)
+		args, err := openArgs(req.Open)
+		if err != nil {
+			return err
+		}
+		db, err := s.open(ctx, args)
 		if err != nil {
 			return err
 		}
 		s.db = db
+		s.dbReady.Store(&db)
 		o := &openReply{Name: db.Name(), Dialect: db.Dialect(), Warnings: db.Warnings()}
 		if f, ok := db.(interface{ Path() string }); ok {
 			o.Path = f.Path()
+		}
+		if args.Path == "" {
+			// The demo's sha256 is the worker's to know (its own bytes).
+			if f, ok := db.(engine.Fingerprinter); ok {
+				rep.SHA, _ = f.SHA256(ctx)
+			}
 		}
 		rep.Open = o
 		return nil
@@ -202,14 +295,6 @@ func (s *server) do(ctx context.Context, req request, rep *reply) error {
 		h, err := s.db.Explain(ctx, req.SQL)
 		rep.Hints = h
 		return err
-	case opSHA:
-		f, ok := s.db.(engine.Fingerprinter)
-		if !ok {
-			return engine.Errorf(engine.CodeInternal, "this database has no fingerprint")
-		}
-		sum, err := f.SHA256(ctx)
-		rep.SHA = sum
-		return err
 	case opRun:
 		res, err := s.db.Run(ctx, req.SQL, req.Run)
 		if err != nil {
@@ -220,14 +305,14 @@ func (s *server) do(ctx context.Context, req request, rep *reply) error {
 		for _, row := range res.Rows {
 			b.add(row)
 			if b.full() {
-				if err := s.fw.write(frameRows, b.payload()); err != nil {
+				if err := s.fw.write(frameRows, b.payloadParts()...); err != nil {
 					return errWrite
 				}
 				b.reset(req.ID, len(res.Columns))
 			}
 		}
 		if b.rows > 0 {
-			if err := s.fw.write(frameRows, b.payload()); err != nil {
+			if err := s.fw.write(frameRows, b.payloadParts()...); err != nil {
 				return errWrite
 			}
 		}
@@ -241,7 +326,7 @@ func (s *server) do(ctx context.Context, req request, rep *reply) error {
 			if b.rows == 0 {
 				return nil
 			}
-			if err := s.fw.write(frameRows, b.payload()); err != nil {
+			if err := s.fw.write(frameRows, b.payloadParts()...); err != nil {
 				werr = errWrite
 				return werr
 			}

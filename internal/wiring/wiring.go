@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"querent/app/page"
@@ -39,33 +40,77 @@ func OpenDatabase(ctx context.Context, target string, opts engine.OpenOptions) (
 		return postgres.Open(ctx, target, postgres.Options{RequireReadOnlyRole: opts.RequireReadOnlyRole, AllowSuperuser: opts.AllowSuperuser, MaxMemory: MaxMemory()})
 	}
 	path := target
-	cfg := worker.Config{MaxMemory: MaxMemory()}
+	cfg := worker.Config{Budget: Budget(), Hashes: hashStore{}}
 	if path != "" {
-		// A file with changes waiting in its -wal (or a hot -journal) is read
-		// from a private snapshot that this process owns, so that a worker
-		// killed and started again opens the same state without a new copy.
+		// The file is opened once, here, without blocking, and checked from
+		// its descriptor; every worker reads that descriptor. A file with
+		// changes waiting in its -wal (or a hot -journal) is read from a
+		// private snapshot that this process owns, so that a worker killed
+		// and started again opens the same state without a new copy.
 		abs, err := filepath.Abs(path)
-		if err == nil {
-			dir, snap, warning, err := sqlite.MakeSnapshot(ctx, "", abs)
-			if err != nil {
-				return nil, err
-			}
-			if warning != "" {
-				cfg.Warnings = []string{warning}
-			}
-			if dir != "" {
-				cfg.Snapshot = snap
-				cfg.OnClose = func() { sqlite.ReleaseSnapshot(dir) }
-			} else {
-				cfg.Snapshot = abs // nothing pending: the file itself, no snapshot in the worker either
-			}
+		if err != nil {
+			return nil, engine.Errorf(engine.CodeDatabase, "%s: cannot resolve the path: %v", path, err).WithHint("check the path")
 		}
+		f, _, err := files.OpenDatabase(abs)
+		if err != nil {
+			return nil, err
+		}
+		dir, snap, warning, err := sqlite.MakeSnapshotOf(ctx, "", abs, f)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		cfg.File = f
+		if warning != "" {
+			cfg.Warnings = []string{warning}
+		}
+		if dir != "" {
+			cfg.Snapshot = snap
+			cfg.OnClose = func() { sqlite.ReleaseSnapshot(dir) }
+		}
+		path = abs
 	}
 	db, err := worker.Open(ctx, path, cfg)
 	if err != nil && cfg.OnClose != nil {
 		cfg.OnClose()
 	}
 	return db, err
+}
+
+// hashStore remembers files' sha256 by quick identity in Querent's data
+// folder (file-hashes.json), and fills them into the history entries that
+// were recorded before they were known.
+type hashStore struct{}
+
+func (hashStore) cache() *files.HashCache {
+	dir, err := files.DataDir()
+	if err != nil {
+		return nil
+	}
+	return &files.HashCache{Path: filepath.Join(dir, "file-hashes.json")}
+}
+
+func (h hashStore) Lookup(quick string) string {
+	if c := h.cache(); c != nil {
+		return c.Lookup(quick)
+	}
+	return ""
+}
+
+func (h hashStore) Store(quick, sha256 string) {
+	c := h.cache()
+	if c == nil {
+		return
+	}
+	c.Store(quick, sha256)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if hist, closeH, err := OpenHistory(ctx); err == nil {
+		if hs, ok := hist.(*sqlite.HistoryStore); ok {
+			_ = hs.FillSHA256(ctx, quick, sha256)
+		}
+		closeH()
+	}
 }
 
 // Connect opens the database a connection object of the sub-agent
@@ -113,7 +158,7 @@ func openInWorker(ctx context.Context, a worker.OpenArgs) (engine.Database, erro
 	if err := sqlite.LimitProcessHeap(a.MaxMemory / 4 * 3); err != nil {
 		return nil, engine.Errorf(engine.CodeInternal, "cannot limit SQLite's memory: %v", err).WithErr(err)
 	}
-	return OpenInProcess(ctx, a.Path, sqlite.Options{MaxMemory: a.MaxMemory, QuickCheckTimeout: skipCheck(a.SkipCheck), Snapshot: a.Snapshot})
+	return OpenInProcess(ctx, a.Path, sqlite.Options{MaxMemory: a.MaxMemory, QuickCheckTimeout: skipCheck(a.SkipCheck), File: a.File, FileIsSnapshot: a.Snapshot})
 }
 
 func skipCheck(skip bool) time.Duration {
@@ -137,8 +182,19 @@ func OpenInProcess(ctx context.Context, path string, opts sqlite.Options) (engin
 	return sqlite.Open(ctx, path, opts)
 }
 
-// MaxMemory is the memory ceiling of one statement, import or export:
-// $QUERENT_MAX_MEMORY (a size such as 512MB or 2GB, or bytes), else 1 GB.
+// Budget is this process's memory ceiling (MaxMemory), shared by every
+// database it opens (their query workers) and its imports, made once: the
+// first call also holds this process's Go heap to its part
+// (worker.Budget.LimitParent).
+var Budget = sync.OnceValue(func() *worker.Budget {
+	b := worker.NewBudget(MaxMemory())
+	b.LimitParent()
+	return b
+})
+
+// MaxMemory is the memory ceiling of all of Querent together (this
+// process, its query workers, its imports): $QUERENT_MAX_MEMORY (a size
+// such as 512MB or 2GB, or bytes), else 1 GB.
 func MaxMemory() int64 {
 	if n, err := engine.ParseSize(os.Getenv("QUERENT_MAX_MEMORY")); err == nil && n > 0 {
 		return n
@@ -157,7 +213,7 @@ var _ page.HistoryEditor = (*sqlite.HistoryStore)(nil)
 // NewImporter is the engine's import use case, writing SQLite files, its
 // memory bounded by MaxMemory.
 func NewImporter() *importer.Importer {
-	return importer.New(sqlite.ImportWriter{}, importer.Options{MaxMemory: MaxMemory()})
+	return importer.New(sqlite.ImportWriter{}, importer.Options{MaxMemory: MaxMemory(), Budget: Budget()})
 }
 
 // OpenHistory opens the history file in Querent's data folder.

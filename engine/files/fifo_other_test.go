@@ -1,0 +1,7 @@
+//go:build !unix
+
+package files
+
+import "errors"
+
+func mkfifo(path string) error { return errors.ErrUnsupported }
