@@ -45,12 +45,13 @@ type Answer struct {
 	// (double-quoted text read as text). An addition to the contract's
 	// fields; always present, usually empty.
 	Warnings []string `json:"warnings"`
-	// WarningWords are warnings said in parts (Warn), for the faces: never
-	// in a document. WarningsSaid is what a face that speaks several
-	// languages adds: each of Warnings in each language, in its words (the
-	// page); absent from the command line's documents.
+	// WarningWords are warnings said in parts (package words), for the
+	// faces: never in a document.
 	WarningWords []words.Sentence `json:"-"`
-	WarningsSaid []words.Said     `json:"warnings_said,omitempty"`
+	// WarningsSaid is what a face that speaks several languages adds: each
+	// of Warnings in each language, in its words (the page); absent from
+	// the command line's documents.
+	WarningsSaid []words.Said `json:"warnings_said,omitempty"`
 	// TablesShown lists the tables the model's prompt showed (all of them,
 	// or those schema pruning chose on a large database); empty for direct
 	// SQL. An addition to the contract's fields.

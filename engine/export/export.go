@@ -126,11 +126,12 @@ type Report struct {
 	// column, a chart that could not be drawn.
 	Warnings []string `json:"warnings"`
 	// WarningWords are warnings said in parts (package words), for the
-	// faces: never in a document. WarningsSaid is what a face that speaks
-	// several languages adds: each of Warnings in each language, in its
-	// words (the page); absent from the command line's documents.
+	// faces: never in a document.
 	WarningWords []words.Sentence `json:"-"`
-	WarningsSaid []words.Said     `json:"warnings_said,omitempty"`
+	// WarningsSaid is what a face that speaks several languages adds: each
+	// of Warnings in each language, in its words (the page); absent from
+	// the command line's documents.
+	WarningsSaid []words.Said `json:"warnings_said,omitempty"`
 	// Elapsed is the whole export's time; ElapsedS the same in seconds.
 	Elapsed  time.Duration `json:"-"`
 	ElapsedS float64       `json:"elapsed_s"`
