@@ -341,7 +341,7 @@ func (d *Drafted) TOML(database, model string, now time.Time) []byte {
 func WriteFile(path string, data []byte, force bool) error {
 	if !force {
 		if _, err := os.Stat(path); err == nil {
-			return engine.Errorf(engine.CodeExport, "%s already exists", path).SayHint(words.New("eval.replace", words.Force))
+			return engine.Say(engine.CodeExport, words.New("eval.exists", words.Value(path))).SayHint(words.New("eval.replace", words.Force))
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return engine.Errorf(engine.CodeExport, "cannot write %s: %v", path, err)
 		}

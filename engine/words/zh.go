@@ -195,6 +195,7 @@ var zh = language{
 		"eval.regrade@page":       "请用生成这些记录时所用的标准答案集重新评分",
 		"eval.another_model":      "请换一个模型（{1}）",
 		"eval.another_model@page": "请换一个模型",
+		"eval.exists":             "{1} 已存在",
 		"eval.replace":            "请选择另一个文件，或用 {1} 替换它",
 		"eval.replace@page":       "请选择另一个文件，或在保存对话框询问时替换它",
 
