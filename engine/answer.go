@@ -3,6 +3,8 @@ package engine
 import (
 	"math"
 	"time"
+
+	"querent/engine/words"
 )
 
 // Answer is the sub-agent output document of the contract: what
@@ -43,6 +45,13 @@ type Answer struct {
 	// (double-quoted text read as text). An addition to the contract's
 	// fields; always present, usually empty.
 	Warnings []string `json:"warnings"`
+	// WarningWords are warnings said in parts (package words), for the
+	// faces: never in a document.
+	WarningWords []words.Sentence `json:"-"`
+	// WarningsSaid is what a face that speaks several languages adds: each
+	// of Warnings in each language, in its words (the page); absent from
+	// the command line's documents.
+	WarningsSaid []words.Said `json:"warnings_said,omitempty"`
 	// TablesShown lists the tables the model's prompt showed (all of them,
 	// or those schema pruning chose on a large database); empty for direct
 	// SQL. An addition to the contract's fields.
@@ -132,12 +141,31 @@ type ErrorDoc struct {
 	// Position is the 0-based byte offset in query where the problem was
 	// found; absent when unknown.
 	Position *int `json:"position,omitempty"`
+	// Key, MessageSaid and HintSaid are what a face that speaks several
+	// languages adds (the page: Message and Hint stay the engine's own
+	// words, behind its Details): the message's sentence key (what the
+	// face may recognise the error by, rather than its English), and the
+	// message and hint in each language in the face's words. Absent from
+	// the command line's documents.
+	Key         string     `json:"key,omitempty"`
+	MessageSaid words.Said `json:"message_said,omitempty"`
+	HintSaid    words.Said `json:"hint_said,omitempty"`
+	// MessageWords and HintWords are Message and Hint in parts, for the
+	// faces (Error.MessageWords): never in a document.
+	MessageWords words.Sentence `json:"-"`
+	HintWords    words.Sentence `json:"-"`
 }
+
+// MessageSentence is the message as a face says it (Error.MessageSentence).
+func (d ErrorDoc) MessageSentence() words.Sentence { return sentenceOf(d.Message, d.MessageWords) }
+
+// HintSentence is the hint as a face says it (Error.HintSentence).
+func (d ErrorDoc) HintSentence() words.Sentence { return sentenceOf(d.Hint, d.HintWords) }
 
 // NewErrorDoc converts err for a JSON document.
 func NewErrorDoc(err error) ErrorDoc {
 	e := AsError(err)
-	d := ErrorDoc{Type: e.Code, Message: e.Message, Hint: e.Hint, Query: e.Query}
+	d := ErrorDoc{Type: e.Code, Message: e.Message, Hint: e.Hint, Query: e.Query, MessageWords: e.MessageWords, HintWords: e.HintWords}
 	if e.Position >= 0 && e.Query != "" {
 		p := e.Position
 		d.Position = &p
@@ -191,6 +219,17 @@ func (a *Answer) SetResult(res *Result) {
 	a.VisualizationReason = chart.Reason
 	a.VisualizationReasons = chart.Reasons
 }
+
+// Warn adds warnings said in parts (package words).
+func (a *Answer) Warn(ws ...words.Sentence) {
+	for _, w := range ws {
+		a.Warnings = append(a.Warnings, words.English(w))
+		a.WarningWords = append(a.WarningWords, w)
+	}
+}
+
+// WarningSentences is each of the answer's warnings as a face says it.
+func (a *Answer) WarningSentences() []words.Sentence { return SentencesOf(a.Warnings, a.WarningWords) }
 
 // AddError records err in the answer's errors.
 func (a *Answer) AddError(err error) {

@@ -294,7 +294,7 @@ func strongIDName(name string) bool {
 		return true
 	}
 	// Codes that are numbers but measure nothing: zip_code, PostalCode, phone.
-	if ws := words(name); len(ws) > 0 {
+	if ws := nameWords(name); len(ws) > 0 {
 		switch ws[len(ws)-1] {
 		case "code", "zip", "zipcode", "postcode", "phone", "sku", "isbn", "ean", "uuid", "guid":
 			return true
@@ -314,7 +314,7 @@ func weakIDName(name string) bool {
 	if strings.HasSuffix(strings.ToLower(name), "id") {
 		return true
 	}
-	if ws := words(name); len(ws) > 0 {
+	if ws := nameWords(name); len(ws) > 0 {
 		switch ws[len(ws)-1] {
 		case "no", "nr", "num", "number", "rank", "rownum", "seq", "index":
 			return true
@@ -499,7 +499,7 @@ func pie(c chartColumn, measures []chartColumn, rows int) bool {
 // notAdditive reports a name that says its values do not add up to a
 // whole (averages, rates, prices), so they make no pie.
 func notAdditive(name string) bool {
-	for _, w := range words(name) {
+	for _, w := range nameWords(name) {
 		switch w {
 		case "avg", "average", "mean", "median", "min", "max", "minimum", "maximum",
 			"rate", "ratio", "pct", "percent", "percentage", "price":
@@ -509,9 +509,9 @@ func notAdditive(name string) bool {
 	return false
 }
 
-// words splits a column name into lower-case words at non-letters and at
+// nameWords splits a column name into lower-case words at non-letters and at
 // camel-case humps: "avg(UnitPrice)" → avg, unit, price.
-func words(name string) []string {
+func nameWords(name string) []string {
 	var out []string
 	var cur []rune
 	flush := func() {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"querent/engine/words"
 )
 
 // Error codes: the "type" of the command-line/JSON contract. Each face
@@ -32,10 +34,20 @@ const (
 // what went wrong in words a user (or a model repairing its SQL) can act on;
 // Hint says what to do next. Err keeps the underlying cause for logs and
 // errors.Is/As; it is never shown as the message.
+//
+// Message and Hint are always the command line's English. Where the engine
+// said them in parts (package words: Say, SayHint), MessageWords and
+// HintWords hold the sentences, so that each face says them its own way and
+// in its language (a flag as the page's setting or MCP's argument) instead
+// of rewriting the English; MessageSentence and HintSentence are what a face
+// says.
 type Error struct {
 	Code    string
 	Message string
 	Hint    string
+	// MessageWords and HintWords are Message and Hint in parts; zero when
+	// the engine wrote plain text.
+	MessageWords, HintWords words.Sentence
 	// Query is the SQL the error is about, when there is one.
 	Query string
 	// Position is the 0-based byte offset in Query where the problem was
@@ -76,10 +88,53 @@ func Refused(query string, pos int, reason string) *Error {
 		"write a single SELECT (or WITH … SELECT) that reads what you need; nothing can change the database")
 }
 
+// Say returns an *Error with the given code whose message is said in parts.
+func Say(code string, message words.Sentence) *Error {
+	return &Error{Code: code, Message: words.English(message), MessageWords: message, Position: -1}
+}
+
+// QuerySay is Say for an error about query, found at the byte offset pos
+// (-1: unknown).
+func QuerySay(code, query string, pos int, message words.Sentence) *Error {
+	e := Say(code, message)
+	e.Query = query
+	e.Position = pos
+	return e
+}
+
 // WithHint sets the hint and returns e, for chaining.
 func (e *Error) WithHint(format string, args ...any) *Error {
 	e.Hint = fmt.Sprintf(format, args...)
+	e.HintWords = words.Sentence{}
 	return e
+}
+
+// SayHint sets the hint, said in parts, and returns e, for chaining.
+func (e *Error) SayHint(hint words.Sentence) *Error {
+	e.Hint = words.English(hint)
+	e.HintWords = hint
+	return e
+}
+
+// MessageSentence is the message as a face says it: its parts, or the
+// text as written when it has none (or when Message was changed since).
+func (e *Error) MessageSentence() words.Sentence { return sentenceOf(e.Message, e.MessageWords) }
+
+// HintSentence is the hint as a face says it: its parts, or the text as
+// written when it has none (or when Hint was changed since).
+func (e *Error) HintSentence() words.Sentence { return sentenceOf(e.Hint, e.HintWords) }
+
+// sentenceOf is s when it still says text (a face that changed the text
+// after the engine said it in parts keeps its change), else text as
+// written.
+func sentenceOf(text string, s words.Sentence) words.Sentence {
+	if !s.IsZero() && words.English(s) == text {
+		return s
+	}
+	if text == "" {
+		return words.Sentence{}
+	}
+	return words.Plain(text)
 }
 
 // WithErr sets the underlying cause and returns e, for chaining.
@@ -102,8 +157,8 @@ func AsError(err error) *Error {
 		return &Error{Code: CodeCancelled, Message: "cancelled", Position: -1, Err: err}
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Code: CodeTimeout, Message: "the operation ran past its deadline", Position: -1, Err: err,
-			Hint: "allow more time (--timeout) or ask for less"}
+		e := &Error{Code: CodeTimeout, Message: "the operation ran past its deadline", Position: -1, Err: err}
+		return e.SayHint(words.New("hint.deadline", words.Timeout))
 	}
 	return &Error{Code: CodeInternal, Message: err.Error(), Position: -1, Err: err,
 		Hint: "this is a bug in Querent; please report it with the command that caused it"}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"querent/engine/words"
 )
 
 // Column is one result column: a unique name (a repeated name gets a suffix
@@ -182,6 +184,42 @@ type Database interface {
 	Stream(ctx context.Context, sql string, opts StreamOptions, columns func([]Column) error, row func([]Value) error) (*StreamInfo, error)
 	// Close releases the database.
 	Close() error
+}
+
+// WarningSayer is implemented by a database that said its warnings in
+// parts (package words: the PostgreSQL role and connection warnings);
+// Warnings holds their English. DatabaseWarnings is what a face says.
+type WarningSayer interface {
+	// WarningWords are the warnings in parts.
+	WarningWords() []words.Sentence
+}
+
+// DatabaseWarnings is each of db's warnings as a face says it: in parts
+// where db said it so, else as the text it wrote.
+func DatabaseWarnings(db Database) []words.Sentence {
+	var said []words.Sentence
+	if w, ok := db.(WarningSayer); ok {
+		said = w.WarningWords()
+	}
+	return SentencesOf(db.Warnings(), said)
+}
+
+// SentencesOf is each of texts as a face says it: the sentence of said
+// whose English it is, else the text as written. Texts and sentences need
+// not be in step (a face may have dropped or added a text).
+func SentencesOf(texts []string, said []words.Sentence) []words.Sentence {
+	out := make([]words.Sentence, len(texts))
+	used := make([]bool, len(said))
+	for i, t := range texts {
+		out[i] = words.Plain(t)
+		for j, s := range said {
+			if !used[j] && words.English(s) == t {
+				out[i], used[j] = s, true
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Filer is implemented by a database that lives in a file of the user's:

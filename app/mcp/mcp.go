@@ -27,6 +27,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/ask"
+	"querent/engine/words"
 )
 
 // Options tune the server.
@@ -378,28 +379,33 @@ func errorResult(err error, extra map[string]any) (*sdk.CallToolResult, any, err
 	return &sdk.CallToolResult{IsError: true}, doc, nil
 }
 
-// agentWords rewrites the engine's command-line advice (flags, querent sql)
-// into what a calling agent can do: the tools and their arguments. The
-// server's own limits (--timeout) are the operator's, not the agent's.
-var agentWords = strings.NewReplacer(
+// agent says the engine's words to a calling agent (package words' Agent
+// face): its tools and their arguments where the command line has its
+// commands and flags ("the model argument", "run_query"), without the
+// server's own limits (--timeout), which are the operator's.
+var agent = words.Speaker{Lang: "en", Face: words.Agent}
+
+// plainAgentWords rewrites what engine/sqlite and engine/worker still write
+// as text (the worker carries an error's hint as text): until they say
+// their hints in parts, their two timeout hints are the operator's advice.
+var plainAgentWords = strings.NewReplacer(
 	" or allow more time with --timeout", "",
 	"allow more time (--timeout) or ask for less", "ask for less (filter, aggregate, LIMIT)",
-	"try another model with --model", "try another model (the model argument)",
-	"(--model NAME)", "(the model argument)",
-	"(--model)", "(the model argument)",
-	"write the SQL yourself with querent sql", "write the SQL yourself with run_query",
-	"direct SQL (querent sql) works without it", "run_query works without it",
-	"direct SQL (querent sql) works without Ollama", "run_query works without Ollama",
-	", or raise --model-timeout", "",
-	"to see the rows it would change, run: ", "to see the rows it would change, call run_query with: ",
-	"ask what you want to see instead; nothing can change the database from here", "ask what you want to see instead, or read with run_query; nothing can change the database from here",
 )
 
-// forAgents rewrites the hints and messages of errors for a calling agent.
+// forAgent is s as an agent reads it.
+func forAgent(s words.Sentence) string {
+	if s.IsPlain() {
+		return plainAgentWords.Replace(agent.Say(s))
+	}
+	return agent.Say(s)
+}
+
+// forAgents says the messages and hints of errors to a calling agent.
 func forAgents(docs []engine.ErrorDoc) []engine.ErrorDoc {
 	for i := range docs {
-		docs[i].Message = agentWords.Replace(docs[i].Message)
-		docs[i].Hint = agentWords.Replace(docs[i].Hint)
+		docs[i].Message = forAgent(docs[i].MessageSentence())
+		docs[i].Hint = forAgent(docs[i].HintSentence())
 	}
 	return docs
 }

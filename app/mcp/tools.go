@@ -13,6 +13,7 @@ import (
 	"querent/engine"
 	"querent/engine/ask"
 	"querent/engine/files"
+	"querent/engine/words"
 )
 
 // The tools' inputs (their JSON schemas are inferred from these types).
@@ -290,7 +291,7 @@ func (s *Server) asker(ctx context.Context, d Database, model string) (*ask.Aske
 		if e.Code == engine.CodeLLMUnavailable {
 			e.Hint = "start Ollama (open the Ollama app, or run `ollama serve`), or point querent mcp at it with --ollama or OLLAMA_HOST; meanwhile, use run_query with SQL"
 		} else {
-			e.Hint += "; meanwhile, use run_query with SQL"
+			e.SayHint(words.Seq(e.HintSentence(), words.Value("; meanwhile, use run_query with SQL")))
 		}
 		return nil, e
 	}

@@ -7,6 +7,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/ask"
+	"querent/engine/words"
 )
 
 // Ask answers questions with the model, and tells how Ollama is doing.
@@ -118,6 +119,7 @@ func (q *Ask) question(question string, asked bool) (*engine.Answer, error) {
 			rows := *a // the loop goes on writing into a (the explanation)
 			rows.Errors = append([]engine.ErrorDoc(nil), a.Errors...)
 			rows.Warnings = append([]string(nil), a.Warnings...)
+			rows.WarningWords = append([]words.Sentence(nil), a.WarningWords...)
 			rows.Attempts = append([]engine.Attempt(nil), a.Attempts...)
 			q.a.emit(EventAskRows, pageAnswer(&rows))
 		}})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/words"
 )
 
 // ConnectRequest is the "Connect to PostgreSQL" dialog's form: the
@@ -42,7 +43,9 @@ type ConnectionTest struct {
 	Tables   int           `json:"tables"`
 	Views    int           `json:"views"`
 	Warnings []string      `json:"warnings"` // a role that may write, a connection in clear…
-	Elapsed  float64       `json:"elapsed_s"`
+	// WarningsSaid are Warnings in each of the page's languages, in its words.
+	WarningsSaid []words.Said `json:"warnings_said"`
+	Elapsed      float64      `json:"elapsed_s"`
 }
 
 const connectionsFile = "connections.json"
@@ -63,7 +66,9 @@ func (d *Datasets) Connect(req ConnectRequest) (*DatasetInfo, error) {
 	}
 	if req.Save {
 		if err := d.saveConnection(req.Name, c); err != nil {
-			info.Warnings = append(info.Warnings, fmt.Sprintf("The connection could not be saved (%v); it is open all the same.", err))
+			w := fmt.Sprintf("The connection could not be saved (%v); it is open all the same.", err)
+			info.Warnings = append(info.Warnings, w)
+			info.WarningsSaid = append(info.WarningsSaid, pageSaid(words.Plain(w)))
 		}
 	}
 	return info, nil
@@ -84,7 +89,8 @@ func (d *Datasets) TestConnection(conn engine.Connection) (*ConnectionTest, erro
 		return nil, err
 	}
 	defer db.Close()
-	t := &ConnectionTest{Name: db.Name(), Warnings: pageList(append([]string{}, db.Warnings()...)), Facts: []engine.Fact{}}
+	t := &ConnectionTest{Name: db.Name(), Warnings: append([]string{}, db.Warnings()...),
+		WarningsSaid: pageWarnings(engine.DatabaseWarnings(db)), Facts: []engine.Fact{}}
 	if o, ok := db.(engine.Origin); ok {
 		t.Facts = o.Origin()
 	}

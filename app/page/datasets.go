@@ -11,6 +11,7 @@ import (
 	"querent/engine"
 	"querent/engine/files"
 	"querent/engine/imports"
+	"querent/engine/words"
 )
 
 // Datasets opens databases, imports files and describes the open database.
@@ -27,8 +28,11 @@ type DatasetInfo struct {
 	Tables    int      `json:"tables"`     // the user's tables
 	Views     int      `json:"views"`      // the user's views
 	SizeBytes int64    `json:"size_bytes"` // the file's size
-	Warnings  []string `json:"warnings"`
-	Title     string   `json:"title"` // the window title
+	Warnings  []string `json:"warnings"`   // as the engine wrote them
+	// WarningsSaid are Warnings in each of the page's languages, in its
+	// words (a PostgreSQL role that may write, a WAL snapshot…).
+	WarningsSaid []words.Said `json:"warnings_said"`
+	Title        string       `json:"title"` // the window title
 }
 
 // RecentFile is a database opened before.
@@ -103,7 +107,8 @@ func (d *Datasets) openWith(demo bool, open func(context.Context, engine.OpenOpt
 		db.Close()
 		return nil, err
 	}
-	info := &DatasetInfo{Name: db.Name(), ReadOnly: true, Demo: demo, Dialect: db.Dialect(), Warnings: pageList(append([]string{}, db.Warnings()...))}
+	info := &DatasetInfo{Name: db.Name(), ReadOnly: true, Demo: demo, Dialect: db.Dialect(), Warnings: append([]string{}, db.Warnings()...),
+		WarningsSaid: pageWarnings(engine.DatabaseWarnings(db))}
 	if path := files.DatabasePath(db); path != "" {
 		info.Path = path
 		info.Name = filepath.Base(path)
@@ -250,6 +255,7 @@ func (d *Datasets) Import(req ImportRequest) (*imports.ImportReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	pageDocs(rep.Errors)
 	if req.Open {
 		if _, err := d.open(req.Target); err != nil {
 			return rep, err
@@ -284,6 +290,7 @@ func (d *Datasets) PreviewImport(req ImportRequest) (*imports.ImportPlan, error)
 	if err := d.a.refuseOpenTarget(req.Target); err != nil {
 		plan.Errors = append(plan.Errors, engine.NewErrorDoc(err))
 	}
+	pageDocs(plan.Errors)
 	return plan, nil
 }
 

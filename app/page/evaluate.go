@@ -275,6 +275,7 @@ func (e *Evaluate) Run(req EvalRequest) (*EvalResult, error) {
 	}
 	res := &EvalResult{Gold: gold.Name, Database: db.Name(), K: rep.K, Lenient: rep.Lenient, ElapsedS: engine.Seconds(rep.Elapsed),
 		Models: rep.Models, Items: []EvalItem{}, Warnings: append([]string{}, rep.Warnings...), Errors: rep.Errors}
+	pageDocs(res.Errors)
 	if res.Errors == nil {
 		res.Errors = []engine.ErrorDoc{}
 	}

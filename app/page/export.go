@@ -61,7 +61,7 @@ func (e *Export) Run(req export.Request) (*ExportResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep.Warnings = pageList(rep.Warnings)
+	rep.WarningsSaid = pageWarnings(engine.SentencesOf(rep.Warnings, rep.WarningWords))
 	if rep.ElapsedS == 0 {
 		rep.ElapsedS = engine.Seconds(time.Since(start))
 	}

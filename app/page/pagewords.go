@@ -5,39 +5,46 @@ import (
 	"strings"
 
 	"querent/engine"
+	"querent/engine/words"
 )
 
-// The engine's messages and hints are written for every face, and name the
-// command line's flags where a flag is the way on ("allow more time with
-// --timeout", "import it: querent import --db new.sqlite x.csv"). The page
-// has buttons and fields instead: pageText says the same in the page's
-// words, in one place, for every error, answer and report the services
-// hand over (house rule 2: each face translates errors once).
-var pageWords = []struct {
+// The engine's messages, hints and warnings name the command line's flags
+// and commands where they are the way on ("allow more time with
+// --timeout"); the page has its Settings and dialogs instead. The engine
+// says them in parts (package words), and the page says them with the
+// Page face: each flag as its field ("Timeout, in Settings"), each command
+// as what does it ("the SQL editor"), in each of its languages. The
+// services hand over every language at once (ErrorDoc.MessageSaid and
+// HintSaid, the warnings' WarningsSaid), as they already do the chart's
+// and the import's reasons: Go does not know which language the page shows
+// (it may follow the system's), and a change of language needs no round
+// trip. Message and Hint stay the engine's own words, for the page's
+// Details.
+
+// pageSpeaker says the engine's words for the page.
+var pageSpeaker = words.Speaker{Face: words.Page}
+
+// plainPageWords rewrite what engine/sqlite, engine/worker, engine/files
+// and engine/ingest's own code still write as English text, naming flags:
+// only that text (words.Plain) goes through them, until those packages say
+// their hints in parts too (issue 22). The worker carries every error's
+// hint as text, the deadline's included.
+var plainPageWords = []struct {
 	re   *regexp.Regexp
 	with string
 }{
-	// Time and rows.
+	// Time (engine/sqlite, engine/worker).
 	{regexp.MustCompile(`allow more time with --timeout`), "allow more time (Timeout, in Settings)"},
 	{regexp.MustCompile(`allow more time \(--timeout\)`), "allow more time (Timeout, in Settings)"},
-	{regexp.MustCompile(`\s*\(--max-rows\)`), ""},
-	{regexp.MustCompile(`raise (the cap with )?--max-rows`), "raise the row cap in Settings"},
-	// Models and Ollama.
-	{regexp.MustCompile(`try another model with --model`), "choose another model in Settings"},
-	{regexp.MustCompile(`try another model \(--model\)`), "choose another model in Settings"},
-	{regexp.MustCompile(`check the address given by --ollama or OLLAMA_HOST`), "check the Ollama address in Settings (or OLLAMA_HOST)"},
-	{regexp.MustCompile(`direct SQL \(querent sql\) works`), "direct SQL works"},
-	{regexp.MustCompile(`write the SQL yourself with querent sql`), "write the SQL yourself in the SQL editor"},
-	// The schema.
-	{regexp.MustCompile(`\(querent schema lists them\)`), "(the sidebar lists them)"},
+	// The schema (engine/sqlite).
 	{regexp.MustCompile(`in the schema \(querent schema\)`), "in the sidebar"},
-	// Opening files that are not databases.
+	// Opening files that are not databases (engine/sqlite, engine/ingest).
 	{regexp.MustCompile(`use: querent import --db \S+ \S+`), "use Import CSV or Excel on the start screen"},
 	{regexp.MustCompile(`import it: querent import --db \S+ .+$`), "import it with Import CSV or Excel on the start screen"},
 	{regexp.MustCompile(`import it into a database: querent import --db \S+ .+$`), "import it with Import CSV or Excel on the start screen"},
 	{regexp.MustCompile(`then import it with querent import`), "then import it with Import CSV or Excel"},
 	{regexp.MustCompile(`open it directly: querent sql --db .+$`), "open it directly with Open a database"},
-	// Importing.
+	// Importing (engine/ingest, engine/sqlite).
 	{regexp.MustCompile(`needs --encoding utf-16`), "needs the encoding UTF-16 (Encoding, in the import's options)"},
 	{regexp.MustCompile(`import it with --encoding windows-1252`), "import it again with the encoding Windows-1252 (Encoding, in the import's options)"},
 	{regexp.MustCompile(`use --ragged pad to`), "tick “Accept rows with missing fields” in the import's options to"},
@@ -53,49 +60,69 @@ var pageWords = []struct {
 	{regexp.MustCompile(`or choose another --db`), "or choose another name for the new database"},
 	{regexp.MustCompile(`write to another file with --db`), "choose another name for the new database"},
 	{regexp.MustCompile(`give --db a file name, such as`), "give the new database a file name, such as"},
-	// Exporting.
-	{regexp.MustCompile(`, even with --force`), ""},
-	{regexp.MustCompile(`use --force to replace it, or choose another file`), "choose another file name, or replace the file when the save dialog asks"},
-	{regexp.MustCompile(`replace it with --force`), "replace it when the save dialog asks"},
-	// Evaluate models.
-	{regexp.MustCompile(`check --db and --gold: `), "check the gold set and the open database: "},
 }
 
-// pageText says s in the page's words (see pageWords).
+// pageText says text the engine wrote in English only in the page's words
+// (plainPageWords).
 func pageText(s string) string {
 	if !strings.Contains(s, "--") && !strings.Contains(s, "querent ") {
 		return s
 	}
-	for _, w := range pageWords {
+	for _, w := range plainPageWords {
 		s = w.re.ReplaceAllString(s, w.with)
 	}
 	return s
 }
 
-// pageDoc is an error document in the page's words.
+// pageSaid says s for the page in each of its languages; text the engine
+// wrote in English only is said in English (the page shows it whatever its
+// language), in the page's words. Nil for nothing to say.
+func pageSaid(s words.Sentence) words.Said {
+	if s.IsZero() {
+		return nil
+	}
+	if s.IsPlain() {
+		return words.Said{"en": pageText(words.English(s))}
+	}
+	return pageSpeaker.Every(s)
+}
+
+// pageWarnings says warnings for the page.
+func pageWarnings(ws []words.Sentence) []words.Said {
+	out := make([]words.Said, len(ws))
+	for i, w := range ws {
+		out[i] = pageSaid(w)
+	}
+	return out
+}
+
+// pageDoc is an error document with the page's words: its message's key,
+// its message and hint in each language (Message and Hint stay as the
+// engine wrote them, for the Details).
 func pageDoc(d engine.ErrorDoc) engine.ErrorDoc {
-	d.Message, d.Hint = pageText(d.Message), pageText(d.Hint)
+	m := d.MessageSentence()
+	d.Key = m.MainKey()
+	d.MessageSaid = pageSaid(m)
+	d.HintSaid = pageSaid(d.HintSentence())
 	return d
 }
 
-// pageList is a list of warnings in the page's words.
-func pageList(ws []string) []string {
-	for i, w := range ws {
-		ws[i] = pageText(w)
+// pageDocs gives each error document the page's words.
+func pageDocs(ds []engine.ErrorDoc) []engine.ErrorDoc {
+	for i := range ds {
+		ds[i] = pageDoc(ds[i])
 	}
-	return ws
+	return ds
 }
 
-// pageAnswer puts an answer's errors, warnings and attempts in the page's
-// words; it returns the same answer.
+// pageAnswer gives an answer's errors and warnings the page's words and
+// puts its attempts' messages in them; it returns the same answer.
 func pageAnswer(a *engine.Answer) *engine.Answer {
 	if a == nil {
 		return nil
 	}
-	for i := range a.Errors {
-		a.Errors[i] = pageDoc(a.Errors[i])
-	}
-	a.Warnings = pageList(a.Warnings)
+	pageDocs(a.Errors)
+	a.WarningsSaid = pageWarnings(a.WarningSentences())
 	for i := range a.Attempts {
 		if e := a.Attempts[i].Error; e != nil {
 			c := *e

@@ -1,23 +1,29 @@
 package page
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"querent/engine"
+	"querent/engine/words"
 )
 
-// TestPageWords: the hints the engine writes for the command line reach
-// the page in its own words, naming no flag and no querent command.
-func TestPageWords(t *testing.T) {
+// namesCommandLine reports text that names a flag or a querent command.
+func namesCommandLine(s string) bool {
+	return strings.Contains(s, "--") || strings.Contains(s, "querent ")
+}
+
+// TestPlainPageWords: the hints engine/sqlite, engine/worker and
+// engine/ingest still write as text reach the page in its own words,
+// naming no flag and no querent command.
+func TestPlainPageWords(t *testing.T) {
 	for _, h := range []string{
 		"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time with --timeout",
 		"allow more time (--timeout) or ask for less",
-		"rephrase the question (name the tables or columns you mean), try another model with --model, or write the SQL yourself with querent sql",
-		"try again, or try another model (--model)",
-		"ask about what the tables hold (querent schema lists them)",
 		"check the column's name in the schema (querent schema)",
 		"choose another file; to build a database from CSV or XLSX files, use: querent import --db new.sqlite data.csv",
 		"to query a spreadsheet, import it: querent import --db new.sqlite 'my book.xlsx'",
@@ -30,15 +36,11 @@ func TestPageWords(t *testing.T) {
 		"import into a new database file instead, such as --db /tmp/x-2.sqlite",
 		"create it first, or choose another --db path",
 		"run the import again to add to it, or choose another --db",
-		"check the address given by --ollama or OLLAMA_HOST; direct SQL (querent sql) works without Ollama",
-		"start it: open the Ollama app, or run `ollama serve` in a terminal; direct SQL (querent sql) works without it; if Ollama runs elsewhere, check the address given by --ollama or OLLAMA_HOST",
-		"use --force to replace it, or choose another file",
-		"the export stopped at the row limit: 10 rows were written (--max-rows)",
 		"open it directly: querent sql --db /tmp/a.sqlite",
 	} {
-		got := pageText(h)
-		if strings.Contains(got, "--") || strings.Contains(got, "querent ") {
-			t.Errorf("pageText(%q)\n = %q: still names the command line", h, got)
+		got := pageSaid(words.Plain(h))
+		if len(got) != 1 || namesCommandLine(got["en"]) {
+			t.Errorf("pageSaid(%q)\n = %q: still names the command line", h, got)
 		}
 	}
 	if got := pageText("no such column: x--y"); got != "no such column: x--y" {
@@ -47,19 +49,42 @@ func TestPageWords(t *testing.T) {
 }
 
 // TestPageWordsReachThePage: an error the services return and an answer's
-// errors carry the page's words.
+// errors and warnings carry the page's words in each of its languages,
+// with the engine's own words kept for the Details.
 func TestPageWordsReachThePage(t *testing.T) {
 	csv := filepath.Join(t.TempDir(), "data.csv")
 	os.WriteFile(csv, []byte("a,b\n1,2\n"), 0o644)
-	err := engine.Errorf(engine.CodeDatabase, "%s: this is not a SQLite database", csv).WithHint("to query CSV data, import it into a database: querent import --db new.sqlite %s", csv)
-	d := ErrorDoc(err)
-	if strings.Contains(d.Hint, "querent import") || !strings.Contains(d.Hint, "Import CSV or Excel") {
-		t.Errorf("ErrorDoc hint %q", d.Hint)
+	raw := "to query CSV data, import it into a database: querent import --db new.sqlite " + csv
+	d := ErrorDoc(engine.Errorf(engine.CodeDatabase, "%s: this is not a SQLite database", csv).WithHint("%s", raw))
+	if d.Hint != raw || namesCommandLine(d.HintSaid["en"]) || !strings.Contains(d.HintSaid["en"], "Import CSV or Excel") {
+		t.Errorf("ErrorDoc hint %q, said %q", d.Hint, d.HintSaid)
 	}
+
+	d = ErrorDoc(fmt.Errorf("waiting: %w", context.DeadlineExceeded))
+	want := words.Said{
+		"en": "allow more time (Timeout, in Settings) or ask for less",
+		"fr": "accordez plus de temps (Délai maximal, dans les Réglages) ou demandez moins",
+		"zh": "放宽时间限制（“设置”中的“超时”），或减少查询的数据量",
+	}
+	if d.Hint != "allow more time (--timeout) or ask for less" || fmt.Sprint(d.HintSaid) != fmt.Sprint(want) || d.MessageSaid["en"] != d.Message {
+		t.Errorf("the deadline: hint %q, said %q, message %q", d.Hint, d.HintSaid, d.MessageSaid)
+	}
+
+	refused := engine.Say(engine.CodeDatabase, words.Seq(words.Value("postgres://u@db/x: "), words.New("role.superuser_refused", words.Value("u"))))
+	if d := ErrorDoc(refused); d.Key != "role.superuser_refused" || !strings.HasPrefix(d.MessageSaid["fr"], "postgres://u@db/x: le rôle u est un superutilisateur") {
+		t.Errorf("a refused superuser: key %q, said %q", d.Key, d.MessageSaid)
+	}
+
 	ans := engine.NewAnswer("SELECT 1")
 	ans.AddError(engine.Errorf(engine.CodeTimeout, "the query ran past its 1s timeout").WithHint("allow more time with --timeout"))
+	ans.Warn(words.New("tls.in_clear", words.Value("db.example.com"), words.New("tls.sslmode_require")))
+	ans.Warnings = append(ans.Warnings, "a snapshot of the WAL file was read")
 	pageAnswer(ans)
-	if h := ans.Errors[0].Hint; strings.Contains(h, "--timeout") || !strings.Contains(h, "Settings") {
+	if h := ans.Errors[0].HintSaid["en"]; namesCommandLine(h) || !strings.Contains(h, "Settings") {
 		t.Errorf("answer hint %q", h)
+	}
+	if len(ans.WarningsSaid) != 2 || ans.WarningsSaid[0]["zh"] != "到 db.example.com 的连接未加密：查询及其结果以明文在网络上传输（SSL 模式“必须”可加密连接）" ||
+		fmt.Sprint(ans.WarningsSaid[1]) != "map[en:a snapshot of the WAL file was read]" {
+		t.Errorf("answer warnings %q", ans.WarningsSaid)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"querent/engine/schemactx"
 	"querent/engine/sqltext"
 	"querent/engine/valuehints"
+	"querent/engine/words"
 )
 
 // MaxQuestionChars bounds a question: a long paste would push the rules and
@@ -230,7 +231,7 @@ func (a *Asker) newAnswer(question string) *engine.Answer {
 		m := a.ModelName
 		ans.Model = &m
 	}
-	ans.Warnings = append(ans.Warnings, a.DB.Warnings()...)
+	ans.Warn(engine.DatabaseWarnings(a.DB)...)
 	return ans
 }
 
@@ -270,9 +271,9 @@ func repeatedFailure(tried map[string]bool, r attemptResult) error {
 // repair; lastErr is the last attempt's failure.
 func noWorkingQuery(lastErr error, attempts int) *engine.Error {
 	final := engine.AsError(lastErr)
-	return &engine.Error{Code: final.Code, Position: final.Position, Query: final.Query, Err: lastErr,
-		Message: fmt.Sprintf("the model did not write a working query in %d attempts; the last one failed: %s", attempts, final.Message),
-		Hint:    "rephrase the question (name the tables or columns you mean), try another model with --model, or write the SQL yourself with querent sql"}
+	e := &engine.Error{Code: final.Code, Position: final.Position, Query: final.Query, Err: lastErr,
+		Message: fmt.Sprintf("the model did not write a working query in %d attempts; the last one failed: %s", attempts, final.Message)}
+	return e.SayHint(words.New("hint.no_working_query", words.Model, words.SQL))
 }
 
 // outcome is how one attempt of the loop ended.
@@ -370,7 +371,7 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 		ma, perr = &ModelAnswer{SQL: sr.started}, nil
 	}
 	if perr != nil {
-		e := engine.Errorf(engine.CodeModelError, "the model's answer was unusable: %v", perr).WithErr(perr).WithHint("try again, or try another model (--model)")
+		e := engine.Errorf(engine.CodeModelError, "the model's answer was unusable: %v", perr).WithErr(perr).SayHint(words.New("hint.another_model", words.Model))
 		return attemptResult{kind: repair, err: e, record: true, round: round,
 			attempt: engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}},
 			next:    []engine.Message{said, {Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": perr.Error()})}}}
@@ -465,11 +466,11 @@ func (sr *sqlRunner) wait() run {
 // abstention is the outcome of an answer with no SQL: the model asked for a
 // clarification, or said why the tables cannot answer.
 func abstention(ma *ModelAnswer, said engine.Message, round *engine.ModelRound) attemptResult {
-	code, msg, hint := engine.CodeClarification, ma.Clarification, "answer the question by asking again with the missing detail"
+	code, msg, hint := engine.CodeClarification, ma.Clarification, words.Plain("answer the question by asking again with the missing detail")
 	if ma.Clarification == "" {
-		code, msg, hint = engine.CodeUnanswerable, ma.Unanswerable, "ask about what the tables hold (querent schema lists them)"
+		code, msg, hint = engine.CodeUnanswerable, ma.Unanswerable, words.New("hint.tables_hold", words.Schema)
 	}
-	e := engine.Errorf(code, "%s", msg).WithHint("%s", hint)
+	e := engine.Errorf(code, "%s", msg).SayHint(hint)
 	return attemptResult{kind: abstained, err: e, answer: ma, record: true, round: round, said: said,
 		attempt: engine.Attempt{SQL: ma.SQL, Error: &engine.AttemptError{Type: code, Message: msg}}}
 }

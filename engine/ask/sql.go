@@ -21,7 +21,7 @@ const hintsTimeout = 5 * time.Second
 // keeps the attempt).
 func RunSQL(ctx context.Context, db engine.Database, sql string, opts engine.RunOptions) (*engine.Answer, error) {
 	ans := engine.NewAnswer(sql)
-	ans.Warnings = append(ans.Warnings, db.Warnings()...)
+	ans.Warn(engine.DatabaseWarnings(db)...)
 	res, err := db.Run(ctx, sql, opts)
 	if err != nil {
 		e := engine.AsError(err)

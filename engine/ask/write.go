@@ -9,6 +9,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/sqltext"
+	"querent/engine/words"
 )
 
 // writeVerbs start statements that change a database.
@@ -55,12 +56,11 @@ func isWrite(sql string) bool {
 // DELETE or an UPDATE would touch), the hint gives it.
 func writeRefused(sql string, e *engine.Error) *engine.Error {
 	out := &engine.Error{Code: engine.CodeRefused, Query: sql, Position: e.Position, Err: e,
-		Message: "this question asks for a change to the database, and Querent only reads it: " + e.Message,
-		Hint:    "ask what you want to see instead; nothing can change the database from here"}
+		Message: "this question asks for a change to the database, and Querent only reads it: " + e.Message}
 	if ro := readOnlyVersion(sql); ro != "" {
-		out.Hint = "to see the rows it would change, run: " + ro
+		return out.SayHint(words.New("hint.write_rows", words.Value(ro), words.SQL))
 	}
-	return out
+	return out.SayHint(words.New("hint.write_instead", words.SQL))
 }
 
 // readOnlyVersion is the SELECT that shows the rows a DELETE or UPDATE would

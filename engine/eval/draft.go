@@ -14,6 +14,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/schemactx"
+	"querent/engine/words"
 )
 
 // DraftOptions configure Draft.
@@ -162,8 +163,8 @@ func Draft(ctx context.Context, o DraftOptions) (*Drafted, error) {
 		if lastErr != nil {
 			return nil, lastErr
 		}
-		return nil, engine.Errorf(engine.CodeModelError, "none of the %d drafted questions had SQL that runs and returns rows", len(d.Dropped)).WithHint(
-			"try another model (--model)")
+		return nil, engine.Errorf(engine.CodeModelError, "none of the %d drafted questions had SQL that runs and returns rows", len(d.Dropped)).SayHint(
+			words.New("eval.another_model", words.Model))
 	}
 	return d, nil
 }
@@ -340,7 +341,7 @@ func (d *Drafted) TOML(database, model string, now time.Time) []byte {
 func WriteFile(path string, data []byte, force bool) error {
 	if !force {
 		if _, err := os.Stat(path); err == nil {
-			return engine.Errorf(engine.CodeExport, "%s already exists", path).WithHint("choose another file, or replace it with --force")
+			return engine.Say(engine.CodeExport, words.New("eval.exists", words.Value(path))).SayHint(words.New("eval.replace", words.Force))
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return engine.Errorf(engine.CodeExport, "cannot write %s: %v", path, err).WithErr(err)
 		}

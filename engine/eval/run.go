@@ -9,6 +9,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/ask"
+	"querent/engine/words"
 )
 
 // DefaultMaxRows caps the rows of every gold and predicted result the
@@ -206,7 +207,7 @@ func (r *runner) prepare(ctx context.Context) error {
 			problems = problems[:shown]
 		}
 		return engine.Errorf(engine.CodeUsage, "the gold set %s does not fit the database %s:\n%s%s", r.o.Gold.Name, r.o.DB.Name(),
-			strings.Join(problems, "\n"), more).WithHint("check --db and --gold: the gold queries must run on the database")
+			strings.Join(problems, "\n"), more).SayHint(words.New("eval.check_gold", words.DB, words.Gold))
 	}
 	return nil
 }
@@ -381,8 +382,8 @@ func (r *runner) regrade(ctx context.Context) error {
 		r.finish(rec.Model, it, rec.Try, rec)
 	}
 	if len(r.records) == 0 {
-		return engine.Errorf(engine.CodeUsage, "no record matches an item of the gold set %s", r.o.Gold.Name).WithHint(
-			"regrade records with the gold set they were made with (--gold)")
+		return engine.Errorf(engine.CodeUsage, "no record matches an item of the gold set %s", r.o.Gold.Name).SayHint(
+			words.New("eval.regrade", words.Gold))
 	}
 	return nil
 }

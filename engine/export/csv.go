@@ -265,8 +265,8 @@ func writeCSV(ctx context.Context, db engine.Database, sql string, w io.Writer, 
 		warn.add("%s", w)
 	}
 	if info.Truncated {
-		warn.add("the export stopped at the row limit: %s rows were written (--max-rows)", engine.GroupThousands(info.Rows))
+		warn.say(rowLimit(info.Rows))
 	}
-	rep.Warnings = warn.list
+	rep.Warnings, rep.WarningWords = warn.list, warn.said
 	return nil
 }

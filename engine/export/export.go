@@ -15,6 +15,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/files"
+	"querent/engine/words"
 )
 
 // Formats of an export.
@@ -124,6 +125,13 @@ type Report struct {
 	// integers written as text, blobs, values left as text in a date
 	// column, a chart that could not be drawn.
 	Warnings []string `json:"warnings"`
+	// WarningWords are warnings said in parts (package words), for the
+	// faces: never in a document.
+	WarningWords []words.Sentence `json:"-"`
+	// WarningsSaid is what a face that speaks several languages adds: each
+	// of Warnings in each language, in its words (the page); absent from
+	// the command line's documents.
+	WarningsSaid []words.Said `json:"warnings_said,omitempty"`
 	// Elapsed is the whole export's time; ElapsedS the same in seconds.
 	Elapsed  time.Duration `json:"-"`
 	ElapsedS float64       `json:"elapsed_s"`
@@ -249,7 +257,7 @@ func Export(ctx context.Context, db engine.Database, sql, out string, opts Optio
 // normalize checks the options and fills in the defaults.
 func normalize(o *Options, out string) error {
 	if out == "" {
-		return engine.Errorf(engine.CodeUsage, "no output file").WithHint("name one with --out FILE.xlsx or --out FILE.csv")
+		return engine.Errorf(engine.CodeUsage, "no output file").SayHint(words.New("export.name_out", words.Out.With("FILE.xlsx"), words.Out.With("FILE.csv")))
 	}
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(out), "."))
 	o.Format = strings.ToLower(strings.TrimSpace(o.Format))
@@ -269,7 +277,7 @@ func normalize(o *Options, out string) error {
 	case ChartAuto, engine.ChartBar, engine.ChartLine, engine.ChartPie, engine.ChartScatter, engine.ChartHistogram:
 		if o.Format == FormatCSV {
 			return engine.Errorf(engine.CodeUsage, "a CSV file cannot hold a chart").
-				WithHint("export to .xlsx for --chart %s, or leave --chart out", o.Chart)
+				SayHint(words.New("export.chart_csv", words.Chart.With(o.Chart), words.Chart))
 		}
 	default:
 		return engine.Errorf(engine.CodeUsage, "unknown chart %q", o.Chart).
@@ -278,12 +286,11 @@ func normalize(o *Options, out string) error {
 	if o.Format == FormatXLSX {
 		switch {
 		case o.Delimiter != 0:
-			return engine.Errorf(engine.CodeUsage, "--delimiter applies to CSV only").WithHint("leave it out for .xlsx")
+			return engine.Say(engine.CodeUsage, words.New("export.csv_only", words.Delimiter)).SayHint(leaveOut)
 		case o.BOM:
-			return engine.Errorf(engine.CodeUsage, "--bom applies to CSV only").WithHint("leave it out for .xlsx")
+			return engine.Say(engine.CodeUsage, words.New("export.csv_only", words.BOM)).SayHint(leaveOut)
 		case o.Raw:
-			return engine.Errorf(engine.CodeUsage, "--raw applies to CSV only (XLSX always stores text as text, never as a formula)").
-				WithHint("leave it out for .xlsx")
+			return engine.Say(engine.CodeUsage, words.New("export.csv_only_raw", words.Raw)).SayHint(leaveOut)
 		}
 	}
 	switch o.Delimiter {
@@ -298,7 +305,7 @@ func normalize(o *Options, out string) error {
 		return err
 	}
 	if o.MaxRows < 0 {
-		return engine.Errorf(engine.CodeUsage, "--max-rows must not be negative").WithHint("use 0 for no limit")
+		return engine.Say(engine.CodeUsage, words.New("export.negative_rows", words.MaxRows)).SayHint(words.New("export.no_limit"))
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = engine.DefaultExportTimeout
@@ -352,19 +359,40 @@ func checkTarget(out, dbPath string, opts Options) (string, error) {
 // mistaken extension can turn an export into data loss.
 func refuseDatabase(abs, dbPath, format string) error {
 	name := filepath.Base(abs)
-	hint := "choose another file name for the export, such as " + otherName(abs, format)
+	hint := words.New("export.other_name", words.Value(otherName(abs, format)))
 	switch role := files.DatabaseFileRole(abs, dbPath); role {
 	case "":
 	case "database":
-		return engine.Errorf(engine.CodeExport, "%s is the open database: an export never replaces it, even with --force", name).WithHint("%s", hint)
+		return engine.Say(engine.CodeExport, words.New("export.open_db", words.Value(name), words.Force)).SayHint(hint)
 	default:
-		return engine.Errorf(engine.CodeExport, "%s is the open database's %s file: an export never replaces it, even with --force", name, role).WithHint("%s", hint)
+		return engine.Say(engine.CodeExport, words.New("export.sidecar", words.Value(name), words.Value(role), words.Force)).SayHint(hint)
 	}
 	if kind := sqliteKind(abs); kind != "" {
-		return engine.Errorf(engine.CodeExport, "%s is a SQLite %s: an export never replaces one, even with --force", name, kind).WithHint("%s", hint)
+		return engine.Say(engine.CodeExport, words.New("export.sqlite_file", words.Value(name), kindWords(kind), words.Force)).SayHint(hint)
 	}
 	return nil
 }
+
+// kindWords says a kind of SQLite file (sqliteKind) in each language.
+func kindWords(kind string) words.Part {
+	switch kind {
+	case "database":
+		return words.New("export.kind_database")
+	case "write-ahead log":
+		return words.New("export.kind_wal")
+	case "rollback journal":
+		return words.New("export.kind_journal")
+	}
+	return words.Value(kind)
+}
+
+// rowLimit is the warning of an export stopped at its row limit.
+func rowLimit(rows int64) words.Sentence {
+	return words.New("export.row_limit", words.Count(rows), words.MaxRows)
+}
+
+// leaveOut is the hint of a CSV option given for a workbook.
+var leaveOut = words.New("export.leave_out")
 
 // The first bytes of SQLite's files (sqlite.org/fileformat.html).
 var (
@@ -414,7 +442,7 @@ func otherName(abs, format string) string {
 
 func existsError(out string) *engine.Error {
 	return engine.Errorf(engine.CodeExport, "%s exists", filepath.Base(out)).
-		WithHint("use --force to replace it, or choose another file").WithErr(fs.ErrExist)
+		SayHint(words.New("export.exists", words.Force)).WithErr(fs.ErrExist)
 }
 
 // writeError wraps a failure to write the file.
@@ -454,10 +482,20 @@ func (p *progress) final(rows, bytes int64) {
 	}
 }
 
-// warnings collects the report's warnings in order, without repeats.
+// warnings collects the report's warnings in order, without repeats; said
+// are those said in parts.
 type warnings struct {
 	list []string
+	said []words.Sentence
 	seen map[string]bool
+}
+
+// say adds a warning said in parts.
+func (w *warnings) say(s words.Sentence) {
+	if e := words.English(s); !w.seen[e] {
+		w.said = append(w.said, s)
+		w.add("%s", e)
+	}
 }
 
 func (w *warnings) add(format string, args ...any) {

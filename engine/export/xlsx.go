@@ -147,7 +147,7 @@ func writeXLSX(ctx context.Context, db engine.Database, sql string, w io.Writer,
 		return err
 	}
 	rep.Sheets = x.f.GetSheetList()
-	rep.Warnings = warn.list
+	rep.Warnings, rep.WarningWords = warn.list, warn.said
 	return nil
 }
 
@@ -489,7 +489,7 @@ func (x *xlsxWriter) finishData() error {
 // finishSheets writes the Provenance, Statistics and Chart sheets.
 func (x *xlsxWriter) finishSheets(ctx context.Context, db engine.Database, info *engine.StreamInfo) error {
 	if info.Truncated {
-		x.warn.add("the export stopped at the row limit: %s rows were written (--max-rows)", engine.GroupThousands(info.Rows))
+		x.warn.say(rowLimit(info.Rows))
 	}
 	for _, s := range []string{x.words.Provenance, x.words.Statistics} {
 		if _, err := x.f.NewSheet(UniqueSheetName(s, x.f.GetSheetList())); err != nil {

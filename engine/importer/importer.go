@@ -19,6 +19,7 @@ import (
 	"querent/engine"
 	"querent/engine/imports"
 	"querent/engine/ingest"
+	"querent/engine/words"
 )
 
 // Writer writes an import's tables into a database, all or nothing, and
@@ -238,7 +239,7 @@ func (r *importRead) apply(req imports.ImportRequest) error {
 	for k, ok := range shared {
 		if !ok {
 			return engine.Errorf(engine.CodeUsage, "no table of this import has a column %q", req.Columns[k].Column).
-				WithHint("name a column as the preview shows it (querent import --preview), by its header as written, or by its position (#3)")
+				SayHint(words.New("import.preview_column", words.Import.With(words.Preview)))
 		}
 	}
 	for k, ok := range used {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -14,37 +13,12 @@ import (
 
 var marker = regexp.MustCompile(`\{[0-9n]\}`)
 
-// Every sentence is in every language, citing the same parts.
-func TestImportWordsEveryLanguage(t *testing.T) {
-	en := importLanguages["en"]
-	for _, lang := range engine.ReasonLanguages {
-		l := importLanguages[lang]
-		if l == nil {
-			t.Fatalf("no import words in %q", lang)
-		}
-		for key, s := range en.sentences {
-			tr, ok := l.sentences[key]
-			switch {
-			case !ok:
-				t.Errorf("%s: no sentence %q", lang, key)
-			case strings.TrimSpace(tr) == "" && strings.TrimSpace(s) != "":
-				t.Errorf("%s: %q is empty", lang, key)
-			}
-			want, got := marker.FindAllString(s, -1), marker.FindAllString(tr, -1)
-			slices.Sort(want)
-			slices.Sort(got)
-			if !slices.Equal(want, got) {
-				t.Errorf("%s: %q cites %v, English %v", lang, key, got, want)
-			}
-		}
-		for key := range l.sentences {
-			if _, ok := en.sentences[key]; !ok {
-				t.Errorf("%s: %q is not an English sentence", lang, key)
-			}
-		}
-		if l.line == "" || l.row == "" || !strings.Contains(l.line, "{n}") || !strings.Contains(l.row, "{n}") {
-			t.Errorf("%s: line %q, row %q", lang, l.line, l.row)
-		}
+// The tables of package words have every sentence in every language,
+// citing the same parts (words_test.go); the rule for empty columns is the
+// one engine/imports states.
+func TestImportWordsSkipEmpty(t *testing.T) {
+	if got, want := english(say("skip_empty"), false), "no header and no values: "+imports.EmptyColumnRule; got != want {
+		t.Errorf("skip_empty says %q, want %q", got, want)
 	}
 }
 

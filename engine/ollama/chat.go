@@ -9,6 +9,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"querent/engine"
+	"querent/engine/words"
 )
 
 // Chat sends one chat request and returns the complete answer. The answer
@@ -28,8 +29,8 @@ import (
 // returns a nil response.
 func (c *Client) Chat(ctx context.Context, req engine.ChatRequest) (*engine.ChatResponse, error) {
 	if strings.TrimSpace(req.Model) == "" {
-		return nil, engine.Errorf(engine.CodeUsage, "no model was chosen for the question").WithHint(
-			"choose an installed model (--model NAME); `ollama list` shows them")
+		return nil, engine.Errorf(engine.CodeUsage, "no model was chosen for the question").SayHint(
+			words.New("hint.choose_model", words.Model.With("NAME")))
 	}
 	if len(req.Format) > 0 && !json.Valid(req.Format) {
 		return nil, engine.Errorf(engine.CodeInternal, "the answer format sent to the model is not valid JSON").WithHint(

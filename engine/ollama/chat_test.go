@@ -322,7 +322,7 @@ func TestStartHintDefaultHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "start it: open the Ollama app, or run `ollama serve` in a terminal; direct SQL (querent sql) works without it"
-	if got := c.startHint(); got != want {
+	if got := c.startHint().String(); got != want {
 		t.Errorf("startHint() = %q, want %q", got, want)
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"querent/engine"
+	"querent/engine/words"
 )
 
 // DefaultHost is where Ollama listens unless told otherwise.
@@ -94,14 +95,14 @@ var _ engine.Model = (*Client)(nil)
 // New returns a client for cfg. It does not contact Ollama (use Version for
 // that); it fails only on an address it cannot parse, with a usage error.
 func New(cfg Config) (*Client, error) {
-	raw, from := cfg.Host, "--ollama"
+	raw, from := cfg.Host, words.Part(words.Ollama)
 	if strings.TrimSpace(raw) == "" {
-		raw, from = envHost(), "OLLAMA_HOST"
+		raw, from = envHost(), words.Value("OLLAMA_HOST")
 	}
 	base, err := ParseHost(raw)
 	if err != nil {
-		return nil, engine.Errorf(engine.CodeUsage, "invalid Ollama address %q: %v", raw, err).WithHint(
-			"fix %s: give host:port or a URL, for example 127.0.0.1:11434 or http://gpu-box:11434", from).WithErr(err)
+		return nil, engine.Errorf(engine.CodeUsage, "invalid Ollama address %q: %v", raw, err).SayHint(
+			words.New("ollama.fix_address", from)).WithErr(err)
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {

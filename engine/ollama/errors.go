@@ -14,6 +14,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"querent/engine"
+	"querent/engine/words"
 )
 
 // call describes one request, for the error messages.
@@ -61,24 +62,23 @@ func (c *Client) fail(ctx, callCtx context.Context, cl call, err error) error {
 	var ae api.AuthorizationError
 	if errors.As(err, &ae) {
 		return engine.Errorf(engine.CodeLLMUnavailable, "Ollama at %s refused the request (%d %s)",
-			c.host, ae.StatusCode, http.StatusText(ae.StatusCode)).WithHint(
-			"Querent talks to a local Ollama without credentials; check the address given by --ollama or OLLAMA_HOST").WithErr(err)
+			c.host, ae.StatusCode, http.StatusText(ae.StatusCode)).SayHint(
+			words.New("ollama.no_credentials", checkAddress)).WithErr(err)
 	}
 
 	var dns *net.DNSError
 	if errors.As(err, &dns) {
 		return engine.Errorf(engine.CodeLLMUnavailable, "Ollama is not reachable at %s: the host %s is not known",
-			c.host, dns.Name).WithHint(
-			"check the address given by --ollama or OLLAMA_HOST; direct SQL (querent sql) works without Ollama").WithErr(err)
+			c.host, dns.Name).SayHint(
+			words.Seq(words.List(words.Semi, checkAddress, words.New("ollama.sql_works", words.SQL)))).WithErr(err)
 	}
 	var op *net.OpError
 	if errors.As(err, &op) && op.Op == "dial" {
 		if op.Timeout() {
 			return engine.Errorf(engine.CodeLLMUnavailable, "Ollama is not reachable at %s: the connection timed out",
-				c.host).WithHint("%s", c.startHint()).WithErr(err)
+				c.host).SayHint(c.startHint()).WithErr(err)
 		}
-		return engine.Errorf(engine.CodeLLMUnavailable, "Ollama is not running at %s", c.host).WithHint(
-			"%s", c.startHint()).WithErr(err)
+		return engine.Errorf(engine.CodeLLMUnavailable, "Ollama is not running at %s", c.host).SayHint(c.startHint()).WithErr(err)
 	}
 	if op != nil || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		return c.lost(cl, err)
@@ -165,8 +165,8 @@ func (c *Client) notOllama(cl call, err error) error {
 		path = "/api/version"
 	}
 	return engine.Errorf(engine.CodeLLMUnavailable, "the server at %s does not answer like Ollama (%s: %s)",
-		c.host, path, short(err.Error())).WithHint(
-		"check the address given by --ollama or OLLAMA_HOST, and that Ollama is up to date").WithErr(err)
+		c.host, path, short(err.Error())).SayHint(
+		words.New("ollama.up_to_date", checkAddress)).WithErr(err)
 }
 
 func (c *Client) lost(cl call, err error) error {
@@ -185,8 +185,8 @@ func (c *Client) timedOut(cl call, err error) error {
 	var e *engine.Error
 	switch cl.kind {
 	case "chat":
-		e = engine.Errorf(engine.CodeLLMUnavailable, "the model did not answer within %s", cl.limit).WithHint(
-			"a first request loads the model and can be slow; try again, use a smaller model, or raise --model-timeout")
+		e = engine.Errorf(engine.CodeLLMUnavailable, "the model did not answer within %s", cl.limit).SayHint(
+			words.New("ollama.slow_first", words.ModelTimeout))
 	case "embed":
 		e = engine.Errorf(engine.CodeLLMUnavailable, "the model %s made no embeddings within %s", cl.model, cl.limit).WithHint(
 			"a first request loads the model and can be slow; try again")
@@ -213,12 +213,16 @@ func (c *Client) pullError(cl call, msg string, err error) error {
 		"check that the machine running Ollama is online and has free disk space, then try again").WithErr(err)
 }
 
+// checkAddress says where Ollama's address comes from: --ollama on the
+// command line, the page's Settings, or OLLAMA_HOST.
+var checkAddress = words.New("ollama.check_address", words.Ollama)
+
 // startHint tells how to start Ollama, and where the address came from
 // when it is not the default.
-func (c *Client) startHint() string {
-	h := "start it: open the Ollama app, or run `ollama serve` in a terminal; direct SQL (querent sql) works without it"
+func (c *Client) startHint() words.Sentence {
+	h := words.Seq(words.New("ollama.start", words.New("ollama.sql_works_it", words.SQL)))
 	if c.custom {
-		h += "; if Ollama runs elsewhere, check the address given by --ollama or OLLAMA_HOST"
+		h.Parts = append(h.Parts, words.New("ollama.elsewhere", checkAddress))
 	}
 	return h
 }

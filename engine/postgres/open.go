@@ -23,6 +23,7 @@ import (
 	"querent/engine"
 	"querent/engine/files"
 	"querent/engine/postgres/pgparse"
+	"querent/engine/words"
 )
 
 // Options tune how a server is connected to and bounded. The zero value
@@ -135,7 +136,7 @@ type DB struct {
 	conn     *pgconn.PgConn // under lock; nil or closed: connect again
 	role     RoleInfo
 	server   serverInfo
-	warnings []string
+	warnings []words.Sentence
 
 	catalog   *catalog // the facts of the server check, kept across connections
 	noticeBox noticeBox
@@ -365,18 +366,18 @@ func open(ctx context.Context, cfg *pgconn.Config, opts Options) (*DB, error) {
 	}
 	if d.role.Superuser && !opts.AllowSuperuser {
 		d.Close()
-		return nil, dbError(d.name, "the role %s is a superuser, and Querent does not connect as one unless told to: a superuser may read and write the server's files and run programs on it", d.role.Name).WithHint(
-			"connect as a SELECT-only role (as the database's owner: %s), or allow superusers explicitly (--allow-superuser; in the app, Settings)", readOnlyRoleSQL(d.server.database, d.server.searchPath))
+		return nil, dbSay(d.name, words.New("role.superuser_refused", words.Value(d.role.Name))).SayHint(
+			words.New("role.superuser_refused_hint", words.Value(readOnlyRoleSQL(d.server.database, d.server.searchPath)), words.AllowSuperuser))
 	}
 	if opts.RequireReadOnlyRole && !d.role.ReadOnly {
 		d.Close()
-		return nil, dbError(d.name, "the role %s may do more than read (%s), and a read-only role is required", d.role.Name, d.role.summary()).WithHint(
-			"connect as a SELECT-only role; as the database's owner: %s", readOnlyRoleSQL(d.server.database, d.server.searchPath))
+		return nil, dbSay(d.name, words.New("role.readonly_required", words.Value(d.role.Name), d.role.summary())).SayHint(
+			words.New("role.readonly_required_hint", words.Value(readOnlyRoleSQL(d.server.database, d.server.searchPath))))
 	}
-	if w := d.role.Warning; w != "" {
+	if w := d.role.WarningWords; !w.IsZero() {
 		d.warnings = append(d.warnings, w)
 	}
-	if w := tlsWarning(cfg, d.conn); w != "" {
+	if w := tlsWarning(cfg, d.conn); !w.IsZero() {
 		d.warnings = append(d.warnings, w)
 	}
 	return d, nil
@@ -587,7 +588,17 @@ func (d *DB) Name() string { return d.name }
 // Warnings are what the user should know about this connection: a role
 // that may do more than read, a connection to another machine that is not
 // encrypted.
-func (d *DB) Warnings() []string { return append([]string(nil), d.warnings...) }
+func (d *DB) Warnings() []string {
+	out := make([]string, len(d.warnings))
+	for i, w := range d.warnings {
+		out[i] = words.English(w)
+	}
+	return out
+}
+
+// WarningWords are the warnings in parts, for the faces that say them in
+// their language (engine.WarningSayer).
+func (d *DB) WarningWords() []words.Sentence { return append([]words.Sentence(nil), d.warnings...) }
 
 // Role says who the connection is and what that role may do.
 func (d *DB) Role() RoleInfo { return d.role }
@@ -662,6 +673,14 @@ func (d *DB) Close() error {
 	defer func() { <-d.lock }()
 	d.dropConnLocked()
 	return nil
+}
+
+// dbSay is dbError for a message said in parts (package words).
+func dbSay(shown string, message words.Sentence) *engine.Error {
+	if shown != "" {
+		message = words.Seq(words.Value(shown+": "), message)
+	}
+	return engine.Say(engine.CodeDatabase, message)
 }
 
 func dbError(shown, format string, args ...any) *engine.Error {
@@ -808,22 +827,28 @@ func lastPart(s string) string {
 	return s
 }
 
-// tlsWarning warns about an unencrypted connection to another machine.
-func tlsWarning(cfg *pgconn.Config, conn *pgconn.PgConn) string {
+// tlsWarning warns about an unencrypted connection to another machine
+// (the zero Sentence: no warning).
+func tlsWarning(cfg *pgconn.Config, conn *pgconn.PgConn) words.Sentence {
 	if conn == nil {
-		return ""
+		return words.Sentence{}
 	}
 	if _, ok := conn.Conn().(*tls.Conn); ok {
-		return ""
+		return words.Sentence{}
 	}
 	host := cfg.Host
 	if strings.HasPrefix(host, "/") || host == "localhost" {
-		return ""
+		return words.Sentence{}
 	}
 	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return ""
+		return words.Sentence{}
 	}
-	return fmt.Sprintf("the connection to %s is not encrypted: the queries and their answers cross the network in clear (sslmode=require encrypts it)", host)
+	return inClear(host)
+}
+
+// inClear is the warning of a connection to host in clear.
+func inClear(host string) words.Sentence {
+	return words.New("tls.in_clear", words.Value(host), words.New("tls.sslmode_require"))
 }
 
 // isClosedErr reports an error that leaves the connection unusable.

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"querent/engine"
+	"querent/engine/words"
 )
 
 // RoleInfo says who the connection is and what that role may do. Querent's
@@ -46,56 +47,68 @@ type RoleInfo struct {
 	// Warning is one line for the faces to show prominently when the role
 	// is not read-only ("" when it is).
 	Warning string `json:"warning,omitempty"`
+	// WarningWords is Warning in parts (package words), for the faces
+	// that say it in their language.
+	WarningWords words.Sentence `json:"-"`
 }
 
-// summary lists what the role may do, for messages.
-func (r RoleInfo) summary() string {
-	var what []string
+// summary lists what the role may do, for messages, in parts (package
+// words): "may change 2 tables: album, artist; may create objects in
+// public".
+func (r RoleInfo) summary() words.Part {
+	var what []words.Part
+	say := func(key string, parts ...words.Part) { what = append(what, words.New("role."+key, parts...)) }
 	if r.Superuser {
-		what = append(what, "a superuser")
+		say("a_superuser")
 	}
 	if r.WritableTables > 0 && !r.Superuser {
-		ex := ""
+		var ex words.Part
 		if len(r.WritableExamples) > 0 {
-			ex = ": " + strings.Join(r.WritableExamples, ", ")
+			var etc words.Part
 			if r.WritableTables > len(r.WritableExamples) {
-				ex += ", …"
+				etc = words.New("role.etc")
 			}
+			ex = words.New("role.examples", words.Seq(words.Values(words.Comma, r.WritableExamples...), etc))
 		}
-		what = append(what, fmt.Sprintf("may change %d %s%s", r.WritableTables, plural(r.WritableTables, "table", "tables"), ex))
+		say(plural("may_change", r.WritableTables), count(r.WritableTables), ex)
 	}
 	if r.WritableSequences > 0 && !r.Superuser {
-		what = append(what, fmt.Sprintf("may advance %d %s", r.WritableSequences, plural(r.WritableSequences, "sequence", "sequences")))
+		say(plural("may_advance", r.WritableSequences), count(r.WritableSequences))
 	}
 	if len(r.CreateSchemas) > 0 && !r.Superuser {
-		what = append(what, "may create objects in "+strings.Join(r.CreateSchemas, ", "))
+		say("may_create_in", words.Values(words.Comma, r.CreateSchemas...))
 	}
 	if r.CreateOnDatabase && !r.Superuser {
-		what = append(what, "may create schemas")
+		say("may_create_schemas")
 	}
 	for _, m := range r.Memberships {
-		what = append(what, "member of "+m)
+		say("member_of", words.Value(m))
 	}
 	if !r.Superuser {
 		if r.CreateRole {
-			what = append(what, "may create roles")
+			say("may_create_roles")
 		}
 		if r.CreateDB {
-			what = append(what, "may create databases")
+			say("may_create_databases")
 		}
 		if r.Replication {
-			what = append(what, "may replicate")
+			say("may_replicate")
 		}
 	}
-	return strings.Join(what, "; ")
+	return words.List(words.Semi, what...)
 }
 
-func plural(n int, one, many string) string {
+// plural is key_1 for one, key_n for any other count.
+func plural(key string, n int) string {
 	if n == 1 {
-		return one
+		return key + "_1"
 	}
-	return many
+	return key + "_n"
 }
+
+// count is a count in digits as the messages always wrote it (no
+// thousands separator).
+func count(n int) words.Part { return words.Value(strconv.Itoa(n)) }
 
 // roleSQL asks the server who the session is and what it may do, in one
 // round trip (a batch of the extended protocol).
@@ -154,19 +167,19 @@ func (d *DB) inspect(ctx context.Context) error {
 	r.ReadOnly = !r.Superuser && r.WritableTables == 0 && r.WritableSequences == 0 && len(r.CreateSchemas) == 0 &&
 		!r.CreateOnDatabase && len(r.Memberships) == 0 && !r.CreateRole && !r.CreateDB && !r.Replication
 	if !r.ReadOnly {
-		r.Warning = roleWarning(r)
+		r.WarningWords = roleWarning(r)
+		r.Warning = words.English(r.WarningWords)
 	}
 	d.role = r
 	return nil
 }
 
-func roleWarning(r RoleInfo) string {
+// roleWarning warns about a role that may do more than read.
+func roleWarning(r RoleInfo) words.Sentence {
 	if r.Superuser {
-		return fmt.Sprintf("connected as %s, a superuser: PostgreSQL lets this role change anything, read and write the server's files and run programs on it; "+
-			"Querent keeps every query read-only, but connect with a SELECT-only role to be safe without relying on Querent", r.Name)
+		return words.New("role.superuser", words.Value(r.Name))
 	}
-	return fmt.Sprintf("connected as %s, a role that may do more than read (%s): Querent keeps every query read-only, "+
-		"but connect with a SELECT-only role to be safe without relying on Querent", r.Name, r.summary())
+	return words.New("role.may_more", words.Value(r.Name), r.summary())
 }
 
 // readOnlyRoleSQL is the SQL that makes a SELECT-only role for database.

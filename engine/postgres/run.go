@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"querent/engine"
+	"querent/engine/words"
 )
 
 // wrapPrefix is what the run wrapper puts before the statement; positions in
@@ -592,8 +593,7 @@ func (d *DB) runFailure(ctx context.Context, query string, a *analysis, prefix i
 	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "57014" || errors.Is(err, context.DeadlineExceeded) {
-		return engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", timeout).WithHint(
-			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time with --timeout")
+		return engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", timeout).SayHint(cheaper)
 	}
 	var e *engine.Error
 	if errors.As(err, &e) {
@@ -689,3 +689,6 @@ func (d *DB) Stream(ctx context.Context, query string, opts engine.StreamOptions
 	}
 	return info, nil
 }
+
+// cheaper is the hint of a query stopped by its timeout.
+var cheaper = words.New("hint.cheaper", words.Timeout)

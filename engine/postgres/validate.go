@@ -14,6 +14,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/text"
+	"querent/engine/words"
 )
 
 // Validate checks query without running it: PostgreSQL's own parser and the
@@ -235,8 +236,7 @@ func (d *DB) stateError(query string, pos int, pgErr *pgconn.PgError, msg string
 		return engine.QueryErrorf(engine.CodeRefused, query, pos, "the query tried to change the database (%s), and the read-only transaction stopped it: Querent only runs read-only queries", what).WithHint(
 			"a view or function of this database writes when it is read; query the underlying tables instead")
 	case code == "57014":
-		return engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query was stopped: %s", msg).WithHint(
-			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time with --timeout")
+		return engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query was stopped: %s", msg).SayHint(cheaper)
 	case code == "55P03":
 		return engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query waited too long for a lock (%s): another session is changing a table it reads", msg).WithHint(
 			"try again in a moment; a table being altered or rebuilt (ALTER TABLE, VACUUM FULL, REINDEX) blocks readers until it is done")
@@ -381,7 +381,7 @@ func unknownColumn(query string, pos int, raw string, a *analysis, idx *nameInde
 		hint = append(hint, pgHint)
 	}
 	if len(hint) == 0 {
-		hint = append(hint, "check the column's name in the schema (querent schema)")
+		return e.SayHint(words.New("hint.column_in_schema", words.Schema))
 	}
 	return e.WithHint("%s", strings.Join(hint, " "))
 }

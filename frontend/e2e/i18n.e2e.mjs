@@ -17,7 +17,11 @@
 // to OUTDIR (i18n-*.png); a failed check exits 1 with its message. With
 // MESSY_DIR (the shared messy files) it first previews
 // 538_cabinet-turnover.csv in the import dialog and reads start_date's
-// reason in French, the values it quotes as they are.
+// reason in French, the values it quotes as they are. With PG_HOST, PG_PORT,
+// PG_DATABASE, PG_SUPER and PG_SUPER_PASSWORD (a PostgreSQL server), the
+// Chinese connect dialog tests the superuser: refused, the engine's reason
+// said in Chinese by Go (engine/words), no command-line flag on screen,
+// the engine's own English kept behind Details.
 import { chromium } from 'playwright-core';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -225,6 +229,28 @@ try {
   await page.locator(tid('connect-dialog')).waitFor();
   check((await page.locator(`${tid('connect-dialog')} h2`).innerText()) === '连接 PostgreSQL', 'the connect dialog in Chinese');
   await shot('i18n-zh-connect');
+  if (process.env.PG_HOST) {
+    step = 'a superuser refused, in Chinese';
+    await page.fill(tid('connect-host'), process.env.PG_HOST);
+    await page.fill(tid('connect-port'), process.env.PG_PORT);
+    await page.fill(tid('connect-database'), process.env.PG_DATABASE);
+    await page.fill(tid('connect-user'), process.env.PG_SUPER);
+    await page.fill(tid('connect-password'), process.env.PG_SUPER_PASSWORD);
+    await page.click(tid('connect-test-button'));
+    const banner = `${tid('connect-dialog')} ${tid('error-banner')}`;
+    await page.locator(banner).waitFor();
+    const title = await page.locator(`${banner} ${tid('error-title')}`).innerText();
+    check(title === '此角色是超级用户，除非“设置”允许，Querent 不会以超级用户连接。', `the refusal's title in Chinese: ${title}`);
+    const body = await page.locator(`${banner} ${tid('error-body')}`).innerText();
+    check(body.includes(`角色 ${process.env.PG_SUPER} 是超级用户，除非明确允许，Querent 不会以超级用户连接`), `the engine's reason in Chinese: ${body}`);
+    const shown = await page.locator(banner).innerText();
+    check(!shown.includes('--') && !/is a superuser/.test(shown), `no flag and no English on screen: ${shown}`);
+    await page.click(`${banner} ${tid('error-details-toggle')}`);
+    const details = await page.locator(`${banner} ${tid('error-details')}`).innerText();
+    check(details.includes('is a superuser') && details.includes('--allow-superuser'), `the engine's own words behind Details: ${details}`);
+    await shot('i18n-zh-connect-refused');
+    await page.fill(tid('connect-password'), '');
+  }
   await page.click(tid('connect-cancel'));
 
   step = 'the history in Chinese';

@@ -8,6 +8,11 @@ export class ApiError extends Error {
   readonly hint: string;
   readonly query: string;
   readonly position?: number;
+  /** key is the message's sentence key; messageSaid and hintSaid the
+   * message and hint in each of the page's languages (ErrorDoc). */
+  readonly key?: string;
+  readonly messageSaid?: Record<string, string>;
+  readonly hintSaid?: Record<string, string>;
 
   constructor(doc: Partial<ErrorDoc> & { type: string; message: string }) {
     super(doc.message);
@@ -16,12 +21,18 @@ export class ApiError extends Error {
     this.hint = doc.hint ?? '';
     this.query = doc.query ?? '';
     this.position = doc.position;
+    this.key = doc.key;
+    this.messageSaid = doc.message_said;
+    this.hintSaid = doc.hint_said;
   }
 
   /** The error as an engine error document (for the error banner). */
   toDoc(): ErrorDoc {
     const d: ErrorDoc = { type: this.type, message: this.message, hint: this.hint, query: this.query };
     if (this.position !== undefined) d.position = this.position;
+    if (this.key) d.key = this.key;
+    if (this.messageSaid) d.message_said = this.messageSaid;
+    if (this.hintSaid) d.hint_said = this.hintSaid;
     return d;
   }
 
@@ -50,11 +61,22 @@ export class ApiError extends Error {
           hint: typeof o.hint === 'string' ? o.hint : '',
           query: typeof o.query === 'string' ? o.query : '',
           position: typeof o.position === 'number' ? o.position : undefined,
+          key: typeof o.key === 'string' ? o.key : undefined,
+          message_said: saidOf(o.message_said),
+          hint_said: saidOf(o.hint_said),
         });
       }
     }
     return new ApiError({ type: 'internal', message: String(e) });
   }
+}
+
+/** saidOf is a sentence said in each language, as JSON sent it. */
+function saidOf(v: unknown): Record<string, string> | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, s] of Object.entries(v)) if (typeof s === 'string') out[k] = s;
+  return out;
 }
 
 /** isUnauthorized tells the 401 of a browser page without its token. */

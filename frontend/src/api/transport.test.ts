@@ -135,7 +135,7 @@ describe('WailsTransport', () => {
     const plain = new WailsTransport({ go: { page: { A: { B: async () => Promise.reject('boom') } } } } as never);
     await expect(plain.call('A', 'B', [])).rejects.toMatchObject({ type: 'internal', message: 'boom' });
     const json = new WailsTransport({
-      go: { desktop: { A: { B: async () => Promise.reject('{"type":"usage","message":"no file","hint":"pick one"}') } } },
+      go: { page: { A: { B: async () => Promise.reject('{"type":"usage","message":"no file","hint":"pick one"}') } } },
     } as never);
     await expect(json.call('A', 'B', [])).rejects.toMatchObject({ type: 'usage', message: 'no file', hint: 'pick one' });
   });

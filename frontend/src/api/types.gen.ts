@@ -110,6 +110,12 @@ export interface Answer {
    */
   warnings: string[];
   /**
+   * WarningsSaid is what a face that speaks several languages adds: each
+   * of Warnings in each language, in its words (the page); absent from
+   * the command line's documents.
+   */
+  warnings_said?: (Record<string, string> | null)[];
+  /**
    * TablesShown lists the tables the model's prompt showed (all of them,
    * or those schema pruning chose on a large database); empty for direct
    * SQL. An addition to the contract's fields.
@@ -308,6 +314,8 @@ export interface ConnectionTest {
   views: number;
   /** a role that may write, a connection in clear… */
   warnings: string[] | null;
+  /** WarningsSaid are Warnings in each of the page's languages, in its words. */
+  warnings_said: (Record<string, string> | null)[] | null;
   elapsed_s: number;
 }
 
@@ -337,7 +345,13 @@ export interface DatasetInfo {
   views: number;
   /** the file's size */
   size_bytes: number;
+  /** as the engine wrote them */
   warnings: string[] | null;
+  /**
+   * WarningsSaid are Warnings in each of the page's languages, in its
+   * words (a PostgreSQL role that may write, a WAL snapshot…).
+   */
+  warnings_said: (Record<string, string> | null)[] | null;
   /** the window title */
   title: string;
 }
@@ -394,6 +408,17 @@ export interface ErrorDoc {
    * found; absent when unknown.
    */
   position?: number;
+  /**
+   * Key, MessageSaid and HintSaid are what a face that speaks several
+   * languages adds (the page: Message and Hint stay the engine's own
+   * words, behind its Details): the message's sentence key (what the
+   * face may recognise the error by, rather than its English), and the
+   * message and hint in each language in the face's words. Absent from
+   * the command line's documents.
+   */
+  key?: string;
+  message_said?: Record<string, string>;
+  hint_said?: Record<string, string>;
 }
 
 /** page.EvalItem is one question of the gold set, for the per-question table. */
@@ -519,6 +544,12 @@ export interface ExportResult {
    * column, a chart that could not be drawn.
    */
   warnings: string[] | null;
+  /**
+   * WarningsSaid is what a face that speaks several languages adds: each
+   * of Warnings in each language, in its words (the page); absent from
+   * the command line's documents.
+   */
+  warnings_said?: (Record<string, string> | null)[];
   elapsed_s: number;
   /** Download is set in the browser mode: where the page fetches the file. */
   download?: string;

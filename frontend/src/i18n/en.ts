@@ -63,14 +63,6 @@ export const en = {
     readOnlyFile: 'Querent never changes this file: every query is checked and runs read-only',
     readOnlyServer: 'Querent never changes this database: every query is checked and runs in a read-only transaction',
     roleWarning: 'Mind this connection:',
-    warnings: {
-      superuser: (role: string) =>
-        `Connected as ${role}, a superuser: PostgreSQL lets this role change anything, read and write the server's files and run programs on it; Querent keeps every query read-only, but connect with a SELECT-only role to be safe without relying on Querent.`,
-      mayWrite: (role: string, what: string) =>
-        `Connected as ${role}, a role that may do more than read (${what}): Querent keeps every query read-only, but connect with a SELECT-only role to be safe without relying on Querent.`,
-      inClear: (host: string) =>
-        `The connection to ${host} is not encrypted: the queries and their answers cross the network in clear (the SSL mode Require encrypts it).`,
-    },
   },
   app: {
     skip: 'Skip to the question box (/)',

@@ -65,13 +65,6 @@ export const fr: Messages = {
     readOnlyFile: 'Querent ne modifie jamais ce fichier : chaque requête est vérifiée et s’exécute en lecture seule',
     readOnlyServer: 'Querent ne modifie jamais cette base : chaque requête est vérifiée et s’exécute dans une transaction en lecture seule',
     roleWarning: 'Attention à cette connexion :',
-    warnings: {
-      superuser: (role) =>
-        `Connecté en tant que ${role}, un superutilisateur : PostgreSQL permet à ce rôle de tout modifier, de lire et d’écrire les fichiers du serveur et d’y lancer des programmes. Querent garde chaque requête en lecture seule, mais connectez-vous avec un rôle limité à SELECT pour être protégé sans dépendre de Querent.`,
-      mayWrite: (role, what) =>
-        `Connecté en tant que ${role}, un rôle qui peut faire plus que lire (${what}) : Querent garde chaque requête en lecture seule, mais connectez-vous avec un rôle limité à SELECT pour être protégé sans dépendre de Querent.`,
-      inClear: (host) => `La connexion à ${host} n’est pas chiffrée : les requêtes et leurs réponses circulent en clair sur le réseau (le mode SSL Exiger la chiffre).`,
-    },
   },
   app: {
     skip: 'Aller à la zone de question (/)',

@@ -61,13 +61,6 @@ export const zh: Messages = {
     readOnlyFile: 'Querent 从不修改此文件：每个查询都经过检查并以只读方式运行',
     readOnlyServer: 'Querent 从不修改此数据库：每个查询都经过检查并在只读事务中运行',
     roleWarning: '请注意此连接：',
-    warnings: {
-      superuser: (role) =>
-        `以超级用户 ${role} 连接：PostgreSQL 允许此角色修改任何内容、读写服务器上的文件并在其上运行程序。Querent 会让每个查询保持只读，但请使用只允许 SELECT 的角色连接，这样无需依赖 Querent 也能确保安全。`,
-      mayWrite: (role, what) =>
-        `以角色 ${role} 连接，该角色的权限不止读取（${what}）：Querent 会让每个查询保持只读，但请使用只允许 SELECT 的角色连接，这样无需依赖 Querent 也能确保安全。`,
-      inClear: (host) => `到 ${host} 的连接未加密：查询及其结果以明文在网络上传输（SSL 模式“必须”可加密连接）。`,
-    },
   },
   app: {
     skip: '跳到提问框（/）',

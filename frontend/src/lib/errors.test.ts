@@ -38,16 +38,37 @@ describe('errors in plain words', () => {
 
   it('says where to allow a refused superuser, with the engine\'s reason', () => {
     const msg = 'postgres://postgres@db:5432/sales: the role postgres is a superuser, and Querent does not connect as one unless told to: a superuser may read and write the server\'s files and run programs on it';
-    const f = friendly(doc('database', msg, 'connect as a SELECT-only role (…), or allow superusers explicitly (--allow-superuser; in the app, Settings)'), { postgres: true });
+    const refused = { ...doc('database', msg, 'connect as a SELECT-only role (…), or allow superusers explicitly (--allow-superuser; in the app, Settings)'), key: 'role.superuser_refused' };
+    const f = friendly(refused, { postgres: true });
     expect(f.title).toBe('This role is a superuser, and Querent does not connect as one unless Settings allow it.');
     expect(f.body).toContain('the role postgres is a superuser');
     expect(f.next).toContain('Allow superusers (not recommended)');
     expect(f.actions).toEqual(['open-settings']);
     // Allowed, but Settings ask for a read-only role: that refusal instead.
-    const ro = friendly(doc('database', 'postgres://postgres@db:5432/sales: the role postgres may do more than read (a superuser), and a read-only role is required'), { postgres: true });
+    const ro = friendly({ ...doc('database', 'postgres://postgres@db:5432/sales: the role postgres may do more than read (a superuser), and a read-only role is required'), key: 'role.readonly_required' }, { postgres: true });
     expect(ro.title).toContain('Settings ask for a read-only role');
-    // A SQLite file is never a superuser's.
+    // Told apart by the key, not the English: a SQLite file is never a superuser's.
     expect(friendly(doc('database', 'x is a superuser')).title).toBe("The database couldn't be read.");
+    expect(friendly(doc('database', 'x is a superuser'), { postgres: true }).title).not.toContain('superuser');
+  });
+
+  it('says the message and hint in the page\'s language and words, as Go said them', async () => {
+    const { setLanguage } = await import('../i18n/index.svelte');
+    const e = {
+      type: 'database',
+      message: 'the role u may do more than read (may create schemas), and a read-only role is required',
+      hint: 'allow more time (--timeout) or ask for less',
+      key: 'role.readonly_required',
+      message_said: { en: 'the role u may do more than read (may create schemas), and a read-only role is required', fr: 'le rôle u peut faire plus que lire (peut créer des schémas), et un rôle en lecture seule est exigé' },
+      hint_said: { en: 'allow more time (Timeout, in Settings) or ask for less', fr: 'accordez plus de temps (Délai maximal, dans les Réglages) ou demandez moins' },
+    };
+    setLanguage('fr');
+    expect(friendly(e).body).toBe('Le rôle u peut faire plus que lire (peut créer des schémas), et un rôle en lecture seule est exigé.');
+    expect(friendly({ ...e, type: 'import' }).next).toBe('Accordez plus de temps (Délai maximal, dans les Réglages) ou demandez moins.');
+    setLanguage('zh');
+    // No Chinese: English, in the page's words, never the command line's.
+    expect(friendly({ ...e, type: 'import' }).next).toBe('Allow more time (Timeout, in Settings) or ask for less.');
+    setLanguage('en');
   });
 
   it("uses the settings' timeout", () => {

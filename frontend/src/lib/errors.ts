@@ -1,9 +1,13 @@
 // Errors in the user's language: each error type becomes a short plain
-// sentence and the next step. The engine's own message and hint stay
-// behind the banner's "Details" toggle, except where they are the point
-// (the model's clarifying question, the closest column names).
+// sentence and the next step. The engine's message and hint, as the
+// services say them in the page's language and words (lib/said.ts), are
+// shown where they are the point (the model's clarifying question, the
+// closest column names, what went wrong with a file); as the engine wrote
+// them, they stay behind the banner's "Details" toggle. An error is told
+// apart by its type, and by its message's key where the type is not enough.
 import type { ErrorDoc } from '../api/types';
 import { sentence } from './format';
+import { hintOf, messageOf } from './said';
 import { i18n } from '../i18n/index.svelte';
 
 export type Tone = 'error' | 'warning' | 'info';
@@ -31,10 +35,14 @@ export interface Context {
   postgres?: boolean;
 }
 
+/** The error document friendly reads. */
+export type Doc = Pick<ErrorDoc, 'type' | 'message' | 'hint'> & Partial<Pick<ErrorDoc, 'key' | 'message_said' | 'hint_said'>>;
+
 /** friendly maps an error document to what the page shows. */
-export function friendly(e: Pick<ErrorDoc, 'type' | 'message' | 'hint'>, ctx: Context = {}): Friendly {
+export function friendly(e: Doc, ctx: Context = {}): Friendly {
   const E = i18n.m.errors;
-  const hint = sentence(e.hint ?? '');
+  const hint = sentence(hintOf(e));
+  const message = messageOf(e);
   const f = (k: keyof typeof E.kinds, tone: Tone, actions: Action[], body = '', next?: string): Friendly => ({
     title: E.kinds[k].title,
     body,
@@ -56,9 +64,9 @@ export function friendly(e: Pick<ErrorDoc, 'type' | 'message' | 'hint'>, ctx: Co
     case 'too_big':
       return f('too_big', 'warning', ['fix-sql']);
     case 'clarification_needed':
-      return { ...f('clarification_needed', 'info', ['ask-again'], sentence(e.message)), prominent: true };
+      return { ...f('clarification_needed', 'info', ['ask-again'], sentence(message)), prominent: true };
     case 'unanswerable':
-      return { ...f('unanswerable', 'info', []), title: E.unanswerable(e.message.trim().replace(/\.$/, '')) };
+      return { ...f('unanswerable', 'info', []), title: E.unanswerable(message.trim().replace(/\.$/, '')) };
     case 'model_error':
       return f('model_error', 'error', ['ask-again', 'open-settings']);
     case 'llm_unavailable':
@@ -66,23 +74,21 @@ export function friendly(e: Pick<ErrorDoc, 'type' | 'message' | 'hint'>, ctx: Co
     case 'model_missing':
       return f('model_missing', 'warning', ['pull-model', 'open-settings']);
     case 'database':
-      if (ctx.postgres && /read-only role is required/.test(e.message))
-        return { ...f('readonly_role', 'warning', ['open-settings'], sentence(e.message)) };
+      if (e.key === 'role.readonly_required') return { ...f('readonly_role', 'warning', ['open-settings'], sentence(message)) };
       // A superuser is refused unless Settings allow it: the engine's
       // message says why, the next step where to allow it.
-      if (ctx.postgres && /\bis a superuser\b/.test(e.message))
-        return { ...f('superuser', 'warning', ['open-settings'], sentence(e.message)) };
-      if (ctx.postgres) return f('connect', 'error', [], sentence(e.message), hint || E.kinds.connect.next);
-      return f('database', 'error', [], sentence(e.message), hint || E.kinds.database.next);
+      if (e.key === 'role.superuser_refused') return { ...f('superuser', 'warning', ['open-settings'], sentence(message)) };
+      if (ctx.postgres) return f('connect', 'error', [], sentence(message), hint || E.kinds.connect.next);
+      return f('database', 'error', [], sentence(message), hint || E.kinds.database.next);
     case 'import':
-      return f('import', 'error', [], sentence(e.message), hint || E.kinds.import.next);
+      return f('import', 'error', [], sentence(message), hint || E.kinds.import.next);
     case 'export':
-      return f('export', 'error', [], sentence(e.message), hint || E.kinds.export.next);
+      return f('export', 'error', [], sentence(message), hint || E.kinds.export.next);
     case 'usage': {
       // A file with several mistakes (a gold set) lists one a line.
-      const lines = e.message.split('\n').filter((l) => l.trim());
+      const lines = message.split('\n').filter((l) => l.trim());
       if (lines.length > 1) return { title: E.mistakes, body: lines.join('\n'), next: hint, tone: 'warning', actions: [] };
-      return { title: sentence(e.message) || E.didntWork, body: '', next: hint, tone: 'warning', actions: [] };
+      return { title: sentence(message) || E.didntWork, body: '', next: hint, tone: 'warning', actions: [] };
     }
     case 'cancelled':
       return { title: E.stopped, body: '', next: '', tone: 'info', actions: [] };

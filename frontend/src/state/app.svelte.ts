@@ -7,6 +7,7 @@ import * as api from '../api';
 import type { Answer, AskProgress, DatasetInfo, ErrorDoc, OllamaStatus, PullProgress, RecentFile, Schema, SettingsData, Value } from '../api';
 import type { Transport } from '../api/transport';
 import { answerRows } from '../lib/rows';
+import { messageOf } from '../lib/said';
 import type { ChartChoice } from '../lib/chart';
 import { applyTheme } from '../lib/theme';
 import { i18n, setLanguage } from '../i18n/index.svelte';
@@ -693,7 +694,7 @@ class AppState {
       const page = await api.Results.Page({ sql: c.sql, offset: c.rows.length, limit: PAGE });
       if (c.rev !== rev) return; // the card got a new result meanwhile
       if (page.errors?.length) {
-        this.toast(i18n.m.state.nextRowsFailed(page.errors[0].message));
+        this.toast(i18n.m.state.nextRowsFailed(messageOf(page.errors[0])));
         c.more = false;
         return;
       }
@@ -701,7 +702,7 @@ class AppState {
       c.more = page.truncated;
       if (!c.more && c.total.state !== 'done') c.total = { state: 'done', rows: c.rows.length };
     } catch (e) {
-      this.toast(i18n.m.state.nextRowsFailed(errorDoc(e).message));
+      this.toast(i18n.m.state.nextRowsFailed(messageOf(errorDoc(e))));
     } finally {
       if (c.rev === rev) c.loading = false;
     }
@@ -720,7 +721,7 @@ class AppState {
     } catch (e) {
       if (c.rev !== rev) return;
       const d = errorDoc(e);
-      c.total = d.type === 'cancelled' ? { state: 'cancelled' } : { state: 'failed', error: d.message };
+      c.total = d.type === 'cancelled' ? { state: 'cancelled' } : { state: 'failed', error: messageOf(d) };
     }
   }
 

@@ -15,6 +15,7 @@ const demo: DatasetInfo = {
   views: 0,
   size_bytes: 0,
   warnings: [],
+  warnings_said: [],
   title: 'Chinook demo (built in) (read-only) — Querent',
 };
 
@@ -716,7 +717,7 @@ describe('evaluating models', () => {
       ...evalDefaults,
       'Evaluate.Draft': (req) => {
         const r = req as { out: string; force: boolean };
-        if (exists && !r.force) return Promise.reject(new ApiError({ type: 'export', message: `${r.out} already exists`, hint: 'choose another file, or replace it' }));
+        if (exists && !r.force) return Promise.reject(new ApiError({ type: 'export', key: 'eval.exists', message: `${r.out} already exists`, hint: 'choose another file, or replace it' }));
         return new Promise((res) => (finish = () => res({ out: r.out, model: 'qwen2.5-coder:7b', items: 28, dropped: 2, gold: drafted })));
       },
     });

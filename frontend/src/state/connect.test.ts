@@ -16,6 +16,7 @@ const info: DatasetInfo = {
   views: 0,
   size_bytes: 0,
   warnings: [],
+  warnings_said: [],
   title: 'chinook (read-only) — Querent',
 };
 const saved: SavedConnection = { name: 'Sales', host: 'db', port: 6543, database: 'sales', username: 'reader', ssl: 'require', saved_at: '2026-01-01T00:00:00Z' };

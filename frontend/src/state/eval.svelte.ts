@@ -3,6 +3,7 @@
 // open database. Only this module (through src/api) starts an evaluation.
 import * as api from '../api';
 import { i18n } from '../i18n/index.svelte';
+import { hintOf, messageOf } from '../lib/said';
 import type { DatasetInfo, DraftResult, ErrorDoc, EvalProgress, EvalResult, GoldSetInfo, OllamaStatus } from '../api';
 
 /** What the evaluation needs of the page's state. */
@@ -336,9 +337,9 @@ export class EvalState {
     } catch (e) {
       const err = api.ApiError.from(e).toDoc();
       if (err.type === 'cancelled') d.stopped = true;
-      else if (err.type === 'export' && /already exists/i.test(err.message)) d.exists = true;
+      else if (err.key === 'eval.exists') d.exists = true;
       else if (err.type === 'export')
-        d.error = { type: 'usage', message: i18n.m.state.draftSaveFailed(err.message), hint: err.hint || i18n.m.state.draftSaveFailedHint, query: '' };
+        d.error = { type: 'usage', message: i18n.m.state.draftSaveFailed(messageOf(err)), hint: hintOf(err) || i18n.m.state.draftSaveFailedHint, query: '' };
       else d.error = err;
       if (err.type === 'llm_unavailable' || err.type === 'model_missing') this.host.checkOllama();
     } finally {

@@ -1,0 +1,36 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"querent/engine"
+	"querent/engine/words"
+)
+
+// An agent reads the engine's hints with its tools and arguments where the
+// command line has its flags and commands, without the server's own
+// limits; the hints engine/sqlite still writes as text too.
+func TestAgentsReadTheirWays(t *testing.T) {
+	cases := []struct {
+		err  error
+		hint string
+	}{
+		{engine.Errorf(engine.CodeModelError, "no working query").SayHint(words.New("hint.no_working_query", words.Model, words.SQL)),
+			"rephrase the question (name the tables or columns you mean), try another model (the model argument), or write the SQL yourself with run_query"},
+		{engine.AsError(errDeadline), "ask for less (filter, aggregate, LIMIT)"},
+		{engine.Errorf(engine.CodeTimeout, "stopped").WithHint("make it cheaper (filter with WHERE) or allow more time with --timeout"),
+			"make it cheaper (filter with WHERE)"},
+		{engine.Errorf(engine.CodeUsage, "no model").SayHint(words.New("hint.choose_model", words.Model.With("NAME"))),
+			"choose an installed model (the model argument); `ollama list` shows them"},
+	}
+	for _, c := range cases {
+		d := forAgents([]engine.ErrorDoc{engine.NewErrorDoc(c.err)})[0]
+		if d.Hint != c.hint {
+			t.Errorf("hint %q, want %q", d.Hint, c.hint)
+		}
+	}
+}
+
+var errDeadline = fmt.Errorf("waiting: %w", context.DeadlineExceeded)

@@ -1,0 +1,272 @@
+package words
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var placeholder = regexp.MustCompile(`\{[0-9]\}`)
+
+// cites is the sorted placeholders of t.
+func cites(t string) []string {
+	c := placeholder.FindAllString(t, -1)
+	slices.Sort(c)
+	return slices.Compact(c)
+}
+
+// Every sentence is in every language, citing the same parts; a variant
+// has its sentence; MCP's variants are English only.
+func TestEverySentenceInEveryLanguage(t *testing.T) {
+	base := languages["en"].sentences
+	for _, lang := range Languages {
+		l := languages[lang]
+		if l == nil {
+			t.Fatalf("no table for %q", lang)
+		}
+		if l.comma == "" || l.semi == "" || l.or == "" || l.and == "" || l.andMore == "" || l.thousands == "" {
+			t.Errorf("%s: a list or count separator is missing", lang)
+		}
+		for key, s := range base {
+			k, face, _ := strings.Cut(key, "@")
+			if face != "" && face != string(Page) && face != string(Agent) {
+				t.Errorf("%q: no face %q", key, face)
+			}
+			if _, ok := base[k]; !ok && face != "" && !strings.HasPrefix(k, "flag.") && !strings.HasPrefix(k, "command.") {
+				t.Errorf("%q is a variant of no sentence", key)
+			}
+			tr, ok := l.sentences[key]
+			switch {
+			case face == string(Agent):
+				if lang != "en" && ok {
+					t.Errorf("%s: %q: MCP speaks English only", lang, key)
+				}
+				continue
+			case !ok:
+				t.Errorf("%s: no sentence %q", lang, key)
+				continue
+			case strings.TrimSpace(tr) == "" && strings.TrimSpace(s) != "":
+				t.Errorf("%s: %q is empty", lang, key)
+			}
+			if !slices.Equal(cites(s), cites(tr)) {
+				t.Errorf("%s: %q cites %v, English %v", lang, key, cites(tr), cites(s))
+			}
+		}
+		for key := range l.sentences {
+			if _, ok := base[key]; !ok {
+				t.Errorf("%s: %q is not an English sentence", lang, key)
+			}
+		}
+	}
+}
+
+// Every sentence, said with parts in every language for every face,
+// leaves no placeholder and no formatting verb; the line and row words
+// take their number.
+func TestEverySentenceSaid(t *testing.T) {
+	parts := []Part{Value("a"), Count(1234), Word(3), Quoted(`x"y`), Value("e"), Value("f"), Value("g"), Value("h"), Value("i")}
+	for key := range languages["en"].sentences {
+		k, face, _ := strings.Cut(key, "@")
+		for _, lang := range Languages {
+			got := Speaker{Lang: lang, Face: Face(face)}.Say(New(k, parts...))
+			if placeholder.MatchString(got) || strings.Contains(got, "%!") || strings.Contains(got, "%s") || strings.Contains(got, "%d") {
+				t.Errorf("%s %s: %q", lang, key, got)
+			}
+		}
+	}
+	for _, lang := range Languages {
+		for _, sheet := range []bool{false, true} {
+			if got := (Speaker{Lang: lang, Sheet: sheet}).Say(Line(57)); !strings.Contains(got, "57") {
+				t.Errorf("%s sheet %v: %q", lang, sheet, got)
+			}
+		}
+	}
+}
+
+// Parts said the language's way.
+func TestParts(t *testing.T) {
+	cases := []struct {
+		p          Part
+		en, fr, zh string
+	}{
+		{Count(1234567), "1,234,567", "1\u202f234\u202f567", "1,234,567"},
+		{Count(-1234), "-1,234", "-1\u202f234", "-1,234"},
+		{Word(3), "three", "trois", "3"},
+		{Word(11), "11", "11", "11"},
+		{Quoted(`say "hi"`), `"say \"hi\""`, `« say "hi" »`, `“say "hi"”`},
+		{List(Semi, Value("a"), nil, Value("b")), "a; b", "a ; b", "a；b"},
+		{Values(Or, "yes", "no"), "yes or no", "yes ou no", "yes 或 no"},
+		{And(4, "a"), "a", "a", "a"},
+		{And(4, "a", "b", "c"), "a, b and c", "a, b et c", "a、b 和 c"},
+		{And(4, "a", "b", "c", "d", "e", "f"), "a, b, c and 3 more", "a, b, c et 3 autres", "a、b、c 等另外 3 列"},
+		{Seq(Value("x: "), New("role.a_superuser")), "x: a superuser", "x: un superutilisateur", "x: 超级用户"},
+		{Plain("as written"), "as written", "as written", "as written"},
+		{Sentence{}, "", "", ""},
+	}
+	for _, c := range cases {
+		for lang, want := range map[string]string{"en": c.en, "fr": c.fr, "zh": c.zh} {
+			if got := (Speaker{Lang: lang}).Say(c.p); got != want {
+				t.Errorf("%s: %q, want %q", lang, got, want)
+			}
+		}
+	}
+	if got := (Speaker{Lang: "xx"}).Say(Word(2)); got != "two" {
+		t.Errorf("an unknown language: %q", got)
+	}
+	if got := (Speaker{Lang: "zh", Sheet: true}).Say(Line(3)); got != "第 3 行" {
+		t.Errorf("a row in Chinese: %q", got)
+	}
+	if got := English(Line(3)) + " / " + (Speaker{Sheet: true}).Say(Line(3)); got != "line 3 / row 3" {
+		t.Errorf("a line and a row: %q", got)
+	}
+}
+
+// A flag and a command, said by each face: on the command line as typed,
+// in the page as its field or button (in the page's language), in MCP as
+// the tool or argument.
+func TestFacesSayFlagsAndCommands(t *testing.T) {
+	cases := []struct {
+		p                 Part
+		cli, page, pageFR string
+		pageZH, mcp       string
+	}{
+		{Timeout, "--timeout", "Timeout, in Settings", "Délai maximal, dans les Réglages", "“设置”中的“超时”", "--timeout"},
+		{MaxRows, "--max-rows", "Rows shown per answer, in Settings", "Lignes affichées par réponse, dans les Réglages", "“设置”中的“每个回答显示的行数”", "the max_rows argument"},
+		{Model.With("NAME"), "--model NAME", "Model, in Settings", "Modèle, dans les Réglages", "“设置”中的“模型”", "the model argument"},
+		{Ollama, "--ollama", "Ollama address, in Settings", "Adresse d’Ollama, dans les Réglages", "“设置”中的“Ollama 地址”", "--ollama"},
+		{AllowSuperuser, "--allow-superuser", "Allow superusers, in Settings", "Autoriser les superutilisateurs, dans les Réglages", "“设置”中的“允许超级用户”", "--allow-superuser"},
+		{SQL, "querent sql", "the SQL editor", "l’éditeur SQL", "SQL 编辑器", "run_query"},
+		{Schema, "querent schema", "the sidebar", "le panneau latéral", "侧边栏", "list_tables"},
+		{Import.With(Preview), "querent import --preview", "Import CSV or Excel files", "Importer des fichiers CSV ou Excel", "“导入 CSV 或 Excel 文件”", "querent import --preview"},
+	}
+	for _, c := range cases {
+		got := []string{English(c.p), Speaker{Lang: "en", Face: Page}.Say(c.p), Speaker{Lang: "fr", Face: Page}.Say(c.p),
+			Speaker{Lang: "zh", Face: Page}.Say(c.p), Speaker{Lang: "en", Face: Agent}.Say(c.p)}
+		want := []string{c.cli, c.page, c.pageFR, c.pageZH, c.mcp}
+		if !slices.Equal(got, want) {
+			t.Errorf("%v:\ngot  %q\nwant %q", c.p, got, want)
+		}
+	}
+}
+
+// The hints as the engine builds them: the command line's English byte for
+// byte what it printed before, the page's words without a flag or a
+// command in any language, MCP's with its tools and arguments.
+func TestHintsByFace(t *testing.T) {
+	addr := New("ollama.check_address", Ollama)
+	cases := []struct {
+		s             Sentence
+		cli, page, mc string
+	}{
+		{New("hint.deadline", Timeout), "allow more time (--timeout) or ask for less",
+			"allow more time (Timeout, in Settings) or ask for less", "ask for less (filter, aggregate, LIMIT)"},
+		{New("hint.cheaper", Timeout),
+			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time with --timeout",
+			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time (Timeout, in Settings)",
+			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT)"},
+		{New("hint.column_in_schema", Schema), "check the column's name in the schema (querent schema)",
+			"check the column's name in the sidebar", "check the column's name in the schema (list_tables)"},
+		{New("hint.tables_hold", Schema), "ask about what the tables hold (querent schema lists them)",
+			"ask about what the tables hold (the sidebar lists them)", "ask about what the tables hold (list_tables lists them)"},
+		{New("hint.choose_model", Model.With("NAME")), "choose an installed model (--model NAME); `ollama list` shows them",
+			"choose an installed model (Model, in Settings); `ollama list` shows them", "choose an installed model (the model argument); `ollama list` shows them"},
+		{New("hint.another_model", Model), "try again, or try another model (--model)",
+			"try again, or choose another model (Model, in Settings)", "try again, or try another model (the model argument)"},
+		{New("hint.no_working_query", Model, SQL),
+			"rephrase the question (name the tables or columns you mean), try another model with --model, or write the SQL yourself with querent sql",
+			"rephrase the question (name the tables or columns you mean), choose another model (Model, in Settings), or write the SQL yourself in the SQL editor",
+			"rephrase the question (name the tables or columns you mean), try another model (the model argument), or write the SQL yourself with run_query"},
+		{New("hint.write_instead", SQL), "ask what you want to see instead; nothing can change the database from here",
+			"ask what you want to see instead; nothing can change the database from here",
+			"ask what you want to see instead, or read with run_query; nothing can change the database from here"},
+		{New("hint.write_rows", Value("SELECT * FROM t"), SQL), "to see the rows it would change, run: SELECT * FROM t",
+			"to see the rows it would change, run: SELECT * FROM t", "to see the rows it would change, call run_query with: SELECT * FROM t"},
+		{New("ollama.fix_address", Ollama), "fix --ollama: give host:port or a URL, for example 127.0.0.1:11434 or http://gpu-box:11434",
+			"fix the address (Ollama address, in Settings): give host:port or a URL, for example 127.0.0.1:11434 or http://gpu-box:11434", ""},
+		{New("ollama.no_credentials", addr), "Querent talks to a local Ollama without credentials; check the address given by --ollama or OLLAMA_HOST",
+			"Querent talks to a local Ollama without credentials; check the address (Ollama address, in Settings) or OLLAMA_HOST", ""},
+		{New("ollama.up_to_date", addr), "check the address given by --ollama or OLLAMA_HOST, and that Ollama is up to date",
+			"check the address (Ollama address, in Settings) or OLLAMA_HOST, and that Ollama is up to date", ""},
+		{Sentence{Parts: []Part{List(Semi, addr, New("ollama.sql_works", SQL))}},
+			"check the address given by --ollama or OLLAMA_HOST; direct SQL (querent sql) works without Ollama",
+			"check the address (Ollama address, in Settings) or OLLAMA_HOST; direct SQL works without Ollama",
+			"check the address given by --ollama or OLLAMA_HOST; run_query works without Ollama"},
+		{Seq(New("ollama.start", New("ollama.sql_works_it", SQL)), New("ollama.elsewhere", addr)),
+			"start it: open the Ollama app, or run `ollama serve` in a terminal; direct SQL (querent sql) works without it; if Ollama runs elsewhere, check the address given by --ollama or OLLAMA_HOST",
+			"start it: open the Ollama app, or run `ollama serve` in a terminal; direct SQL works without it; if Ollama runs elsewhere, check the address (Ollama address, in Settings) or OLLAMA_HOST",
+			"start it: open the Ollama app, or run `ollama serve` in a terminal; run_query works without it; if Ollama runs elsewhere, check the address given by --ollama or OLLAMA_HOST"},
+		{New("ollama.slow_first", ModelTimeout), "a first request loads the model and can be slow; try again, use a smaller model, or raise --model-timeout",
+			"a first request loads the model and can be slow; try again, or use a smaller model", "a first request loads the model and can be slow; try again, use a smaller model"},
+		{New("role.superuser_refused_hint", Value("CREATE ROLE …"), AllowSuperuser),
+			"connect as a SELECT-only role (as the database's owner: CREATE ROLE …), or allow superusers explicitly (--allow-superuser; in the app, Settings)",
+			"connect as a SELECT-only role (as the database's owner: CREATE ROLE …), or allow superusers explicitly (Allow superusers, in Settings)", ""},
+		{New("tls.in_clear", Value("db.example.com"), New("tls.sslmode_require")),
+			"the connection to db.example.com is not encrypted: the queries and their answers cross the network in clear (sslmode=require encrypts it)",
+			"the connection to db.example.com is not encrypted: the queries and their answers cross the network in clear (the SSL mode Require encrypts it)", ""},
+		{New("eval.check_gold", DB, Gold), "check --db and --gold: the gold queries must run on the database",
+			"check the gold set and the open database: the gold queries must run on the database", ""},
+		{New("eval.regrade", Gold), "regrade records with the gold set they were made with (--gold)", "regrade records with the gold set they were made with", ""},
+		{New("eval.another_model", Model), "try another model (--model)", "try another model", "try another model (the model argument)"},
+		{New("eval.replace", Force), "choose another file, or replace it with --force", "choose another file, or replace it when the save dialog asks", ""},
+		{New("export.name_out", Out.With("FILE.xlsx"), Out.With("FILE.csv")), "name one with --out FILE.xlsx or --out FILE.csv", "choose where to save the export", ""},
+		{New("export.chart_csv", Chart.With("bar"), Chart), "export to .xlsx for --chart bar, or leave --chart out", "export to .xlsx for a chart, or leave the chart out", ""},
+		{New("export.csv_only", Delimiter), "--delimiter applies to CSV only", "the separator applies to CSV only", ""},
+		{New("export.csv_only", BOM), "--bom applies to CSV only", "the byte-order mark applies to CSV only", ""},
+		{New("export.csv_only_raw", Raw), "--raw applies to CSV only (XLSX always stores text as text, never as a formula)",
+			"the Raw values option applies to CSV only (XLSX always stores text as text, never as a formula)", ""},
+		{New("export.negative_rows", MaxRows), "--max-rows must not be negative", "the row limit must not be negative", ""},
+		{New("export.open_db", Value("x.db"), Force), "x.db is the open database: an export never replaces it, even with --force",
+			"x.db is the open database: an export never replaces it", ""},
+		{New("export.sidecar", Value("x.db-wal"), Value("wal"), Force), "x.db-wal is the open database's wal file: an export never replaces it, even with --force",
+			"x.db-wal is the open database's wal file: an export never replaces it", ""},
+		{New("export.sqlite_file", Value("y.db"), New("export.kind_wal"), Force), "y.db is a SQLite write-ahead log: an export never replaces one, even with --force",
+			"y.db is a SQLite write-ahead log: an export never replaces one", ""},
+		{New("export.exists", Force), "use --force to replace it, or choose another file", "choose another file name, or replace the file when the save dialog asks", ""},
+		{New("export.row_limit", Count(1000), MaxRows), "the export stopped at the row limit: 1,000 rows were written (--max-rows)",
+			"the export stopped at the row limit: 1,000 rows were written", ""},
+		{New("import.preview_column", Import.With(Preview)),
+			"name a column as the preview shows it (querent import --preview), by its header as written, or by its position (#3)",
+			"name a column as the preview shows it, by its header as written, or by its position (#3)", ""},
+	}
+	for _, c := range cases {
+		if got := English(c.s); got != c.cli {
+			t.Errorf("command line:\ngot  %q\nwant %q", got, c.cli)
+		}
+		if got := (Speaker{Lang: "en", Face: Page}).Say(c.s); got != c.page {
+			t.Errorf("page:\ngot  %q\nwant %q", got, c.page)
+		}
+		if c.mc != "" {
+			if got := (Speaker{Lang: "en", Face: Agent}).Say(c.s); got != c.mc {
+				t.Errorf("MCP:\ngot  %q\nwant %q", got, c.mc)
+			}
+		}
+		for _, lang := range Languages {
+			got := Speaker{Lang: lang, Face: Page}.Say(c.s)
+			if strings.Contains(got, "--") || strings.Contains(got, "querent ") || got == "" {
+				t.Errorf("the page in %s names the command line: %q", lang, got)
+			}
+			if lang != "en" && got == c.page {
+				t.Errorf("the page in %s says English: %q", lang, got)
+			}
+		}
+	}
+}
+
+// What a face may recognise a message by: its key, not its English.
+func TestMainKeyAndPlain(t *testing.T) {
+	s := Seq(Value("postgres://db: "), New("role.superuser_refused", Value("postgres")))
+	if s.MainKey() != "role.superuser_refused" || s.IsPlain() {
+		t.Errorf("key %q, plain %v", s.MainKey(), s.IsPlain())
+	}
+	if p := Plain("x"); !p.IsPlain() || p.MainKey() != "" || p.IsZero() {
+		t.Errorf("plain: %v %q %v", p.IsPlain(), p.MainKey(), p.IsZero())
+	}
+	if !(Sentence{}).IsZero() || New("role.etc").IsPlain() {
+		t.Error("zero or keyed")
+	}
+	every := Speaker{Face: Page}.Every(New("tls.sslmode_require"))
+	if len(every) != len(Languages) || every["fr"] != "le mode SSL Exiger" || every["zh"] != "SSL 模式“必须”" {
+		t.Errorf("every language: %q", every)
+	}
+}
