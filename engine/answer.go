@@ -7,6 +7,12 @@ import (
 	"querent/engine/words"
 )
 
+// ReasonLanguages are the languages a chart's reason is said in
+// (ChartSuggestion.Reasons), and an import's reasons (ImportColumn.Reasons,
+// SkippedColumn.Reasons, PlanColumn.SkipReasons): those of the page and of
+// the exported workbook's own words (words.Languages).
+var ReasonLanguages = words.Languages
+
 // Answer is the sub-agent output document of the contract: what
 // `querent sql --format json` and `querent ask --format json` print, and what
 // the MCP server and the browser mode return. Every field is always present.
@@ -190,34 +196,6 @@ func NewAnswer(query string) *Answer {
 		VisualizationSuggestion: ChartTable,
 		VisualizationReasons:    map[string]string{},
 	}
-}
-
-// SetResult fills the answer from a result: rows, statistics and the chart
-// suggestion.
-func (a *Answer) SetResult(res *Result) {
-	a.Query = res.Query
-	a.ExecutedSQL = res.ExecutedSQL
-	a.Columns = res.Columns
-	names := make([]string, len(res.Columns))
-	for i, c := range res.Columns {
-		names[i] = c.Name
-	}
-	a.Results = Rows{Columns: names, Values: res.Rows}
-	if a.Results.Values == nil {
-		a.Results.Values = [][]Value{}
-	}
-	a.RowCount = len(res.Rows)
-	a.Truncated = res.Truncated
-	a.ExecutionTimeS = Seconds(res.Elapsed)
-	if res.TablesUsed != nil {
-		a.TablesUsed = res.TablesUsed
-	}
-	a.Warnings = append(a.Warnings, res.Warnings...)
-	a.Stats = ComputeStats(res.Columns, res.Rows)
-	chart := SuggestChart(res.Columns, res.Rows, a.Stats)
-	a.VisualizationSuggestion = chart.Kind
-	a.VisualizationReason = chart.Reason
-	a.VisualizationReasons = chart.Reasons
 }
 
 // Warn adds warnings said in parts (package words).

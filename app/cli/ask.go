@@ -14,6 +14,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/ask"
+	"querent/engine/describe"
 	"querent/engine/files"
 )
 
@@ -350,7 +351,7 @@ func (c *CLI) askSQL(ctx context.Context, s *stdio, db engine.Database, p askPar
 		ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: p.question, Error: &engine.AttemptError{Type: e.Code, Message: e.Message}})
 		ans.AddError(err)
 	} else {
-		ans.SetResult(res)
+		describe.SetResult(ans, res)
 		ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: p.question})
 		if hints, herr := db.Explain(ctx, p.question); herr == nil && len(hints) > 0 {
 			ans.OptimizationHints = hints

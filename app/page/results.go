@@ -6,6 +6,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/ask"
+	"querent/engine/describe"
 )
 
 // Results runs SQL directly (the SQL editor's Run button, a table's
@@ -80,7 +81,7 @@ func (r *Results) Page(req PageRequest) (*engine.Answer, error) {
 		ans.AddError(err)
 		return pageAnswer(ans), nil
 	}
-	ans.SetResult(res)
+	describe.SetResult(ans, res)
 	return pageAnswer(ans), nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"querent/engine"
+	"querent/engine/describe"
 	"querent/engine/schemactx"
 	"querent/engine/sqltext"
 	"querent/engine/valuehints"
@@ -520,7 +521,7 @@ func stageName(n int) string {
 func (a *Asker) success(ctx context.Context, ans *engine.Answer, r attemptResult, question string, session *engine.Session, l *loop,
 	stats *engine.ModelStats, opts AskOptions) {
 	res := r.res
-	ans.SetResult(res)
+	describe.SetResult(ans, res)
 	if !r.rowsAt.IsZero() {
 		t := engine.Seconds(r.rowsAt.Sub(l.start))
 		ans.TimeToRowsS = &t

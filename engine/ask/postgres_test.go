@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"querent/engine/valuehints"
 	"strings"
 	"testing"
 	"time"
+
+	"querent/engine/valuehints"
 
 	"querent/engine"
 	"querent/engine/ask"

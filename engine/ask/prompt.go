@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"querent/engine"
 	"sort"
 	"strings"
 	"text/template"
 	"unicode"
+
+	"querent/engine"
 )
 
 //go:embed prompts/*.tmpl

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/describe"
 	"querent/engine/sqltext"
 )
 
@@ -29,7 +30,7 @@ func RunSQL(ctx context.Context, db engine.Database, sql string, opts engine.Run
 		ans.AddError(err)
 		return ans, err
 	}
-	ans.SetResult(res)
+	describe.SetResult(ans, res)
 	ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: sql})
 	addHints(ctx, db, ans, sql)
 	return ans, nil

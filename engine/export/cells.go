@@ -2,10 +2,11 @@ package export
 
 import (
 	"math"
-	"querent/engine/text"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"querent/engine/text"
 
 	"querent/engine"
 )

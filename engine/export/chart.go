@@ -10,6 +10,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"querent/engine"
+	"querent/engine/describe"
 )
 
 // Bounds of the histogram.
@@ -28,8 +29,8 @@ func (x *xlsxWriter) drawChart(ctx context.Context, db engine.Database, info *en
 		x.warn.add("the result has no rows: no chart drawn")
 		return nil
 	}
-	st := engine.ComputeStats(x.cols, rows)
-	sug := engine.SuggestChart(x.cols, rows, st)
+	st := describe.ComputeStats(x.cols, rows)
+	sug := describe.SuggestChart(x.cols, rows, st)
 	kind := x.opts.Chart
 	if kind == ChartAuto {
 		kind = sug.Kind

@@ -28,7 +28,7 @@ const (
 // pie, scatter, histogram).
 const (
 	ChartNone = "none" // no chart (the default)
-	ChartAuto = "auto" // the chart engine.SuggestChart suggests; a table draws none
+	ChartAuto = "auto" // the chart describe.SuggestChart suggests; a table draws none
 )
 
 // Options tune one export. The zero value exports to the format the file's

@@ -16,6 +16,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"querent/engine"
+	"querent/engine/describe"
 	"querent/engine/export"
 	"querent/engine/sqlite"
 )
@@ -348,7 +349,7 @@ func TestXLSXStatistics(t *testing.T) {
 	db := demo(t)
 	query := "SELECT TrackId, Name, Composer, Milliseconds, Bytes / 1e6 AS megabytes, UnitPrice, CASE WHEN TrackId % 3 = 0 THEN 'x' ELSE TrackId END AS mixed FROM Track"
 	cols, rows := queryAll(t, db, query)
-	want := engine.ComputeStats(cols, rows)
+	want := describe.ComputeStats(cols, rows)
 	out := filepath.Join(t.TempDir(), "s.xlsx")
 	if _, err := export.Export(context.Background(), db, query, out, export.Options{}); err != nil {
 		t.Fatal(err)

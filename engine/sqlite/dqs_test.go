@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"querent/engine/sqltext"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"querent/engine/describe"
+	"querent/engine/sqltext"
 
 	"querent/engine"
 	"querent/engine/text"
@@ -331,7 +333,7 @@ func TestDQSRewrite(t *testing.T) {
 	}
 	ans := engine.NewAnswer(q)
 	ans.Warnings = append(ans.Warnings, "a warning about the file")
-	ans.SetResult(res)
+	describe.SetResult(ans, res)
 	if len(ans.Warnings) != 2 || ans.Warnings[1] != want || ans.Query != q || ans.ExecutedSQL != res.ExecutedSQL {
 		t.Errorf("answer: warnings %q, query %q, executed %q", ans.Warnings, ans.Query, ans.ExecutedSQL)
 	}

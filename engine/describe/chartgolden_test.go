@@ -1,4 +1,4 @@
-package engine
+package describe
 
 import (
 	"crypto/sha256"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"querent/engine"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden files of testdata/")
@@ -38,7 +40,7 @@ func chartReasonsDump() []string {
 					for _, c := range []int{0, 1, 2, 10, 11, 12345} {
 						w := chartWhy{key: key, names: names("n", nn), numbers: names("m", nm), others: names("o", no), count: c}
 						r := w.reasons()
-						for _, lang := range ReasonLanguages {
+						for _, lang := range engine.ReasonLanguages {
 							lines = append(lines, fmt.Sprintf("%s %d %d %d %d %s: %s", key, nn, nm, no, c, lang, r[lang]))
 						}
 					}

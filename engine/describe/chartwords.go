@@ -1,16 +1,10 @@
-package engine
+package describe
 
 import (
 	"strconv"
 
 	"querent/engine/words"
 )
-
-// ReasonLanguages are the languages a chart's reason is said in
-// (ChartSuggestion.Reasons), and an import's reasons (ImportColumn.Reasons,
-// SkippedColumn.Reasons, PlanColumn.SkipReasons): those of the page and of
-// the exported workbook's own words (words.Languages).
-var ReasonLanguages = words.Languages
 
 // chartWhy is the reason for a chart choice in parts, so that each
 // language says it with its own words and grammar (package words, the
@@ -57,7 +51,7 @@ func (w chartWhy) sentence() words.Sentence {
 	)
 }
 
-// reasons says w in every language of ReasonLanguages.
+// reasons says w in every language of engine.ReasonLanguages.
 func (w chartWhy) reasons() map[string]string {
 	return words.Speaker{}.Every(w.sentence())
 }
