@@ -316,10 +316,10 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 			asker.History = h
 		}
 	}
-	opts := ask.AskOptions{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli", NoExplain: !p.explain}
+	opts := ask.Options{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli", NoExplain: !p.explain}
 	line := newProgress(s.err, p.format, "Ctrl-C cancels")
 	if line != nil {
-		opts.Progress = func(pr ask.AskProgress) { line.set(askStage(name, pr), pr.Tokens == 0) }
+		opts.Progress = func(pr ask.Progress) { line.set(askStage(name, pr), pr.Tokens == 0) }
 	}
 	ans, err := asker.Ask(ctx, p.question, p.session, opts)
 	line.clear()
@@ -459,7 +459,7 @@ func (c *CLI) finishAsk(s *stdio, p askParams, ans *engine.Answer, err error) in
 }
 
 // askStage says in words where the ask loop is.
-func askStage(model string, pr ask.AskProgress) string {
+func askStage(model string, pr ask.Progress) string {
 	msg := pr.Stage
 	switch pr.Stage {
 	case "writing SQL":

@@ -163,10 +163,10 @@ func (c *CLI) questionSQL(ctx context.Context, s *stdio, db engine.Database, que
 			asker.History = held
 		}
 	}
-	opts := ask.AskOptions{MaxRows: exportCheckRows, Client: "cli export", NoExplain: true}
+	opts := ask.Options{MaxRows: exportCheckRows, Client: "cli export", NoExplain: true}
 	line := newProgress(s.err, "text", "Ctrl-C cancels")
 	if line != nil {
-		opts.Progress = func(pr ask.AskProgress) { line.set(askStage(name, pr), pr.Tokens == 0) }
+		opts.Progress = func(pr ask.Progress) { line.set(askStage(name, pr), pr.Tokens == 0) }
 	}
 	ans, err := asker.Ask(ctx, question, nil, opts)
 	line.clear()

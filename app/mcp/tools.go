@@ -257,7 +257,7 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in askIn) (*
 	}
 	s.mu.Unlock()
 	// The loop records the question in the history itself.
-	ans, err := asker.Ask(ctx, in.Question, session, ask.AskOptions{MaxRows: s.opts.MaxRows, Timeout: s.opts.Timeout, Client: client(req) + " ask",
+	ans, err := asker.Ask(ctx, in.Question, session, ask.Options{MaxRows: s.opts.MaxRows, Timeout: s.opts.Timeout, Client: client(req) + " ask",
 		NoExplain: in.ExplainResults != nil && !*in.ExplainResults})
 	ans.Errors = forAgents(ans.Errors)
 	out := s.sized(ans, s.opts.MaxRows)

@@ -112,9 +112,9 @@ func (q *Ask) question(question string, asked bool) (*engine.Answer, error) {
 	q.a.mu.Lock()
 	session := q.a.session
 	q.a.mu.Unlock()
-	ans, _ = asker.Ask(ctx, question, session, ask.AskOptions{MaxRows: set.MaxRows, Timeout: set.timeout(), Client: "app",
+	ans, _ = asker.Ask(ctx, question, session, ask.Options{MaxRows: set.MaxRows, Timeout: set.timeout(), Client: "app",
 		NoExplain: set.SkipExplanation,
-		Progress:  func(p ask.AskProgress) { q.a.emit(EventAskProgress, p) },
+		Progress:  func(p ask.Progress) { q.a.emit(EventAskProgress, p) },
 		OnRows: func(a *engine.Answer) {
 			rows := *a // the loop goes on writing into a (the explanation)
 			rows.Errors = append([]engine.ErrorDoc(nil), a.Errors...)

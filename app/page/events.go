@@ -37,7 +37,7 @@ type PageEvent struct {
 // page's EventMap is generated from it (app/page/tsgen), and a test
 // checks that every event sent in app/page, app/web and main.go is here.
 var PageEvents = []PageEvent{
-	{EventAskProgress, reflect.TypeFor[ask.AskProgress](), "A step of the ask loop (Ask.Question, Results.Run); while explaining, the explanation written so far."},
+	{EventAskProgress, reflect.TypeFor[ask.Progress](), "A step of the ask loop (Ask.Question, Results.Run); while explaining, the explanation written so far."},
 	{EventAskRows, reflect.TypeFor[*engine.Answer](), "The answer of Ask.Question as soon as its rows are there, before the explanation is written."},
 	{EventImportProgress, reflect.TypeFor[imports.ImportProgress](), "How far Datasets.Import has come (and Datasets.PreviewImport, while it reads the files)."},
 	{EventExportProgress, reflect.TypeFor[ExportProgress](), "How far Export.Run has come, at most ten a second."},

@@ -22,8 +22,8 @@ import (
 // the schema out of the model's context window.
 const MaxQuestionChars = 4000
 
-// AskOptions bound one question.
-type AskOptions struct {
+// Options bound one question.
+type Options struct {
 	// MaxRows and Timeout bound running each query (defaults 1000, 30 s).
 	MaxRows int
 	Timeout time.Duration
@@ -44,14 +44,14 @@ type AskOptions struct {
 	Client string
 	// Progress, when set, follows the loop. It may be called from two
 	// goroutines at once (the SQL runs while the model still writes).
-	Progress func(AskProgress)
+	Progress func(Progress)
 	// OnRows, when set, receives the answer as soon as the rows are there,
 	// before the explanation is written (the page shows them at once).
 	OnRows func(*engine.Answer)
 }
 
-// AskProgress is one step of the ask loop, for progress displays.
-type AskProgress struct {
+// Progress is one step of the ask loop, for progress displays.
+type Progress struct {
 	// Stage is "preparing", "writing SQL", "checking", "running",
 	// "repairing", "checking values", "explaining" or "done".
 	Stage string `json:"stage"`
@@ -91,10 +91,10 @@ type Asker struct {
 	// question (zero: valuehints' defaults, a 2 s budget); the columns that
 	// budget does not reach are indexed on the next questions, each with
 	// the same budget.
-	ValueIndex valuehints.ValueIndexOptions
+	ValueIndex valuehints.IndexOptions
 
 	mu     sync.Mutex
-	values *valuehints.ValueIndex
+	values *valuehints.Index
 	// numCtx is the context window of every request of this Asker.
 	numCtx int
 	// lastModel and lastPrompt are the previous request's, whose prefix the
@@ -102,7 +102,7 @@ type Asker struct {
 	lastModel, lastPrompt string
 }
 
-func (o AskOptions) withDefaults() AskOptions {
+func (o Options) withDefaults() Options {
 	if o.MaxRows <= 0 {
 		o.MaxRows = engine.DefaultMaxRows
 	}
@@ -113,7 +113,7 @@ func (o AskOptions) withDefaults() AskOptions {
 		o.MaxRepairs = 3
 	}
 	if o.SchemaBudget <= 0 {
-		o.SchemaBudget = schemactx.DefaultSchemaBudgetTokens
+		o.SchemaBudget = schemactx.DefaultBudgetTokens
 	}
 	if o.NumPredict <= 0 {
 		o.NumPredict = 1024
@@ -136,7 +136,7 @@ func (o AskOptions) withDefaults() AskOptions {
 // The answer always comes back (with its attempts, its model_stats and its
 // errors); the error is the final failure, if any. session, when not nil,
 // gives the previous turns and receives this one.
-func (a *Asker) Ask(ctx context.Context, question string, session *engine.Session, opts AskOptions) (*engine.Answer, error) {
+func (a *Asker) Ask(ctx context.Context, question string, session *engine.Session, opts Options) (*engine.Answer, error) {
 	opts = opts.withDefaults()
 	start := time.Now()
 	follows := ""
@@ -145,7 +145,7 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 	}
 	ans := a.newAnswer(question)
 	var pmu sync.Mutex
-	progress := func(p AskProgress) {
+	progress := func(p Progress) {
 		if opts.Progress != nil {
 			p.Attempts = 1 + opts.MaxRepairs
 			pmu.Lock()
@@ -162,14 +162,14 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 			ans.ModelStats = stats
 		}
 		a.record(ctx, question, follows, ans, err, time.Since(start), opts)
-		progress(AskProgress{Stage: "done"})
+		progress(Progress{Stage: "done"})
 		return ans, err
 	}
 	if err := checkQuestion(question); err != nil {
 		ans.AddError(err)
 		return finish(err)
 	}
-	progress(AskProgress{Stage: "preparing"})
+	progress(Progress{Stage: "preparing"})
 	msgs, shown, err := a.prompt(ctx, question, session, opts)
 	ans.TablesShown = shown
 	if err != nil {
@@ -324,8 +324,8 @@ type loop struct {
 	a            *Asker
 	question     string
 	msgs         []engine.Message
-	opts         AskOptions
-	progress     func(AskProgress)
+	opts         Options
+	progress     func(Progress)
 	start        time.Time
 	checkedEmpty bool
 }
@@ -345,7 +345,7 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 	if n > 1 {
 		stage = "repairing"
 	}
-	l.progress(AskProgress{Stage: stage, Attempt: n})
+	l.progress(Progress{Stage: stage, Attempt: n})
 	sr := &sqlRunner{l: l, n: n, ran: make(chan run, 1)}
 	req := l.request(ctx, stage, n, sr)
 	resp, err := l.a.Model.Chat(ctx, req)
@@ -395,7 +395,7 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 	if len(rn.res.Rows) == 0 && !l.checkedEmpty && n <= l.opts.MaxRepairs {
 		l.checkedEmpty = true
 		if checks := l.a.emptyChecks(ctx, ma.SQL); len(checks) > 0 {
-			l.progress(AskProgress{Stage: "checking values", Attempt: n})
+			l.progress(Progress{Stage: "checking values", Attempt: n})
 			r.kind = ranEmpty
 			r.next = []engine.Message{said, {Role: "user", Content: renderPrompt("empty.tmpl", map[string]any{"Checks": checks})}}
 		}
@@ -426,7 +426,7 @@ func (l *loop) request(ctx context.Context, stage string, n int, sr *sqlRunner) 
 				return
 			}
 			if tokens%8 == 0 {
-				l.progress(AskProgress{Stage: stage, Attempt: n, Tokens: tokens})
+				l.progress(Progress{Stage: stage, Attempt: n, Tokens: tokens})
 			}
 		},
 	}
@@ -445,12 +445,12 @@ type sqlRunner struct {
 func (sr *sqlRunner) start(ctx context.Context, sql string) {
 	sr.started = sql
 	go func() {
-		sr.l.progress(AskProgress{Stage: "checking", Attempt: sr.n})
+		sr.l.progress(Progress{Stage: "checking", Attempt: sr.n})
 		if _, err := sr.l.a.DB.Validate(ctx, sql); err != nil {
 			sr.ran <- run{err: err}
 			return
 		}
-		sr.l.progress(AskProgress{Stage: "running", Attempt: sr.n})
+		sr.l.progress(Progress{Stage: "running", Attempt: sr.n})
 		res, err := sr.l.a.DB.Run(ctx, sql, engine.RunOptions{MaxRows: sr.l.opts.MaxRows, Timeout: sr.l.opts.Timeout})
 		sr.ran <- run{res: res, err: err, at: time.Now()}
 	}()
@@ -519,7 +519,7 @@ func stageName(n int) string {
 // success fills the answer from a result: the rows at once (OnRows), then
 // the explanation, from the rows.
 func (a *Asker) success(ctx context.Context, ans *engine.Answer, r attemptResult, question string, session *engine.Session, l *loop,
-	stats *engine.ModelStats, opts AskOptions) {
+	stats *engine.ModelStats, opts Options) {
 	res := r.res
 	describe.SetResult(ans, res)
 	if !r.rowsAt.IsZero() {
@@ -544,7 +544,7 @@ func (a *Asker) success(ctx context.Context, ans *engine.Answer, r attemptResult
 	if opts.NoExplain {
 		return
 	}
-	l.progress(AskProgress{Stage: "explaining"})
+	l.progress(Progress{Stage: "explaining"})
 	explanation, followUps, round, err := a.explain(ctx, l, r, ans)
 	if round != nil {
 		stats.Rounds = append(stats.Rounds, *round)
@@ -580,7 +580,7 @@ func (a *Asker) explain(ctx context.Context, l *loop, r attemptResult, ans *engi
 			tokens++
 			buf.WriteString(piece)
 			if text, found, _ := scanner.scan(buf.String()); found && tokens%2 == 0 {
-				l.progress(AskProgress{Stage: "explaining", Tokens: tokens, Text: text})
+				l.progress(Progress{Stage: "explaining", Tokens: tokens, Text: text})
 			}
 		}}
 	resp, err := a.Model.Chat(ctx, req)
@@ -638,7 +638,7 @@ func (a *Asker) round(stage, model string, msgs []engine.Message, resp *engine.C
 // repairs and the answer, in steps of 2,048 tokens; kept after, so that the
 // model is loaded once for the session. Only a prompt that would not fit
 // any more (a long conversation) makes it grow, which reloads the model.
-func (a *Asker) contextWindow(msgs []engine.Message, opts AskOptions) int {
+func (a *Asker) contextWindow(msgs []engine.Message, opts Options) int {
 	need := opts.NumPredict + 256
 	for _, m := range msgs {
 		need += schemactx.EstimateTokens(m.Content) + 8
@@ -738,7 +738,7 @@ func (a *Asker) emptyChecks(ctx context.Context, sql string) []string {
 // build's budget ran out (a slow server), each later question indexes more
 // of the columns it did not reach, within the same budget, until none is
 // left (more is true once per question: when its prompt is built).
-func (a *Asker) valueIndex(ctx context.Context, more bool) *valuehints.ValueIndex {
+func (a *Asker) valueIndex(ctx context.Context, more bool) *valuehints.Index {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.values != nil {
@@ -753,7 +753,7 @@ func (a *Asker) valueIndex(ctx context.Context, more bool) *valuehints.ValueInde
 	if err != nil {
 		return nil
 	}
-	vi, err := valuehints.BuildValueIndex(ctx, a.DB, s, a.ValueIndex)
+	vi, err := valuehints.BuildIndex(ctx, a.DB, s, a.ValueIndex)
 	if err != nil {
 		return nil
 	}
@@ -766,7 +766,7 @@ func (a *Asker) valueIndex(ctx context.Context, more bool) *valuehints.ValueInde
 // turns, and the question's own message — its pruned tables, the stored
 // values it mentions, similar past questions, the question last. It also
 // returns the tables the prompt shows.
-func (a *Asker) prompt(ctx context.Context, question string, session *engine.Session, opts AskOptions) ([]engine.Message, []string, error) {
+func (a *Asker) prompt(ctx context.Context, question string, session *engine.Session, opts Options) ([]engine.Message, []string, error) {
 	s, err := a.DB.Schema(ctx)
 	if err != nil {
 		return nil, []string{}, err
@@ -789,7 +789,7 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 	}
 	// The values the question names point at their tables too ("songs by
 	// acdc" → Artist), which words alone would miss.
-	var hints []valuehints.ValueHint
+	var hints []valuehints.Hint
 	if vi := a.valueIndex(ctx, true); vi != nil {
 		hints = vi.Hints(question, 8)
 		for _, h := range hints {
@@ -847,7 +847,7 @@ func displayName(name string) string {
 // record writes the question to the history (if any), with the question it
 // followed up (follows); a failure to record never fails the answer, but
 // becomes a warning.
-func (a *Asker) record(ctx context.Context, question, follows string, ans *engine.Answer, err error, d time.Duration, opts AskOptions) {
+func (a *Asker) record(ctx context.Context, question, follows string, ans *engine.Answer, err error, d time.Duration, opts Options) {
 	if a.History == nil {
 		return
 	}

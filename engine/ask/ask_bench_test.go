@@ -95,11 +95,11 @@ func benchAsk(b *testing.B, path, question, sqlText string) {
 	defer db.Close()
 	m := &instantModel{sql: sqlText}
 	a := &ask.Asker{DB: db, Model: m, ModelName: "fake"}
-	if _, err := a.Ask(ctx, question, nil, ask.AskOptions{}); err != nil { // builds the value index
+	if _, err := a.Ask(ctx, question, nil, ask.Options{}); err != nil { // builds the value index
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := a.Ask(ctx, question, nil, ask.AskOptions{}); err != nil {
+		if _, err := a.Ask(ctx, question, nil, ask.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -152,21 +152,21 @@ func TestAskBenchReport(t *testing.T) {
 		m := &instantModel{sql: c.sql}
 		a := &ask.Asker{DB: db, Model: m, ModelName: "fake"}
 		start := time.Now()
-		if _, err := a.Ask(ctx, c.q, nil, ask.AskOptions{}); err != nil {
+		if _, err := a.Ask(ctx, c.q, nil, ask.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		cold := time.Since(start)
 		const n = 20
 		start = time.Now()
 		for i := 0; i < n; i++ {
-			if _, err := a.Ask(ctx, c.q, nil, ask.AskOptions{}); err != nil {
+			if _, err := a.Ask(ctx, c.q, nil, ask.Options{}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		warm := time.Since(start) / n
 		s, _ := db.Schema(ctx)
 		full := schemactx.PruneSchema(ctx, s, c.q, 1<<30, nil)
-		pruned := schemactx.PruneSchema(ctx, s, c.q, schemactx.DefaultSchemaBudgetTokens, nil)
+		pruned := schemactx.PruneSchema(ctx, s, c.q, schemactx.DefaultBudgetTokens, nil)
 		line("%s: per question %s (goal < %s); the first, which reads the schema and indexes the values, %s; prompt ≈ %d tokens; schema part %d tokens unpruned, %d as sent (%d of %d tables)",
 			c.name, warm.Round(10*time.Microsecond), c.goal, cold.Round(time.Millisecond), m.prompts[len(m.prompts)-1], full.FullTokens, pruned.Tokens, len(pruned.Tables), len(full.Tables))
 		db.Close()
@@ -200,7 +200,7 @@ func timeToRows(t *testing.T, line func(string, ...any)) {
 	defer db.Close()
 	a := &ask.Asker{DB: db, Model: m, ModelName: "qwen2.5-coder:7b"}
 	start := time.Now()
-	ans, err := a.Ask(ctx, "Which genres bring the most revenue?", nil, ask.AskOptions{})
+	ans, err := a.Ask(ctx, "Which genres bring the most revenue?", nil, ask.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func mistakeRounds(t *testing.T, line func(string, ...any)) {
 			return bad
 		}}
 		a := &ask.Asker{DB: db, Model: m, ModelName: "small"}
-		ans, err := a.Ask(ctx, it.Question, nil, ask.AskOptions{NoExplain: true})
+		ans, err := a.Ask(ctx, it.Question, nil, ask.Options{NoExplain: true})
 		if kind == "" {
 			kind = "none"
 		}

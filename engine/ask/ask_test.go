@@ -73,7 +73,7 @@ func newRig(t *testing.T, script ...ollamatest.Reply) *rig {
 var today = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 
 func (r *rig) ask(t *testing.T, q string, s *engine.Session) (*engine.Answer, error) {
-	return r.asker.Ask(context.Background(), q, s, ask.AskOptions{Today: today, Client: "test"})
+	return r.asker.Ask(context.Background(), q, s, ask.Options{Today: today, Client: "test"})
 }
 
 func TestAskRepairsAWrongColumn(t *testing.T) {
@@ -306,7 +306,7 @@ func TestAskCancelled(t *testing.T) {
 	r := newRig(t, ollamatest.Reply{Delay: 5 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	_, err := r.asker.Ask(ctx, "How many tracks?", nil, ask.AskOptions{Today: today})
+	_, err := r.asker.Ask(ctx, "How many tracks?", nil, ask.Options{Today: today})
 	if c := engine.ErrorCode(err); c != engine.CodeCancelled && c != engine.CodeTimeout {
 		t.Fatalf("got %v", err)
 	}
@@ -353,8 +353,8 @@ func TestAskEmitsEveryStage(t *testing.T) {
 		ollamatest.Answer("SELECT sum(Totl) FROM Invoice", "Sums."),
 		ollamatest.Answer("SELECT sum(Total) AS total FROM Invoice", "Sums."))
 	var stages []string
-	_, err := r.asker.Ask(context.Background(), "How much was sold?", nil, ask.AskOptions{Today: today,
-		Progress: func(p ask.AskProgress) {
+	_, err := r.asker.Ask(context.Background(), "How much was sold?", nil, ask.Options{Today: today,
+		Progress: func(p ask.Progress) {
 			if p.Tokens == 0 && (len(stages) == 0 || stages[len(stages)-1] != p.Stage) {
 				stages = append(stages, p.Stage)
 			}
@@ -437,7 +437,7 @@ func TestAskRowsBeforeProse(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var rows *engine.Answer
-	ans, err := r.asker.Ask(ctx, "How many tracks?", nil, ask.AskOptions{Today: today,
+	ans, err := r.asker.Ask(ctx, "How many tracks?", nil, ask.Options{Today: today,
 		OnRows: func(a *engine.Answer) { rows = a; go func() { time.Sleep(100 * time.Millisecond); cancel() }() }})
 	if err != nil {
 		t.Fatal(err)

@@ -52,7 +52,7 @@ ANALYZE;`
 	// packages' tests beside this one) cannot exhaust: the test is of the
 	// hints, not of the budget.
 	return &rig{fake: fake, asker: &ask.Asker{DB: db, Model: m, ModelName: "qwen2.5-coder:7b",
-		ValueIndex: valuehints.ValueIndexOptions{Budget: time.Minute}}}, db
+		ValueIndex: valuehints.IndexOptions{Budget: time.Minute}}}, db
 }
 
 // TestAskOnPostgres: on PostgreSQL the prompt is PostgreSQL's (its rules,

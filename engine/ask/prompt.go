@@ -41,7 +41,7 @@ type SystemPrompt struct {
 	// the rules and examples are that dialect's.
 	Dialect     string
 	Database    string
-	Schema      string // rendered tables (schemactx.SchemaContext.Text); "" when pruned
+	Schema      string // rendered tables (schemactx.Context.Text); "" when pruned
 	TotalTables int
 	Pruned      bool
 	Today       string

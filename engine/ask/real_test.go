@@ -46,7 +46,7 @@ func TestRealOllamaAskFlow(t *testing.T) {
 	before := sha(t, path)
 	var rowsFirst bool
 	start := time.Now()
-	ans, err := a.Ask(context.Background(), "How many tracks are there?", nil, ask.AskOptions{Today: today,
+	ans, err := a.Ask(context.Background(), "How many tracks are there?", nil, ask.Options{Today: today,
 		OnRows: func(r *engine.Answer) { rowsFirst = r.Explanation == "" && r.RowCount == 1 }})
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +85,7 @@ func TestRealOllamaSession(t *testing.T) {
 	loads, rounds, repairs := 0, 0, 0
 	var first, second engine.ModelRound
 	for i := 0; i < 10; i++ {
-		ans, err := a.Ask(context.Background(), fmt.Sprintf("Which customers live in Brasil? (%d)", i), s, ask.AskOptions{Today: today, NoExplain: true})
+		ans, err := a.Ask(context.Background(), fmt.Sprintf("Which customers live in Brasil? (%d)", i), s, ask.Options{Today: today, NoExplain: true})
 		if err != nil {
 			t.Fatal(err)
 		}

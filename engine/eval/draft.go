@@ -25,7 +25,7 @@ type DraftOptions struct {
 	// N is how many questions to keep (default 30).
 	N int
 	// SchemaBudget bounds the schema part of the prompt in tokens
-	// (default schemactx.DefaultSchemaBudgetTokens).
+	// (default schemactx.DefaultBudgetTokens).
 	SchemaBudget int
 	// Rounds is how many requests may be made to reach N (default 3).
 	Rounds int

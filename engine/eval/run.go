@@ -41,7 +41,7 @@ type Options struct {
 	EmbedModel string
 	// Ask bounds each question (MaxRows, Timeout, MaxRepairs…); its
 	// Progress and Client are the runner's.
-	Ask ask.AskOptions
+	Ask ask.Options
 
 	// Predictions are ready-made answers by item id (ParsePredictions).
 	Predictions map[string]Prediction

@@ -18,7 +18,7 @@ import (
 const neighbourBoost = 0.3
 
 // PruneSchema chooses the tables to show the model for a question, within
-// budgetTokens (DefaultSchemaBudgetTokens when ≤ 0) as EstimateTokens counts
+// budgetTokens (DefaultBudgetTokens when ≤ 0) as EstimateTokens counts
 // them. Internal tables are never shown. When every user table fits
 // rendered whole, all are returned and Pruned is false; the ranking is still
 // computed for Ranking.
@@ -47,13 +47,13 @@ const neighbourBoost = 0.3
 // Ranking is lexical, so a question that names a value rather than its table
 // ("songs by acdc") does not find the table (Artist); a caller with value
 // hints should append their tables' names to the question it passes here.
-func PruneSchema(ctx context.Context, s *engine.Schema, question string, budgetTokens int, rerank Reranker) SchemaContext {
+func PruneSchema(ctx context.Context, s *engine.Schema, question string, budgetTokens int, rerank Reranker) Context {
 	if budgetTokens <= 0 {
-		budgetTokens = DefaultSchemaBudgetTokens
+		budgetTokens = DefaultBudgetTokens
 	}
 	tables := userTables(s)
 	n := len(tables)
-	var out SchemaContext
+	var out Context
 	if n == 0 {
 		return out
 	}
@@ -146,7 +146,7 @@ func relevance(tables []*engine.Table, g *graph, question string) []float64 {
 
 // show sets the tables shown, in the order sel, and their text; text[i] is
 // the render of tables[i].
-func (c *SchemaContext) show(tables []*engine.Table, sel []int, text []string) {
+func (c *Context) show(tables []*engine.Table, sel []int, text []string) {
 	texts := make([]string, len(sel))
 	for k, i := range sel {
 		c.Tables = append(c.Tables, tables[i])

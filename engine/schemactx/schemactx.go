@@ -10,9 +10,9 @@ import (
 	"querent/engine"
 )
 
-// DefaultSchemaBudgetTokens is the default budget of the schema part of a
+// DefaultBudgetTokens is the default budget of the schema part of a
 // prompt: about 8k tokens (~32k characters) however large the database.
-const DefaultSchemaBudgetTokens = 8000
+const DefaultBudgetTokens = 8000
 
 // EstimateTokens estimates the tokens s takes in a model's prompt: its length
 // in bytes divided by 4, rounded up. It is an estimate, not a tokenizer's
@@ -27,8 +27,8 @@ func EstimateTokens(s string) int {
 // higher meaning closer (EmbeddingReranker returns cosine similarities).
 type Reranker func(ctx context.Context, query string, docs []string) ([]float64, error)
 
-// SchemaContext is the part of a prompt that describes the database.
-type SchemaContext struct {
+// Context is the part of a prompt that describes the database.
+type Context struct {
 	// Tables are the tables shown, in a stable, join-friendly order:
 	// referenced tables before the tables that reference them; ties in the
 	// schema's order when nothing was pruned (so that the prompt does not

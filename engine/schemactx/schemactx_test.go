@@ -267,9 +267,9 @@ func names(ts []*engine.Table) []string {
 	return out
 }
 
-// checkContext checks what holds for every SchemaContext: Text is the
+// checkContext checks what holds for every Context: Text is the
 // tables rendered, Tokens its estimate, referenced tables come first.
-func checkContext(t *testing.T, sc schemactx.SchemaContext, budget int) {
+func checkContext(t *testing.T, sc schemactx.Context, budget int) {
 	t.Helper()
 	if got, want := sc.Tokens, schemactx.EstimateTokens(sc.Text); got != want {
 		t.Errorf("Tokens = %d, want EstimateTokens(Text) = %d", got, want)
@@ -301,7 +301,7 @@ func checkContext(t *testing.T, sc schemactx.SchemaContext, budget int) {
 func TestPruneSchemaChinookAll(t *testing.T) {
 	_, s := enginetest.Chinook(t)
 	ctx := context.Background()
-	sc := schemactx.PruneSchema(ctx, s, "which artist has the most tracks", schemactx.DefaultSchemaBudgetTokens, nil)
+	sc := schemactx.PruneSchema(ctx, s, "which artist has the most tracks", schemactx.DefaultBudgetTokens, nil)
 	if sc.Pruned {
 		t.Errorf("Pruned = true, want false")
 	}
@@ -314,10 +314,10 @@ func TestPruneSchemaChinookAll(t *testing.T) {
 	if got := len(sc.Ranking); got != 11 {
 		t.Errorf("Ranking has %d entries, want 11", got)
 	}
-	checkContext(t, sc, schemactx.DefaultSchemaBudgetTokens)
+	checkContext(t, sc, schemactx.DefaultBudgetTokens)
 	// Unpruned, the text does not depend on the question (a model server
 	// can reuse its prompt cache).
-	other := schemactx.PruneSchema(ctx, s, "total sales per country", schemactx.DefaultSchemaBudgetTokens, nil)
+	other := schemactx.PruneSchema(ctx, s, "total sales per country", schemactx.DefaultBudgetTokens, nil)
 	if other.Text != sc.Text {
 		t.Errorf("the unpruned text depends on the question")
 	}
@@ -325,7 +325,7 @@ func TestPruneSchemaChinookAll(t *testing.T) {
 	withInternal := *s
 	withInternal.Tables = append(slices.Clone(s.Tables), &engine.Table{Name: "_querent_imports", Kind: "table", Internal: true,
 		Columns: []*engine.TableColumn{{Name: "table_name", Type: "TEXT"}}})
-	sc2 := schemactx.PruneSchema(ctx, &withInternal, "imports table_name querent", schemactx.DefaultSchemaBudgetTokens, nil)
+	sc2 := schemactx.PruneSchema(ctx, &withInternal, "imports table_name querent", schemactx.DefaultBudgetTokens, nil)
 	if sc2.Text != sc.Text || len(sc2.Ranking) != 11 {
 		t.Errorf("an internal table changed the context: %v", names(sc2.Tables))
 	}
@@ -398,7 +398,7 @@ func TestPruneSchema300Tables(t *testing.T) {
 		t.Fatalf("the schema has %d tables, want 300", got)
 	}
 	ctx := context.Background()
-	budget := schemactx.DefaultSchemaBudgetTokens
+	budget := schemactx.DefaultBudgetTokens
 	tests := []struct {
 		question string
 		want     []string
@@ -495,7 +495,7 @@ func TestPruneSchemaReranker(t *testing.T) {
 	}
 	// Nothing pruned: the reranker is not needed.
 	calls = 0
-	schemactx.PruneSchema(ctx, s, q, schemactx.DefaultSchemaBudgetTokens, prefer)
+	schemactx.PruneSchema(ctx, s, q, schemactx.DefaultBudgetTokens, prefer)
 	if calls != 0 {
 		t.Errorf("the reranker was called without pruning")
 	}
@@ -575,7 +575,7 @@ func BenchmarkPruneSchema300Tables(b *testing.B) {
 	s := enginetest.BigSchema()
 	ctx := context.Background()
 	for b.Loop() {
-		schemactx.PruneSchema(ctx, s, "which suppliers sell products to customers in France", schemactx.DefaultSchemaBudgetTokens, nil)
+		schemactx.PruneSchema(ctx, s, "which suppliers sell products to customers in France", schemactx.DefaultBudgetTokens, nil)
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 
 // languages builds the value index of a small database holding French and
 // Chinese values.
-func languages(t *testing.T) *valuehints.ValueIndex {
+func languages(t *testing.T) *valuehints.Index {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "langues.db")
 	raw, err := sql.Open("sqlite", path)
@@ -40,7 +40,7 @@ func languages(t *testing.T) *valuehints.ValueIndex {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	vi, err := valuehints.BuildValueIndex(context.Background(), db, nil, valuehints.ValueIndexOptions{})
+	vi, err := valuehints.BuildIndex(context.Background(), db, nil, valuehints.IndexOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

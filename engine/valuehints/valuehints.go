@@ -23,8 +23,8 @@ import (
 	"unicode/utf8"
 )
 
-// ValueIndexOptions bound BuildValueIndex. Zero fields take the defaults.
-type ValueIndexOptions struct {
+// IndexOptions bound BuildIndex. Zero fields take the defaults.
+type IndexOptions struct {
 	// MaxDistinct skips a column with more distinct text values than this
 	// (default 5,000): names of individual things (artists, tracks) are
 	// kept; free text (comments, descriptions) is not.
@@ -47,7 +47,7 @@ type ValueIndexOptions struct {
 	MaxValues int
 }
 
-func (o ValueIndexOptions) withDefaults() ValueIndexOptions {
+func (o IndexOptions) withDefaults() IndexOptions {
 	if o.MaxDistinct <= 0 {
 		o.MaxDistinct = 5000
 	}
@@ -68,10 +68,10 @@ func (o ValueIndexOptions) withDefaults() ValueIndexOptions {
 
 // ValueIndex holds the distinct short text values of a database's user
 // tables, normalised for matching words of questions. Build it once per
-// database (BuildValueIndex) and reuse it for every question; it is
+// database (BuildIndex) and reuse it for every question; it is
 // read-only after the build and safe for concurrent use (Continue, which
 // indexes the columns a build did not reach, returns a new one).
-type ValueIndex struct {
+type Index struct {
 	cols    []indexedColumn
 	values  []storedValue
 	byKey   map[string][]int32 // normalised key → values
@@ -100,8 +100,8 @@ type storedValue struct {
 	cols   []int32 // columns holding it, in schema order
 }
 
-// ValueHint is a stored value that a question mentions.
-type ValueHint struct {
+// Hint is a stored value that a question mentions.
+type Hint struct {
 	Table, Column string
 	// Dialect is the SQL dialect the hint is written in ("" is SQLite).
 	Dialect string
@@ -120,7 +120,7 @@ type ValueHint struct {
 // String describes the hint for a prompt:
 //
 //	Customer.Country = 'Brazil' (the question says "brasil"; also in Invoice.BillingCountry)
-func (h ValueHint) String() string {
+func (h Hint) String() string {
 	var b strings.Builder
 	b.WriteString(schemactx.TableIdent(h.Dialect, h.Table))
 	b.WriteByte('.')
@@ -143,7 +143,7 @@ func (h ValueHint) String() string {
 }
 
 // Len is the number of distinct values in the index.
-func (vi *ValueIndex) Len() int {
+func (vi *Index) Len() int {
 	if vi == nil {
 		return 0
 	}
@@ -152,7 +152,7 @@ func (vi *ValueIndex) Len() int {
 
 // Skipped lists the text columns left out of the index and why
 // ("Track.Composer: more than 5000 distinct values").
-func (vi *ValueIndex) Skipped() []string {
+func (vi *Index) Skipped() []string {
 	if vi == nil {
 		return nil
 	}
@@ -163,7 +163,7 @@ func (vi *ValueIndex) Skipped() []string {
 	return out
 }
 
-// BuildValueIndex collects the distinct text values of the text columns
+// BuildIndex collects the distinct text values of the text columns
 // (TEXT affinity or no declared type) of the user's tables (not views, not
 // internal tables) through db.Run, one guarded statement per column:
 //
@@ -175,7 +175,7 @@ func (vi *ValueIndex) Skipped() []string {
 // when opts.Budget (default 2 s) is spent. None of these is an error: see
 // Skipped. s is the schema (nil: db.Schema is read). The error is non-nil
 // only when ctx is cancelled or the schema cannot be read.
-func BuildValueIndex(ctx context.Context, db engine.Database, s *engine.Schema, opts ValueIndexOptions) (*ValueIndex, error) {
+func BuildIndex(ctx context.Context, db engine.Database, s *engine.Schema, opts IndexOptions) (*Index, error) {
 	opts = opts.withDefaults()
 	if s == nil {
 		var err error
@@ -183,7 +183,7 @@ func BuildValueIndex(ctx context.Context, db engine.Database, s *engine.Schema, 
 			return nil, err
 		}
 	}
-	vi := &ValueIndex{byKey: map[string][]int32{}, byFirst: map[rune][]int32{}, schema: map[string]bool{}, dialect: db.Dialect()}
+	vi := &Index{byKey: map[string][]int32{}, byFirst: map[rune][]int32{}, schema: map[string]bool{}, dialect: db.Dialect()}
 	var cols []pendingColumn
 	for _, t := range s.Tables {
 		if t == nil || t.Internal {
@@ -221,7 +221,7 @@ type pendingColumn struct {
 
 // Pending is the number of text columns the build's budget did not reach:
 // Continue indexes them.
-func (vi *ValueIndex) Pending() int {
+func (vi *Index) Pending() int {
 	if vi == nil {
 		return 0
 	}
@@ -233,7 +233,7 @@ func (vi *ValueIndex) Pending() int {
 // index with them; vi itself is left as it is (a question may be reading
 // it). A column whose own statement ran out of time is not tried again.
 // With nothing pending, it returns vi.
-func (vi *ValueIndex) Continue(ctx context.Context, db engine.Database, opts ValueIndexOptions) (*ValueIndex, error) {
+func (vi *Index) Continue(ctx context.Context, db engine.Database, opts IndexOptions) (*Index, error) {
 	if vi.Pending() == 0 {
 		return vi, nil
 	}
@@ -249,7 +249,7 @@ func (vi *ValueIndex) Continue(ctx context.Context, db engine.Database, opts Val
 // clone copies vi so that indexing more columns into the copy never
 // writes what vi's readers read (the slices are clipped: an append
 // reallocates).
-func (vi *ValueIndex) clone() *ValueIndex {
+func (vi *Index) clone() *Index {
 	nv := *vi
 	nv.cols = slices.Clip(vi.cols)
 	nv.values = slices.Clone(vi.values)
@@ -272,7 +272,7 @@ func (vi *ValueIndex) clone() *ValueIndex {
 // index reads the distinct values of cols into vi, one guarded statement
 // each, until opts.Budget is spent; the columns it does not reach are left
 // pending. The error is non-nil only when ctx ends.
-func (vi *ValueIndex) index(ctx context.Context, db engine.Database, cols []pendingColumn, opts ValueIndexOptions) error {
+func (vi *Index) index(ctx context.Context, db engine.Database, cols []pendingColumn, opts IndexOptions) error {
 	bctx, cancel := context.WithTimeout(ctx, opts.Budget)
 	defer cancel()
 	byText := make(map[string]int32, len(vi.values))
@@ -354,7 +354,7 @@ func newIndexedColumn(t *engine.Table, c *engine.TableColumn, distinct, maxDisti
 // column ci (named name, for Skipped): a value already stored gains the
 // column, a new one is stored unless its key is under 2 characters. When
 // the index reaches maxValues it is full, and the rest are left out.
-func (vi *ValueIndex) addValues(rows [][]engine.Value, ci int32, name string, byText map[string]int32, maxValues int) {
+func (vi *Index) addValues(rows [][]engine.Value, ci int32, name string, byText map[string]int32, maxValues int) {
 	for _, row := range rows {
 		if len(row) == 0 {
 			continue
@@ -417,7 +417,7 @@ func textColumn(dialect string, c *engine.TableColumn) bool {
 // values in the database's dialect: in SQLite only values stored as text
 // (a column of no type may hold numbers too), in PostgreSQL the column's
 // values (it is of a text type).
-func distinctValuesSQL(dialect, table, column string, opts ValueIndexOptions) string {
+func distinctValuesSQL(dialect, table, column string, opts IndexOptions) string {
 	if dialect == sqltext.PostgreSQL {
 		return fmt.Sprintf("SELECT DISTINCT c FROM (SELECT %s AS c FROM %s LIMIT %d) AS s WHERE length(c) <= %d LIMIT %d",
 			sqltext.QuoteIdent(column), sqltext.TableIdent(dialect, table), opts.MaxScanRows, opts.MaxValueLen, opts.MaxDistinct+1)
@@ -477,7 +477,7 @@ type questionWord struct {
 	cjk        bool // one Chinese, Japanese or Korean character
 }
 
-func (vi *ValueIndex) questionWords(q string) []questionWord {
+func (vi *Index) questionWords(q string) []questionWord {
 	var out []questionWord
 	start := -1
 	flush := func(end int) {
@@ -577,7 +577,7 @@ const minTypoScore = 0.7
 // case, is left out when the schema lists it among its column's distinct
 // values (the model sees it there); otherwise it is kept, since the column
 // is the useful part.
-func (vi *ValueIndex) Hints(question string, max int) []ValueHint {
+func (vi *Index) Hints(question string, max int) []Hint {
 	if vi == nil || len(vi.values) == 0 {
 		return nil
 	}
@@ -615,7 +615,7 @@ func (vi *ValueIndex) Hints(question string, max int) []ValueHint {
 
 // matcher collects the values that a question's n-grams match (Hints).
 type matcher struct {
-	vi      *ValueIndex
+	vi      *Index
 	words   []questionWord
 	qstems  map[string]bool // the question's stemmed words
 	matches []valueMatch
@@ -710,10 +710,10 @@ func (m *matcher) nearest(key string, runes int) (int, []int32) {
 // pickHints turns the best matches, in order, into at most max hints: one
 // per stretch of the question's words and per value, leaving out a value
 // the question spells exactly that the schema lists.
-func (vi *ValueIndex) pickHints(question string, words []questionWord, matches []valueMatch, max int) []ValueHint {
+func (vi *Index) pickHints(question string, words []questionWord, matches []valueMatch, max int) []Hint {
 	used := make([]bool, len(words))
 	seen := map[int32]bool{}
-	var out []ValueHint
+	var out []Hint
 	for _, m := range matches {
 		if len(out) == max {
 			break
@@ -734,7 +734,7 @@ func (vi *ValueIndex) pickHints(question string, words []questionWord, matches [
 		if c.listed[v.text] && spells(question, v.text) {
 			continue // the model sees the value, and the schema shows its column
 		}
-		h := ValueHint{Table: c.table, Column: c.column, Dialect: vi.dialect, Value: v.text, Exact: m.dist == 0,
+		h := Hint{Table: c.table, Column: c.column, Dialect: vi.dialect, Value: v.text, Exact: m.dist == 0,
 			Matched: question[words[m.start].start:words[m.start+m.n-1].end]}
 		for _, ci := range v.cols {
 			if ci != m.col {
@@ -749,7 +749,7 @@ func (vi *ValueIndex) pickHints(question string, words []questionWord, matches [
 // bestColumn picks the column to name for a value held by several: a column
 // of names or unique labels, then one the question points at, then the one
 // with the fewest values, then the first in schema order.
-func (vi *ValueIndex) bestColumn(id int32, qstems map[string]bool) int32 {
+func (vi *Index) bestColumn(id int32, qstems map[string]bool) int32 {
 	cols := vi.values[id].cols
 	best, bestScore := cols[0], -1.0
 	for _, ci := range cols {
@@ -767,7 +767,7 @@ func (vi *ValueIndex) bestColumn(id int32, qstems map[string]bool) int32 {
 
 // context scores how much the question points at a column: 0.5 when it
 // names the column's table, plus 0.25 when it names the column.
-func (vi *ValueIndex) context(c *indexedColumn, qstems map[string]bool) float64 {
+func (vi *Index) context(c *indexedColumn, qstems map[string]bool) float64 {
 	score := 0.0
 	for _, w := range c.tableWords {
 		if qstems[w] {
@@ -810,7 +810,7 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 // stored in it: exactly, or, with like set, as a case-insensitive part of a
 // stored value (for LIKE '%…%' patterns, given without their wildcards).
 // The ask loop uses it to explain a query that returned nothing.
-func (vi *ValueIndex) Stored(column, value string, like bool) (indexed, present bool) {
+func (vi *Index) Stored(column, value string, like bool) (indexed, present bool) {
 	if vi == nil {
 		return false, false
 	}
@@ -859,7 +859,7 @@ func splitColumn(name string) (table, column string) {
 // Similar returns up to n stored values of the column (as for Stored) that
 // look like value: the same text in another case or spelling, or a few
 // typos away; closest first.
-func (vi *ValueIndex) Similar(column, value string, n int) []string {
+func (vi *Index) Similar(column, value string, n int) []string {
 	if vi == nil || n <= 0 {
 		return nil
 	}
@@ -907,7 +907,7 @@ func (vi *ValueIndex) Similar(column, value string, n int) []string {
 	return out
 }
 
-func (vi *ValueIndex) hasTable(name string) bool {
+func (vi *Index) hasTable(name string) bool {
 	for _, c := range vi.cols {
 		if strings.EqualFold(c.table, name) {
 			return true

@@ -43,21 +43,21 @@ var _ engine.Database = (*fakeDB)(nil)
 
 var (
 	chinookOnce  sync.Once
-	chinookIndex *valuehints.ValueIndex
+	chinookIndex *valuehints.Index
 	chinookTime  time.Duration
 	chinookErr   error
 )
 
-func chinook(t testing.TB) *valuehints.ValueIndex {
+func chinook(t testing.TB) *valuehints.Index {
 	t.Helper()
 	db, s := enginetest.Chinook(t)
 	chinookOnce.Do(func() {
 		start := time.Now()
-		chinookIndex, chinookErr = valuehints.BuildValueIndex(context.Background(), db, s, valuehints.ValueIndexOptions{})
+		chinookIndex, chinookErr = valuehints.BuildIndex(context.Background(), db, s, valuehints.IndexOptions{})
 		chinookTime = time.Since(start)
 	})
 	if chinookErr != nil {
-		t.Fatalf("BuildValueIndex: %v", chinookErr)
+		t.Fatalf("BuildIndex: %v", chinookErr)
 	}
 	return chinookIndex
 }
@@ -145,7 +145,7 @@ func TestValueHintsDetails(t *testing.T) {
 	if got := vi.Hints("rock or jazz", 0); len(got) != 2 {
 		t.Errorf("max 0: got %v, want 2 hints", got)
 	}
-	var nilIndex *valuehints.ValueIndex
+	var nilIndex *valuehints.Index
 	if got := nilIndex.Hints("rock", 5); got != nil || nilIndex.Len() != 0 {
 		t.Errorf("a nil index gave %v", got)
 	}
@@ -153,12 +153,12 @@ func TestValueHintsDetails(t *testing.T) {
 
 func TestValueHintString(t *testing.T) {
 	tests := []struct {
-		h    valuehints.ValueHint
+		h    valuehints.Hint
 		want string
 	}{
-		{valuehints.ValueHint{Table: "Genre", Column: "Name", Value: "Rock", Matched: "rock", Exact: true}, `Genre.Name = 'Rock' (the question says "rock")`},
-		{valuehints.ValueHint{Table: "Genre", Column: "Name", Value: "Rock", Matched: "Rock", Exact: true}, `Genre.Name = 'Rock'`},
-		{valuehints.ValueHint{Table: "order", Column: "first name", Value: "O'Neil\n", Matched: "oneil"}, `"order"."first name" = 'O''Neil\n' (the question says "oneil")`},
+		{valuehints.Hint{Table: "Genre", Column: "Name", Value: "Rock", Matched: "rock", Exact: true}, `Genre.Name = 'Rock' (the question says "rock")`},
+		{valuehints.Hint{Table: "Genre", Column: "Name", Value: "Rock", Matched: "Rock", Exact: true}, `Genre.Name = 'Rock'`},
+		{valuehints.Hint{Table: "order", Column: "first name", Value: "O'Neil\n", Matched: "oneil"}, `"order"."first name" = 'O''Neil\n' (the question says "oneil")`},
 	}
 	for _, tt := range tests {
 		if got := tt.h.String(); got != tt.want {
@@ -207,7 +207,7 @@ func TestBuildValueIndexFake(t *testing.T) {
 		t.Errorf("unexpected query %s", sql)
 		return rows(), nil
 	}}
-	vi, err := valuehints.BuildValueIndex(context.Background(), db, s, valuehints.ValueIndexOptions{MaxDistinct: 3})
+	vi, err := valuehints.BuildIndex(context.Background(), db, s, valuehints.IndexOptions{MaxDistinct: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestBuildValueIndexBudget(t *testing.T) {
 		}
 	}}
 	start := time.Now()
-	vi, err := valuehints.BuildValueIndex(context.Background(), db, s, valuehints.ValueIndexOptions{Budget: 200 * time.Millisecond})
+	vi, err := valuehints.BuildIndex(context.Background(), db, s, valuehints.IndexOptions{Budget: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,14 +282,14 @@ func TestBuildValueIndexBudget(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := valuehints.BuildValueIndex(ctx, db, s, valuehints.ValueIndexOptions{}); engine.ErrorCode(err) != engine.CodeCancelled {
+	if _, err := valuehints.BuildIndex(ctx, db, s, valuehints.IndexOptions{}); engine.ErrorCode(err) != engine.CodeCancelled {
 		t.Errorf("cancelled: err = %v, want code cancelled", err)
 	}
 }
 
 func TestBuildValueIndexReadsSchema(t *testing.T) {
 	db := &fakeDB{}
-	if _, err := valuehints.BuildValueIndex(context.Background(), db, nil, valuehints.ValueIndexOptions{}); err == nil {
+	if _, err := valuehints.BuildIndex(context.Background(), db, nil, valuehints.IndexOptions{}); err == nil {
 		t.Errorf("no error when the schema cannot be read")
 	}
 }
@@ -298,7 +298,7 @@ func BenchmarkBuildValueIndexChinook(b *testing.B) {
 	db, s := enginetest.Chinook(b)
 	ctx := context.Background()
 	for b.Loop() {
-		if _, err := valuehints.BuildValueIndex(ctx, db, s, valuehints.ValueIndexOptions{}); err != nil {
+		if _, err := valuehints.BuildIndex(ctx, db, s, valuehints.IndexOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -327,7 +327,7 @@ func BenchmarkQuestionChinook(b *testing.B) {
 		for _, h := range hints {
 			q += " " + h.Table
 		}
-		schemactx.PruneSchema(ctx, s, q, schemactx.DefaultSchemaBudgetTokens, nil)
+		schemactx.PruneSchema(ctx, s, q, schemactx.DefaultBudgetTokens, nil)
 	}
 }
 
@@ -343,7 +343,7 @@ func BenchmarkQuestion300Tables(b *testing.B) {
 		}
 		return r, nil
 	}}
-	vi, err := valuehints.BuildValueIndex(context.Background(), db, s, valuehints.ValueIndexOptions{})
+	vi, err := valuehints.BuildIndex(context.Background(), db, s, valuehints.IndexOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -356,7 +356,7 @@ func BenchmarkQuestion300Tables(b *testing.B) {
 		for _, h := range vi.Hints(q, 5) {
 			q += " " + h.Table
 		}
-		schemactx.PruneSchema(ctx, s, q, schemactx.DefaultSchemaBudgetTokens, nil)
+		schemactx.PruneSchema(ctx, s, q, schemactx.DefaultBudgetTokens, nil)
 	}
 }
 
@@ -383,7 +383,7 @@ func TestValueIndexContinue(t *testing.T) {
 		}
 		return res, nil
 	}}
-	first, err := valuehints.BuildValueIndex(context.Background(), db, s, valuehints.ValueIndexOptions{Budget: 100 * time.Millisecond})
+	first, err := valuehints.BuildIndex(context.Background(), db, s, valuehints.IndexOptions{Budget: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +391,7 @@ func TestValueIndexContinue(t *testing.T) {
 		t.Fatalf("after a slow build: %d values, %d pending, skipped %q", first.Len(), first.Pending(), first.Skipped())
 	}
 	slow = false
-	next, err := first.Continue(context.Background(), db, valuehints.ValueIndexOptions{})
+	next, err := first.Continue(context.Background(), db, valuehints.IndexOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,7 +405,7 @@ func TestValueIndexContinue(t *testing.T) {
 		t.Errorf("Continue changed the first index: %d values, %d pending", first.Len(), first.Pending())
 	}
 	before := runs
-	if again, err := next.Continue(context.Background(), db, valuehints.ValueIndexOptions{}); err != nil || again != next || runs != before {
+	if again, err := next.Continue(context.Background(), db, valuehints.IndexOptions{}); err != nil || again != next || runs != before {
 		t.Errorf("Continue with nothing pending: %v, %v, %d more runs", again == next, err, runs-before)
 	}
 }

@@ -54,6 +54,7 @@ import (
 
 	"querent/app/page"
 	"querent/engine"
+	"querent/engine/ask"
 	"querent/engine/eval"
 	"querent/engine/export"
 )
@@ -126,6 +127,7 @@ var renames = map[reflect.Type]string{
 	reflect.TypeFor[export.Request](): "ExportRequest",
 	reflect.TypeFor[export.Report]():  "ExportReport",
 	reflect.TypeFor[engine.Turn]():    "SessionTurn",
+	reflect.TypeFor[ask.Progress]():   "AskProgress",
 }
 
 // union is a string union generated from Go constants.

@@ -123,7 +123,7 @@ export interface Answer {
   tables_shown: string[] | null;
 }
 
-/** ask.AskProgress is one step of the ask loop, for progress displays. */
+/** ask.Progress is one step of the ask loop, for progress displays. */
 export interface AskProgress {
   /**
    * Stage is "preparing", "writing SQL", "checking", "running",
