@@ -3,10 +3,11 @@ package web_test
 import (
 	"os"
 	"path/filepath"
-	"querent/engine/postgres/pgtest"
 	"strconv"
 	"testing"
 	"time"
+
+	"querent/engine/postgres/pgtest"
 
 	"github.com/xuri/excelize/v2"
 )

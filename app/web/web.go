@@ -25,11 +25,12 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"querent/engine/export"
 	"reflect"
 	"strings"
 	"sync"
 	"time"
+
+	"querent/engine/export"
 
 	"querent/app/page"
 	"querent/engine"

@@ -8,13 +8,15 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"querent/engine/sqltext"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
+	"querent/engine/sqltext"
+
 	"github.com/BurntSushi/toml"
+
 	"querent/engine/text"
 )
 

@@ -6,9 +6,10 @@ package imports
 
 import (
 	"context"
-	"querent/engine"
 	"strconv"
 	"strings"
+
+	"querent/engine"
 )
 
 // Column types of an imported table: the declared types of the tables

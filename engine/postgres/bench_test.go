@@ -6,12 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"querent/engine/text"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"querent/engine/text"
 
 	"github.com/jackc/pgx/v5/pgconn"
 

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"querent/engine/text"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"querent/engine/text"
 
 	"querent/engine"
 )

@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"querent/engine/text"
 	"regexp"
 	"strings"
 	"time"
+
+	"querent/engine/text"
 
 	"github.com/jackc/pgx/v5/pgconn"
 

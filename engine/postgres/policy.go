@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"querent/engine/sqltext"
-	"querent/engine/text"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"querent/engine/sqltext"
+	"querent/engine/text"
 
 	"querent/engine"
 	"querent/engine/postgres/pgparse"

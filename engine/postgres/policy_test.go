@@ -3,9 +3,10 @@ package postgres
 import (
 	"context"
 	"errors"
-	"querent/engine/text"
 	"strings"
 	"testing"
+
+	"querent/engine/text"
 
 	"querent/engine"
 )

@@ -6,14 +6,15 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"querent/engine/enginetest/casefile"
-	"querent/engine/text"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"querent/engine/enginetest/casefile"
+	"querent/engine/text"
 
 	"github.com/jackc/pgx/v5/pgconn"
 

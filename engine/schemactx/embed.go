@@ -7,8 +7,9 @@ import (
 	"container/list"
 	"context"
 	"math"
-	"querent/engine"
 	"sync"
+
+	"querent/engine"
 )
 
 // embedCacheSize bounds the embeddings EmbeddingReranker keeps: at 768

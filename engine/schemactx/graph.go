@@ -5,9 +5,10 @@ package schemactx
 // tables first.
 
 import (
-	"querent/engine"
 	"sort"
 	"strings"
+
+	"querent/engine"
 )
 
 // graph is the foreign-key graph of the user's tables, by index.

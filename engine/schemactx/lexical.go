@@ -5,9 +5,10 @@ package schemactx
 
 import (
 	"math"
+	"strings"
+
 	"querent/engine"
 	"querent/engine/text"
-	"strings"
 )
 
 // BM25 parameters, the usual ones.

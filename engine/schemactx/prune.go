@@ -7,10 +7,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"querent/engine"
-	"querent/engine/text"
 	"sort"
 	"strings"
+
+	"querent/engine"
+	"querent/engine/text"
 )
 
 // neighbourBoost is the share of the best FK neighbour's lexical score a

@@ -8,12 +8,13 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
-	"querent/engine"
-	"querent/engine/sqltext"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"querent/engine"
+	"querent/engine/sqltext"
 )
 
 // RenderOptions tune RenderTable.

@@ -7,6 +7,7 @@ package schemactx
 
 import (
 	"context"
+
 	"querent/engine"
 )
 

@@ -11,16 +11,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"querent/engine"
-	"querent/engine/schemactx"
-	"querent/engine/sqltext"
-	"querent/engine/text"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"querent/engine"
+	"querent/engine/schemactx"
+	"querent/engine/sqltext"
+	"querent/engine/text"
 )
 
 // IndexOptions bound BuildIndex. Zero fields take the defaults.
