@@ -123,11 +123,16 @@ tour: console
 generate: check-go
 	$(GO) generate ./app/page
 
-## lint: gofmt, go vet and go mod tidy must leave nothing to change
+## lint: gofmt, goimports' grouping, go vet, staticcheck and go mod tidy must leave
+## nothing to change (goimports and staticcheck are pinned go.mod tools)
 lint: check-go
-	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './frontend/node_modules/*')); \
-	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@files=$$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './frontend/node_modules/*'); \
+	  out=$$(gofmt -l $$files); \
+	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi; \
+	  out=$$($(GO) tool goimports -l -local querent $$files); \
+	  if [ -n "$$out" ]; then echo "goimports would group the imports of (go tool goimports -w -local querent FILE):"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 	$(GO) mod tidy -diff
 
 ## deps: the Debian packages the tests need (installed when root; otherwise the one
