@@ -1,0 +1,493 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+	"unsafe"
+
+	"querent/engine"
+	"querent/engine/imports"
+)
+
+// The CSV reader's two passes: the first learns everything but the values
+// (the encoding, the delimiter, the header, the columns' types, the
+// file's hash), the second streams the converted rows and checks that the
+// file is still the one the first pass read.
+
+// checkEvery is how many records pass between checks of ctx (and progress).
+const checkEvery = 4096
+
+// csvPlan is what the first pass learnt, all the second pass needs.
+type csvPlan struct {
+	path, name string
+	size       int64
+	modTime    time.Time
+	cfg        config
+	opts       Options
+
+	enc     encodingChoice
+	delim   byte
+	header  bool
+	ncols   int
+	rows    int64
+	sha     string
+	colName []string // for messages: the names of the columns
+}
+
+// unsafeString views b as a string without copying; the string is valid
+// only while b is (the Inferrer and the converters do not keep it).
+func unsafeString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// parseErr turns a parser error into an import error.
+func (pl *csvPlan) parseErr(err error, first []string) *engine.Error {
+	var pe *parseError
+	if !errors.As(err, &pe) {
+		return importErr("cannot read %s: %v", pl.name, err).WithHint("check the file and try again").WithErr(err)
+	}
+	col := func(j int) string {
+		if j >= 1 && j <= len(first) && first[j-1] != "" {
+			return fmt.Sprintf("column %d (%q)", j, shown(first[j-1]))
+		}
+		return fmt.Sprintf("column %d", j)
+	}
+	switch pe.kind {
+	case "unterminated":
+		return importErr("%s: line %d: a quoted field starts here and never ends", pl.name, pe.line).
+			WithHint(`close the quote; a quote inside a quoted field is written twice ("")`)
+	case "field":
+		if pe.quoted {
+			return importErr("%s: line %d, %s: a quoted value runs past 10 MB from here", pl.name, pe.line, col(pe.column)).
+				WithHint("Querent reads values up to 10 MB; if a closing quote is missing, add it, otherwise shorten the value")
+		}
+		return importErr("%s: line %d, %s: a value longer than 10 MB", pl.name, pe.line, col(pe.column)).
+			WithHint("Querent reads values up to 10 MB; shorten the value or leave it out of the file")
+	case "record":
+		return importErr("%s: line %d: a row longer than 64 MB", pl.name, pe.line).
+			WithHint("check the file's quotes and line ends; a row holds at most 64 MB")
+	}
+	return importErr("cannot read %s near line %d: %v", pl.name, pe.line, pe.err).
+		WithHint("check the file and try again").WithErr(pe.err)
+}
+
+func (pl *csvPlan) binaryErr(what string) *engine.Error {
+	e := importErr("%s is not a text file: it looks like %s", pl.name, what)
+	switch {
+	case strings.HasPrefix(what, "an SQLite"):
+		return e.WithHint("open it directly: querent sql --db %s", pl.path)
+	case strings.Contains(what, "compressed"):
+		return e.WithHint("decompress it first, then import the CSV inside")
+	case strings.Contains(what, ".xls"):
+		return e.WithHint("save it as .xlsx or CSV and import that")
+	}
+	return e.WithHint("import a CSV or XLSX file; a UTF-16 file without a byte-order mark needs --encoding utf-16")
+}
+
+// firstPass reads the whole file once (or its start, for a sample):
+// everything but the values.
+func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*Source, error) {
+	hr := &hashReader{r: f, h: sha256.New()}
+	sample := make([]byte, min(pl.size, sampleSize))
+	n, err := io.ReadFull(hr, sample)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return nil, importErr("cannot read %s: %v", pl.name, err).WithHint("check the file and try again").WithErr(err)
+	}
+	sample = sample[:n]
+	whole := int64(n) >= pl.size
+	ch, what := detectEncoding(sample, whole, pl.cfg.encoding)
+	if what != "" {
+		return nil, pl.binaryErr(what)
+	}
+	pl.enc = ch
+	pl.delim = pl.cfg.delim
+	if pl.delim == 0 {
+		pl.delim = sniffDelimiter(decodeAll(sample[ch.skip:], ch.enc), whole)
+	}
+
+	dec := newTextReader(io.MultiReader(bytes.NewReader(sample[ch.skip:]), hr), ch.enc)
+	p := newCSVParser(dec, pl.delim)
+	p.stats = dec.stats()
+	prog := &progress{fn: pl.opts.Progress, src: pl.name, total: pl.size}
+	prog.report(0, 0, true)
+
+	// Parsing and inference overlap: a goroutine parses and checks the
+	// records and hands them over in batches; this one infers the types.
+	batches := make(chan *recBatch, 4)
+	free := make(chan *recBatch, 6)
+	var sc scanOutcome
+	go func() {
+		defer close(batches)
+		sc = pl.scanRecords(ctx, p, hr, batches, free)
+	}()
+	var infs []*Inferrer
+	for b := range batches {
+		if infs == nil {
+			infs = make([]*Inferrer, pl.ncols)
+			for j := range infs {
+				infs[j] = NewInferrer()
+			}
+		}
+		ncols := len(infs)
+		k := 0
+		for range b.n {
+			for j := range ncols {
+				infs[j].Add(b.lines[k], unsafeString(b.data[b.se[2*k]:b.se[2*k+1]]))
+				k++
+			}
+		}
+		prog.report(b.bytes, b.records, false)
+		select {
+		case free <- b:
+		default:
+		}
+	}
+	if sc.err != nil {
+		return nil, sc.err
+	}
+	first, firstLines, records := sc.first, sc.firstLines, sc.records
+	if first == nil {
+		if sc.above > 0 {
+			return nil, importErr("%s has nothing from line %d on: the header row asked for is past the end", pl.name, pl.cfg.headerLine).
+				WithHint("choose a header row within the file (the preview shows the lines)")
+		}
+		return nil, importErr("%s holds only blank lines or white space: no header and no data", pl.name).
+			WithHint("choose a file with a header row and data rows")
+	}
+	if infs == nil {
+		infs = make([]*Inferrer, pl.ncols)
+		for j := range infs {
+			infs[j] = NewInferrer()
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, engine.AsError(err)
+	}
+
+	var chosen []string
+	switch {
+	case pl.cfg.headerLine > 0:
+		pl.header = true
+		chosen = append(chosen, "header_row")
+	case pl.cfg.headerLine < 0:
+		pl.header = false
+		chosen = append(chosen, "header_row")
+	default:
+		pl.header = looksLikeHeader(first, infs, records)
+	}
+	if pl.cfg.encoding != "auto" {
+		chosen = append(chosen, "encoding")
+	}
+	if pl.cfg.delim != 0 {
+		chosen = append(chosen, "delimiter")
+	}
+	var warnings []string
+	warn := func(format string, args ...any) {
+		warnings = append(warnings, pl.name+": "+fmt.Sprintf(format, args...))
+	}
+	if ch.note != "" {
+		warn("%s", ch.note)
+	}
+	if sc.above > 0 {
+		warn("%s above the header row (line %d) skipped", countNoun(sc.above, "line", "lines"), sc.firstLine)
+	}
+	if st := dec.stats(); st.invalid > 0 {
+		line := sc.invLine
+		where := ""
+		if line > 0 {
+			where = fmt.Sprintf(" (first on line %d)", line)
+		}
+		switch ch.enc {
+		case encWindows1252:
+			warn("%s undefined in Windows-1252 replaced with U+FFFD%s", countNoun(st.invalid, "byte", "bytes"), where)
+		case encUTF16LE, encUTF16BE:
+			warn("%s not valid %s (unpaired surrogates, an odd last byte) replaced with U+FFFD%s",
+				countNoun(st.invalid, "code unit", "code units"), ch.enc, where)
+		default:
+			warn("%s not valid UTF-8 replaced with U+FFFD%s; if the file is in Windows-1252, import it with --encoding windows-1252",
+				countNoun(st.invalid, "byte", "bytes"), where)
+		}
+	}
+	var names []string
+	rows := records
+	head, headLines := sc.head.rows, sc.head.lines
+	if pl.header {
+		names = ColumnNames(first)
+		pl.warnDuplicates(first, names, warn)
+		if rows == 0 {
+			warn("the file has a header row but no data rows")
+		}
+	} else {
+		for j, s := range first {
+			infs[j].Add(firstLines[j], s)
+		}
+		rows++
+		names = ColumnNames(make([]string, len(first)))
+		if pl.cfg.headerLine == 0 {
+			warn("no header row: columns are named column_1…column_%d (the first line looks like data)", len(first))
+		}
+		var h previewRows
+		h.add(sc.firstLine, len(first), func(j int) string { return first[j] })
+		for i, r := range head {
+			h.add(headLines[i], len(r), func(j int) string { return r[j] })
+		}
+		head, headLines = h.rows, h.lines
+	}
+	if sc.padded > 0 {
+		warn("%s padded with NULL (first on line %d)", countNoun(sc.padded, "short row", "short rows"), sc.padLine)
+	}
+	if sc.trimmed > 0 {
+		warn("%s had empty fields past the last column, dropped (first on line %d)", countNoun(sc.trimmed, "row", "rows"), sc.trimLine)
+	}
+	if sc.blanks > 0 {
+		warn("%s skipped (first on line %d)", countNoun(sc.blanks, "blank line", "blank lines"), sc.blankLine)
+	}
+
+	src := &Source{
+		Name: TableName(strings.TrimSuffix(pl.name, filepath.Ext(pl.name))),
+		File: pl.name, Path: pl.path,
+		Layout:   imports.ImportLayout{Encoding: ch.name(), Delimiter: delimiterName(pl.delim)},
+		Chosen:   chosen,
+		lineWord: "line", head: head, headLines: headLines,
+	}
+	if pl.header {
+		src.Layout.HeaderRow = int(sc.firstLine)
+	}
+	pl.rows = rows
+	src.Rows, src.SampleRows = rows, rows
+	if sc.sampled {
+		src.Sampled = true
+		// The rows of the whole file, from the share of it read.
+		if read := float64(sc.consumed) * float64(ch.enc.width()); read > 0 {
+			src.Rows = max(rows, int64(float64(rows)*float64(pl.size-int64(ch.skip))/read))
+		}
+	} else {
+		pl.sha = hex.EncodeToString(hr.h.Sum(nil))
+		if hr.n != pl.size {
+			return nil, pl.changedErr("its size changed while it was read")
+		}
+		src.SHA256 = pl.sha
+		src.stream = pl.secondPass
+	}
+	pl.colName = names
+	src.cols = make([]*srcColumn, len(first))
+	for j := range first {
+		orig := ""
+		if pl.header {
+			orig = first[j]
+		}
+		inf := infs[j]
+		src.cols[j] = &srcColumn{pos: j + 1, header: orig, original: orig, name: names[j], inf: inf,
+			empty: trimSpace(orig) == "" && inf.n == inf.blank+inf.spacesN}
+	}
+	src.Warnings = warnings
+	prog.report(pl.size, rows, true)
+	return src, nil
+}
+
+// warnDuplicates says which headers were renamed because they repeat.
+func (pl *csvPlan) warnDuplicates(header, names []string, warn func(string, ...any)) {
+	groups := map[string][]int{}
+	var order []string
+	for j, h := range header {
+		b := safeName(h)
+		if b == "" {
+			continue
+		}
+		k := strings.ToLower(b)
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], j)
+	}
+	for _, k := range order {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		var hs, ns []string
+		for _, j := range g {
+			hs = append(hs, strconv.Quote(header[j]))
+			ns = append(ns, names[j])
+		}
+		warn("%d headers give the name %s (%s): the columns are named %s", len(g), names[g[0]],
+			strings.Join(hs, ", "), strings.Join(ns, ", "))
+	}
+}
+
+func (pl *csvPlan) changedErr(what string) *engine.Error {
+	return importErr("%s changed while it was being imported: %s", pl.name, what).
+		WithHint("import it again once nothing is writing to it")
+}
+
+// looksLikeHeader decides whether the first record is a header, from its
+// cells and the inferrers of the records after it (rows of them):
+//   - a typed column (numbers, dates, yes/no) whose first cell is not of
+//     its type means a header;
+//   - typed columns whose first cells all fit mean data;
+//   - with no typed column (text only, or no data rows), the first record
+//     is a header when its cells are non-empty and unique, unless (with
+//     no data rows) every cell is a number, date or yes/no value.
+func looksLikeHeader(first []string, infs []*Inferrer, rows int64) bool {
+	typed := false
+	for j, s := range first {
+		typ, _ := infs[j].Result()
+		if typ == imports.TypeText {
+			continue
+		}
+		typed = true
+		if IsMissing(s) {
+			continue
+		}
+		probe := *infs[j]
+		probe.markers = nil
+		probe.date.seen = append([]dateFormat(nil), probe.date.seen...)
+		probe.Add(0, s)
+		if t, _ := probe.Result(); t == imports.TypeText {
+			return true
+		}
+	}
+	if typed {
+		return false
+	}
+	seen := map[string]bool{}
+	allValues := true
+	for _, s := range first {
+		t := trimSpace(s)
+		if t == "" || seen[strings.ToLower(t)] {
+			return false
+		}
+		seen[strings.ToLower(t)] = true
+		probe := NewInferrer()
+		probe.Add(1, s)
+		if typ, _ := probe.Result(); typ == imports.TypeText {
+			allValues = false
+		}
+	}
+	return rows > 0 || !allValues
+}
+
+// secondPass streams the converted rows: the file is parsed again with the
+// same encoding, delimiter and record boundaries, and each value of the
+// columns keep converted by its column's convs.
+func (pl *csvPlan) secondPass(ctx context.Context, keep []int, convs []*cellConv, yield func(row []engine.Value) error) error {
+	if err := ctx.Err(); err != nil {
+		return engine.AsError(err)
+	}
+	f, err := os.Open(pl.path)
+	if err != nil {
+		return openErr(pl.name, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return openErr(pl.name, err)
+	}
+	if fi.Size() != pl.size {
+		return pl.changedErr(fmt.Sprintf("its size went from %d to %d bytes", pl.size, fi.Size()))
+	}
+	if !fi.ModTime().Equal(pl.modTime) {
+		return pl.changedErr("its modification time changed")
+	}
+	hr := &hashReader{r: f, h: sha256.New()}
+	if _, err := io.CopyN(io.Discard, hr, int64(pl.enc.skip)); err != nil {
+		return pl.changedErr("it is shorter")
+	}
+	p := newCSVParser(newTextReader(hr, pl.enc.enc), pl.delim)
+	ncols := pl.ncols
+	width := len(keep)
+	const chunkRows = 256
+	var chunk []engine.Value // rows are cut from chunks (chunkBytes)
+	chunkUsed := 0
+	seenFirst := false
+	var rows int64
+	for {
+		fields, err := p.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *parseError
+			if errors.As(err, &pe) && pe.kind == "read" {
+				return pl.parseErr(err, nil)
+			}
+			return pl.changedErr(pl.parseErr(err, nil).Message)
+		}
+		if blankRecord(p, fields, seenFirst, ncols) {
+			continue
+		}
+		if !seenFirst {
+			if pl.cfg.headerLine > 0 && p.recLine < pl.cfg.headerLine {
+				continue
+			}
+			seenFirst = true
+			if len(fields) != ncols {
+				return pl.changedErr("its first row is different")
+			}
+			if pl.header {
+				continue
+			}
+		}
+		fields, _, ferr := pl.fitRecord(fields, p.recLine)
+		if ferr != nil {
+			return pl.changedErr(ferr.Message)
+		}
+		rows++
+		if rows > pl.rows {
+			return pl.changedErr("it has more rows")
+		}
+		if len(chunk) < width {
+			chunk = make([]engine.Value, chunkRows*max(width, 1))
+		}
+		row := chunk[:width:width]
+		chunk = chunk[width:]
+		for k, j := range keep {
+			fb := fields[j]
+			if fb == nil {
+				row[k] = nil
+				continue // padding: NULL
+			}
+			c := convs[k]
+			v, ok := c.cv.convert(unsafeString(fb))
+			if !ok {
+				if !c.nullBad {
+					return pl.changedErr(fmt.Sprintf("line %d, column %s holds %q, which is not %s like the rest of the column",
+						p.lineOf(j), pl.colName[j], shown(unsafeString(fb)), c.cv.typ))
+				}
+				c.bad.add(p.lineOf(j), unsafeString(fb), whyNot{})
+			}
+			row[k] = v
+		}
+		if chunkUsed += rowValueBytes(row); chunkUsed > chunkBytes {
+			chunk, chunkUsed = nil, 0 // the next row starts a new chunk
+		}
+		if err := yield(row); err != nil {
+			return err
+		}
+		if rows%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return engine.AsError(err)
+			}
+		}
+	}
+	if rows != pl.rows {
+		return pl.changedErr(fmt.Sprintf("it has %d rows instead of %d", rows, pl.rows))
+	}
+	if hr.n != pl.size || hex.EncodeToString(hr.h.Sum(nil)) != pl.sha {
+		return pl.changedErr("its contents differ (sha256)")
+	}
+	return nil
+}
