@@ -101,6 +101,63 @@ func (pl *csvPlan) binaryErr(what string) *engine.Error {
 // everything but the values.
 func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*Source, error) {
 	hr := &hashReader{r: f, h: sha256.New()}
+	dec, err := pl.openText(hr)
+	if err != nil {
+		return nil, err
+	}
+	p := newCSVParser(dec, pl.delim)
+	p.stats = dec.stats()
+	prog := &progress{fn: pl.opts.Progress, src: pl.name, total: pl.size}
+	prog.report(0, 0, true)
+
+	infs, sc := pl.inferRecords(ctx, p, hr, prog)
+	if sc.err != nil {
+		return nil, sc.err
+	}
+	if sc.first == nil {
+		return nil, pl.noRecordErr(sc.above)
+	}
+	if infs == nil {
+		infs = newInferrers(pl.ncols)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, engine.AsError(err)
+	}
+
+	chosen := pl.chooseHeader(sc.first, infs, sc.records)
+	var warnings []string
+	warn := func(format string, args ...any) {
+		warnings = append(warnings, pl.name+": "+fmt.Sprintf(format, args...))
+	}
+	pl.warnDecoding(sc, dec.stats(), warn)
+	names, rows, head := pl.nameColumns(sc, infs, warn)
+	warnReshaped(sc, warn)
+
+	src := &Source{
+		Name: TableName(strings.TrimSuffix(pl.name, filepath.Ext(pl.name))),
+		File: pl.name, Path: pl.path,
+		Layout:   imports.ImportLayout{Encoding: pl.enc.name(), Delimiter: delimiterName(pl.delim)},
+		Chosen:   chosen,
+		lineWord: "line", head: head.rows, headLines: head.lines,
+	}
+	if pl.header {
+		src.Layout.HeaderRow = int(sc.firstLine)
+	}
+	pl.rows = rows
+	if err := pl.countRows(src, sc, hr); err != nil {
+		return nil, err
+	}
+	pl.colName = names
+	src.cols = pl.columns(sc.first, names, infs)
+	src.Warnings = warnings
+	prog.report(pl.size, rows, true)
+	return src, nil
+}
+
+// openText reads the start of the file, decides from it the encoding and
+// the delimiter (pl.enc, pl.delim), and returns the file's text decoded:
+// that start again, then the rest through hr.
+func (pl *csvPlan) openText(hr *hashReader) (*textReader, error) {
 	sample := make([]byte, min(pl.size, sampleSize))
 	n, err := io.ReadFull(hr, sample)
 	if err != nil && err != io.ErrUnexpectedEOF {
@@ -117,15 +174,14 @@ func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*Source, error) {
 	if pl.delim == 0 {
 		pl.delim = sniffDelimiter(decodeAll(sample[ch.skip:], ch.enc), whole)
 	}
+	return newTextReader(io.MultiReader(bytes.NewReader(sample[ch.skip:]), hr), ch.enc), nil
+}
 
-	dec := newTextReader(io.MultiReader(bytes.NewReader(sample[ch.skip:]), hr), ch.enc)
-	p := newCSVParser(dec, pl.delim)
-	p.stats = dec.stats()
-	prog := &progress{fn: pl.opts.Progress, src: pl.name, total: pl.size}
-	prog.report(0, 0, true)
-
-	// Parsing and inference overlap: a goroutine parses and checks the
-	// records and hands them over in batches; this one infers the types.
+// inferRecords adds the values of every record after the first to one
+// Inferrer per column (nil when there is no such record). Parsing and
+// inference overlap: a goroutine parses and checks the records
+// (scanRecords) and hands them over in batches; this one infers the types.
+func (pl *csvPlan) inferRecords(ctx context.Context, p *csvParser, hr *hashReader, prog *progress) ([]*Inferrer, *scanOutcome) {
 	batches := make(chan *recBatch, 4)
 	free := make(chan *recBatch, 6)
 	var sc scanOutcome
@@ -136,10 +192,7 @@ func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*Source, error) {
 	var infs []*Inferrer
 	for b := range batches {
 		if infs == nil {
-			infs = make([]*Inferrer, pl.ncols)
-			for j := range infs {
-				infs[j] = NewInferrer()
-			}
+			infs = newInferrers(pl.ncols)
 		}
 		ncols := len(infs)
 		k := 0
@@ -155,28 +208,34 @@ func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*Source, error) {
 		default:
 		}
 	}
-	if sc.err != nil {
-		return nil, sc.err
-	}
-	first, firstLines, records := sc.first, sc.firstLines, sc.records
-	if first == nil {
-		if sc.above > 0 {
-			return nil, importErr("%s has nothing from line %d on: the header row asked for is past the end", pl.name, pl.cfg.headerLine).
-				WithHint("choose a header row within the file (the preview shows the lines)")
-		}
-		return nil, importErr("%s holds only blank lines or white space: no header and no data", pl.name).
-			WithHint("choose a file with a header row and data rows")
-	}
-	if infs == nil {
-		infs = make([]*Inferrer, pl.ncols)
-		for j := range infs {
-			infs[j] = NewInferrer()
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, engine.AsError(err)
-	}
+	return infs, &sc
+}
 
+// newInferrers returns an Inferrer for each of n columns.
+func newInferrers(n int) []*Inferrer {
+	infs := make([]*Inferrer, n)
+	for j := range infs {
+		infs[j] = NewInferrer()
+	}
+	return infs
+}
+
+// noRecordErr is the error of a file without a record: none from the
+// header row asked for on (above records skipped before it), or none at
+// all.
+func (pl *csvPlan) noRecordErr(above int64) *engine.Error {
+	if above > 0 {
+		return importErr("%s has nothing from line %d on: the header row asked for is past the end", pl.name, pl.cfg.headerLine).
+			WithHint("choose a header row within the file (the preview shows the lines)")
+	}
+	return importErr("%s holds only blank lines or white space: no header and no data", pl.name).
+		WithHint("choose a file with a header row and data rows")
+}
+
+// chooseHeader decides whether the first record is the header (pl.header):
+// as the analyst asked, else as it looks. It returns the parts of the
+// layout the analyst chose (Source.Chosen).
+func (pl *csvPlan) chooseHeader(first []string, infs []*Inferrer, records int64) []string {
 	var chosen []string
 	switch {
 	case pl.cfg.headerLine > 0:
@@ -194,58 +253,71 @@ func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*Source, error) {
 	if pl.cfg.delim != 0 {
 		chosen = append(chosen, "delimiter")
 	}
-	var warnings []string
-	warn := func(format string, args ...any) {
-		warnings = append(warnings, pl.name+": "+fmt.Sprintf(format, args...))
-	}
-	if ch.note != "" {
-		warn("%s", ch.note)
+	return chosen
+}
+
+// warnDecoding says how the text was read: the encoding's note, the lines
+// skipped above the header row asked for, the bytes that were not valid
+// text, replaced.
+func (pl *csvPlan) warnDecoding(sc *scanOutcome, st *decodeStats, warn func(string, ...any)) {
+	if pl.enc.note != "" {
+		warn("%s", pl.enc.note)
 	}
 	if sc.above > 0 {
 		warn("%s above the header row (line %d) skipped", countNoun(sc.above, "line", "lines"), sc.firstLine)
 	}
-	if st := dec.stats(); st.invalid > 0 {
-		line := sc.invLine
-		where := ""
-		if line > 0 {
-			where = fmt.Sprintf(" (first on line %d)", line)
-		}
-		switch ch.enc {
-		case encWindows1252:
-			warn("%s undefined in Windows-1252 replaced with U+FFFD%s", countNoun(st.invalid, "byte", "bytes"), where)
-		case encUTF16LE, encUTF16BE:
-			warn("%s not valid %s (unpaired surrogates, an odd last byte) replaced with U+FFFD%s",
-				countNoun(st.invalid, "code unit", "code units"), ch.enc, where)
-		default:
-			warn("%s not valid UTF-8 replaced with U+FFFD%s; if the file is in Windows-1252, import it with --encoding windows-1252",
-				countNoun(st.invalid, "byte", "bytes"), where)
-		}
+	if st.invalid == 0 {
+		return
 	}
-	var names []string
-	rows := records
-	head, headLines := sc.head.rows, sc.head.lines
+	where := ""
+	if line := sc.invLine; line > 0 {
+		where = fmt.Sprintf(" (first on line %d)", line)
+	}
+	switch pl.enc.enc {
+	case encWindows1252:
+		warn("%s undefined in Windows-1252 replaced with U+FFFD%s", countNoun(st.invalid, "byte", "bytes"), where)
+	case encUTF16LE, encUTF16BE:
+		warn("%s not valid %s (unpaired surrogates, an odd last byte) replaced with U+FFFD%s",
+			countNoun(st.invalid, "code unit", "code units"), pl.enc.enc, where)
+	default:
+		warn("%s not valid UTF-8 replaced with U+FFFD%s; if the file is in Windows-1252, import it with --encoding windows-1252",
+			countNoun(st.invalid, "byte", "bytes"), where)
+	}
+}
+
+// nameColumns names the columns from the header row, or column_1… when
+// the file has none: its first record is then data, its values added to
+// the Inferrers and its row first in the preview. It returns the names,
+// the count of data rows and the preview's rows.
+func (pl *csvPlan) nameColumns(sc *scanOutcome, infs []*Inferrer, warn func(string, ...any)) ([]string, int64, previewRows) {
+	first := sc.first
 	if pl.header {
-		names = ColumnNames(first)
+		names := ColumnNames(first)
 		pl.warnDuplicates(first, names, warn)
-		if rows == 0 {
+		if sc.records == 0 {
 			warn("the file has a header row but no data rows")
 		}
-	} else {
-		for j, s := range first {
-			infs[j].Add(firstLines[j], s)
-		}
-		rows++
-		names = ColumnNames(make([]string, len(first)))
-		if pl.cfg.headerLine == 0 {
-			warn("no header row: columns are named column_1…column_%d (the first line looks like data)", len(first))
-		}
-		var h previewRows
-		h.add(sc.firstLine, len(first), func(j int) string { return first[j] })
-		for i, r := range head {
-			h.add(headLines[i], len(r), func(j int) string { return r[j] })
-		}
-		head, headLines = h.rows, h.lines
+		return names, sc.records, sc.head
 	}
+	for j, s := range first {
+		infs[j].Add(sc.firstLines[j], s)
+	}
+	names := ColumnNames(make([]string, len(first)))
+	if pl.cfg.headerLine == 0 {
+		warn("no header row: columns are named column_1…column_%d (the first line looks like data)", len(first))
+	}
+	var h previewRows
+	h.add(sc.firstLine, len(first), func(j int) string { return first[j] })
+	for i, r := range sc.head.rows {
+		h.add(sc.head.lines[i], len(r), func(j int) string { return r[j] })
+	}
+	return names, sc.records + 1, h
+}
+
+// warnReshaped says which records were fitted to the columns or skipped:
+// short rows padded, empty fields past the last column dropped, blank
+// lines inside the data.
+func warnReshaped(sc *scanOutcome, warn func(string, ...any)) {
 	if sc.padded > 0 {
 		warn("%s padded with NULL (first on line %d)", countNoun(sc.padded, "short row", "short rows"), sc.padLine)
 	}
@@ -255,47 +327,45 @@ func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*Source, error) {
 	if sc.blanks > 0 {
 		warn("%s skipped (first on line %d)", countNoun(sc.blanks, "blank line", "blank lines"), sc.blankLine)
 	}
+}
 
-	src := &Source{
-		Name: TableName(strings.TrimSuffix(pl.name, filepath.Ext(pl.name))),
-		File: pl.name, Path: pl.path,
-		Layout:   imports.ImportLayout{Encoding: ch.name(), Delimiter: delimiterName(pl.delim)},
-		Chosen:   chosen,
-		lineWord: "line", head: head, headLines: headLines,
-	}
-	if pl.header {
-		src.Layout.HeaderRow = int(sc.firstLine)
-	}
-	pl.rows = rows
-	src.Rows, src.SampleRows = rows, rows
+// countRows sets the source's rows (pl.rows): for a sample, estimated for
+// the whole file from the share of it read; for the whole file, with its
+// hash and its second pass, once its size is the one it had.
+func (pl *csvPlan) countRows(src *Source, sc *scanOutcome, hr *hashReader) error {
+	src.Rows, src.SampleRows = pl.rows, pl.rows
 	if sc.sampled {
 		src.Sampled = true
 		// The rows of the whole file, from the share of it read.
-		if read := float64(sc.consumed) * float64(ch.enc.width()); read > 0 {
-			src.Rows = max(rows, int64(float64(rows)*float64(pl.size-int64(ch.skip))/read))
+		if read := float64(sc.consumed) * float64(pl.enc.enc.width()); read > 0 {
+			src.Rows = max(pl.rows, int64(float64(pl.rows)*float64(pl.size-int64(pl.enc.skip))/read))
 		}
-	} else {
-		pl.sha = hex.EncodeToString(hr.h.Sum(nil))
-		if hr.n != pl.size {
-			return nil, pl.changedErr("its size changed while it was read")
-		}
-		src.SHA256 = pl.sha
-		src.stream = pl.secondPass
+		return nil
 	}
-	pl.colName = names
-	src.cols = make([]*srcColumn, len(first))
+	pl.sha = hex.EncodeToString(hr.h.Sum(nil))
+	if hr.n != pl.size {
+		return pl.changedErr("its size changed while it was read")
+	}
+	src.SHA256 = pl.sha
+	src.stream = pl.secondPass
+	return nil
+}
+
+// columns are the source's columns: each with its header (none without a
+// header row), its name and its Inferrer; one with neither a header nor a
+// value is empty.
+func (pl *csvPlan) columns(first, names []string, infs []*Inferrer) []*srcColumn {
+	cols := make([]*srcColumn, len(first))
 	for j := range first {
 		orig := ""
 		if pl.header {
 			orig = first[j]
 		}
 		inf := infs[j]
-		src.cols[j] = &srcColumn{pos: j + 1, header: orig, original: orig, name: names[j], inf: inf,
+		cols[j] = &srcColumn{pos: j + 1, header: orig, original: orig, name: names[j], inf: inf,
 			empty: trimSpace(orig) == "" && inf.n == inf.blank+inf.spacesN}
 	}
-	src.Warnings = warnings
-	prog.report(pl.size, rows, true)
-	return src, nil
+	return cols
 }
 
 // warnDuplicates says which headers were renamed because they repeat.
@@ -387,25 +457,11 @@ func (pl *csvPlan) secondPass(ctx context.Context, keep []int, convs []*cellConv
 	if err := ctx.Err(); err != nil {
 		return engine.AsError(err)
 	}
-	f, err := os.Open(pl.path)
+	f, hr, err := pl.reopen()
 	if err != nil {
-		return openErr(pl.name, err)
+		return err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return openErr(pl.name, err)
-	}
-	if fi.Size() != pl.size {
-		return pl.changedErr(fmt.Sprintf("its size went from %d to %d bytes", pl.size, fi.Size()))
-	}
-	if !fi.ModTime().Equal(pl.modTime) {
-		return pl.changedErr("its modification time changed")
-	}
-	hr := &hashReader{r: f, h: sha256.New()}
-	if _, err := io.CopyN(io.Discard, hr, int64(pl.enc.skip)); err != nil {
-		return pl.changedErr("it is shorter")
-	}
 	p := newCSVParser(newTextReader(hr, pl.enc.enc), pl.delim)
 	ncols := pl.ncols
 	width := len(keep)
@@ -454,22 +510,8 @@ func (pl *csvPlan) secondPass(ctx context.Context, keep []int, convs []*cellConv
 		}
 		row := chunk[:width:width]
 		chunk = chunk[width:]
-		for k, j := range keep {
-			fb := fields[j]
-			if fb == nil {
-				row[k] = nil
-				continue // padding: NULL
-			}
-			c := convs[k]
-			v, ok := c.cv.convert(unsafeString(fb))
-			if !ok {
-				if !c.nullBad {
-					return pl.changedErr(fmt.Sprintf("line %d, column %s holds %q, which is not %s like the rest of the column",
-						p.lineOf(j), pl.colName[j], shown(unsafeString(fb)), c.cv.typ))
-				}
-				c.bad.add(p.lineOf(j), unsafeString(fb), whyNot{})
-			}
-			row[k] = v
+		if err := pl.convertRow(p, fields, keep, convs, row); err != nil {
+			return err
 		}
 		if chunkUsed += rowValueBytes(row); chunkUsed > chunkBytes {
 			chunk, chunkUsed = nil, 0 // the next row starts a new chunk
@@ -488,6 +530,60 @@ func (pl *csvPlan) secondPass(ctx context.Context, keep []int, convs []*cellConv
 	}
 	if hr.n != pl.size || hex.EncodeToString(hr.h.Sum(nil)) != pl.sha {
 		return pl.changedErr("its contents differ (sha256)")
+	}
+	return nil
+}
+
+// reopen opens the file again for the second pass, once its size and
+// modification time are those the first pass saw, and reads past its
+// byte-order mark: the rest is read through the returned hashReader.
+func (pl *csvPlan) reopen() (*os.File, *hashReader, error) {
+	f, err := os.Open(pl.path)
+	if err != nil {
+		return nil, nil, openErr(pl.name, err)
+	}
+	fail := func(err error) (*os.File, *hashReader, error) {
+		f.Close()
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return fail(openErr(pl.name, err))
+	}
+	if fi.Size() != pl.size {
+		return fail(pl.changedErr(fmt.Sprintf("its size went from %d to %d bytes", pl.size, fi.Size())))
+	}
+	if !fi.ModTime().Equal(pl.modTime) {
+		return fail(pl.changedErr("its modification time changed"))
+	}
+	hr := &hashReader{r: f, h: sha256.New()}
+	if _, err := io.CopyN(io.Discard, hr, int64(pl.enc.skip)); err != nil {
+		return fail(pl.changedErr("it is shorter"))
+	}
+	return f, hr, nil
+}
+
+// convertRow converts the fields of the columns keep into row, each by
+// its column's conv: padding is NULL, and a value that does not fit is
+// NULL where the column stores such values as NULL (counted there), else
+// the error that the file changed since the first pass.
+func (pl *csvPlan) convertRow(p *csvParser, fields [][]byte, keep []int, convs []*cellConv, row []engine.Value) error {
+	for k, j := range keep {
+		fb := fields[j]
+		if fb == nil {
+			row[k] = nil
+			continue // padding: NULL
+		}
+		c := convs[k]
+		v, ok := c.cv.convert(unsafeString(fb))
+		if !ok {
+			if !c.nullBad {
+				return pl.changedErr(fmt.Sprintf("line %d, column %s holds %q, which is not %s like the rest of the column",
+					p.lineOf(j), pl.colName[j], shown(unsafeString(fb)), c.cv.typ))
+			}
+			c.bad.add(p.lineOf(j), unsafeString(fb), whyNot{})
+		}
+		row[k] = v
 	}
 	return nil
 }

@@ -112,7 +112,7 @@ type scanOutcome struct {
 // lines, NUL bytes, the number of fields) and sends the records after the
 // first to batches. It sets pl.ncols before sending the first batch.
 func (pl *csvPlan) scanRecords(ctx context.Context, p *csvParser, hr *hashReader, batches, free chan *recBatch) (out scanOutcome) {
-	var pending, pendLine int64 // blank lines not yet known to be inside the data
+	var pending blankRun // blank lines not yet known to be inside the data
 	var b *recBatch
 	send := func() {
 		b.bytes, b.records = hr.n, out.records
@@ -138,38 +138,17 @@ func (pl *csvPlan) scanRecords(ctx context.Context, p *csvParser, hr *hashReader
 		}
 		if blankRecord(p, fields, out.first != nil, pl.ncols) {
 			if out.first != nil {
-				if pending == 0 {
-					pendLine = p.recLine
-				}
-				pending++
+				pending.add(p.recLine)
 			}
 			continue
 		}
-		if pending > 0 {
-			if out.blanks == 0 {
-				out.blankLine = pendLine
-			}
-			out.blanks += pending
-			pending = 0
-		}
-		if out.first == nil && pl.cfg.headerLine > 0 && p.recLine < pl.cfg.headerLine {
-			out.above++
-			continue
-		}
+		pending.inside(&out)
 		if out.first == nil {
-			if len(fields) > MaxColumns {
-				out.err = importErr("%s has %d columns; an SQLite table holds at most %d", pl.name, len(fields), MaxColumns).
-					WithHint("split the file or keep fewer columns")
+			if pl.cfg.headerLine > 0 && p.recLine < pl.cfg.headerLine {
+				out.above++
+			} else if err := pl.takeFirst(p, fields, &out); err != nil {
+				out.err = err
 				return out
-			}
-			pl.ncols = len(fields)
-			pl.header = true // for messages until decided
-			out.first = make([]string, len(fields))
-			out.firstLines = make([]int64, len(fields))
-			out.firstLine = p.recLine
-			for j, fb := range fields {
-				out.first[j] = string(fb)
-				out.firstLines[j] = p.lineOf(j)
 			}
 			continue
 		}
@@ -178,44 +157,11 @@ func (pl *csvPlan) scanRecords(ctx context.Context, p *csvParser, hr *hashReader
 			out.err = ferr
 			return out
 		}
-		switch fit {
-		case fitPadded:
-			if out.padded == 0 {
-				out.padLine = p.recLine
-			}
-			out.padded++
-		case fitTrimmed:
-			if out.trimmed == 0 {
-				out.trimLine = p.recLine
-			}
-			out.trimmed++
-		}
+		out.countFit(fit, p.recLine)
 		if b == nil {
-			select {
-			case b = <-free:
-				b.data, b.se, b.lines, b.n = b.data[:0], b.se[:0], b.lines[:0], 0
-			default:
-				b = &recBatch{}
-			}
+			b = reuseBatch(free)
 		}
-		// Copy the record's bytes at once; the fields lie inside them.
-		span := p.buf[p.spanS:p.spanE]
-		at := len(b.data)
-		b.data = append(b.data, span...)
-		var s0 uintptr
-		if len(span) > 0 {
-			s0 = uintptr(unsafe.Pointer(unsafe.SliceData(span)))
-		}
-		for j, fb := range fields {
-			st, en := at, at
-			if len(fb) > 0 {
-				st = at + int(uintptr(unsafe.Pointer(unsafe.SliceData(fb)))-s0)
-				en = st + len(fb)
-			}
-			b.se = append(b.se, int32(st), int32(en))
-			b.lines = append(b.lines, p.lineOf(j))
-		}
-		b.n++
+		b.add(p, fields)
 		out.records++
 		if !out.head.full() {
 			out.head.add(p.recLine, len(fields), func(j int) string { return unsafeString(fields[j]) })
@@ -238,4 +184,100 @@ func (pl *csvPlan) scanRecords(ctx context.Context, p *csvParser, hr *hashReader
 		send()
 	}
 	return out
+}
+
+// blankRun counts blank lines in a row, from line: they are inside the
+// data once a record follows them (blank lines at the end are not).
+type blankRun struct{ n, line int64 }
+
+// add counts a blank line.
+func (r *blankRun) add(line int64) {
+	if r.n == 0 {
+		r.line = line
+	}
+	r.n++
+}
+
+// inside counts the blank lines so far as inside the data, and starts a
+// new run.
+func (r *blankRun) inside(out *scanOutcome) {
+	if r.n == 0 {
+		return
+	}
+	if out.blanks == 0 {
+		out.blankLine = r.line
+	}
+	out.blanks += r.n
+	r.n = 0
+}
+
+// takeFirst keeps the first record (the header, or data), which sets the
+// number of columns (pl.ncols).
+func (pl *csvPlan) takeFirst(p *csvParser, fields [][]byte, out *scanOutcome) error {
+	if len(fields) > MaxColumns {
+		return importErr("%s has %d columns; an SQLite table holds at most %d", pl.name, len(fields), MaxColumns).
+			WithHint("split the file or keep fewer columns")
+	}
+	pl.ncols = len(fields)
+	pl.header = true // for messages until decided
+	out.first = make([]string, len(fields))
+	out.firstLines = make([]int64, len(fields))
+	out.firstLine = p.recLine
+	for j, fb := range fields {
+		out.first[j] = string(fb)
+		out.firstLines[j] = p.lineOf(j)
+	}
+	return nil
+}
+
+// countFit counts a record padded or trimmed to the columns, and the line
+// of the first.
+func (out *scanOutcome) countFit(fit rowFit, line int64) {
+	switch fit {
+	case fitPadded:
+		if out.padded == 0 {
+			out.padLine = line
+		}
+		out.padded++
+	case fitTrimmed:
+		if out.trimmed == 0 {
+			out.trimLine = line
+		}
+		out.trimmed++
+	}
+}
+
+// reuseBatch is an empty batch: one the inference is done with, else a
+// new one.
+func reuseBatch(free chan *recBatch) *recBatch {
+	select {
+	case b := <-free:
+		b.data, b.se, b.lines, b.n = b.data[:0], b.se[:0], b.lines[:0], 0
+		return b
+	default:
+		return &recBatch{}
+	}
+}
+
+// add copies the record the parser holds into the batch: its bytes at
+// once (the fields lie inside them), then each field's start, end and
+// line.
+func (b *recBatch) add(p *csvParser, fields [][]byte) {
+	span := p.buf[p.spanS:p.spanE]
+	at := len(b.data)
+	b.data = append(b.data, span...)
+	var s0 uintptr
+	if len(span) > 0 {
+		s0 = uintptr(unsafe.Pointer(unsafe.SliceData(span)))
+	}
+	for j, fb := range fields {
+		st, en := at, at
+		if len(fb) > 0 {
+			st = at + int(uintptr(unsafe.Pointer(unsafe.SliceData(fb)))-s0)
+			en = st + len(fb)
+		}
+		b.se = append(b.se, int32(st), int32(en))
+		b.lines = append(b.lines, p.lineOf(j))
+	}
+	b.n++
 }
