@@ -121,97 +121,20 @@ func parseDate(t string) (d dateScan, why string, ok bool) {
 	switch {
 	case c >= '0' && c <= '9':
 		n1, e1 := digitsAt(t, 0)
-		l1 := e1
 		if e1 >= len(t) {
 			return d, "", false
 		}
 		sep := t[e1]
 		switch {
-		case (sep == '-' || sep == ' ') && l1 <= 2 && e1+1 < len(t) && isLetter(t[e1+1]):
-			// d-Mon-yy, d Mon yyyy
-			e2 := lettersAt(t, e1+1)
-			m := monthOf(t[e1+1 : e2])
-			if m == 0 || e2 >= len(t) || t[e2] != sep {
-				return d, "", false
-			}
-			yv, e3 := digitsAt(t, e2+1)
-			y, okY := year(yv, e3-e2-1, &d.f)
-			if !okY || sep == ' ' && d.f.twoDigit {
-				return d, "", false
-			}
-			d.y, d.a, d.b, i = y, m, n1, e3
-			d.f.date = dfDMonDash
-			if sep == ' ' {
-				d.f.date = dfDMonSpace
-			}
+		case (sep == '-' || sep == ' ') && e1 <= 2 && e1+1 < len(t) && isLetter(t[e1+1]):
+			i, ok = d.dayMonthName(t, n1, e1)
 		case sep == '-' || sep == '/' || sep == '.':
-			n2, e2 := digitsAt(t, e1+1)
-			l2 := e2 - e1 - 1
-			if l2 < 1 || l2 > 2 || e2 >= len(t) || t[e2] != sep {
-				return d, "", false
-			}
-			n3, e3 := digitsAt(t, e2+1)
-			l3 := e3 - e2 - 1
-			i = e3
-			switch {
-			case l1 == 4 && l3 >= 1 && l3 <= 2:
-				d.y, d.a, d.b = n1, n2, n3
-				switch sep {
-				case '-':
-					d.f.date = dfISO
-				case '/':
-					d.f.date = dfISOSlash
-				default:
-					d.f.date = dfISODot
-				}
-				if n1 < 1 {
-					return d, "", false
-				}
-			case l1 <= 2 && (l3 == 4 || l3 == 2 && sep != '-'):
-				y, _ := year(n3, l3, &d.f)
-				d.y = y
-				if sep == '.' {
-					d.a, d.b = n2, n1
-					d.f.date = dfDot
-				} else {
-					d.a, d.b = n1, n2
-					d.ambiguous = true
-					d.f.date = dfSlash
-					if sep == '-' {
-						d.f.date = dfDash
-					}
-				}
-			default:
-				return d, "", false
-			}
-		default:
-			return d, "", false
+			i, ok = d.numeric(t, n1, e1)
 		}
 	case isLetter(c):
-		// Mon d, yyyy
-		e1 := lettersAt(t, 0)
-		m := monthOf(t[:e1])
-		if m == 0 || e1 >= len(t) || t[e1] != ' ' {
-			return d, "", false
-		}
-		n, e2 := digitsAt(t, e1+1)
-		if e2-e1-1 < 1 || e2-e1-1 > 2 {
-			return d, "", false
-		}
-		j := e2
-		if j < len(t) && t[j] == ',' {
-			j++
-		}
-		if j >= len(t) || t[j] != ' ' {
-			return d, "", false
-		}
-		yv, e3 := digitsAt(t, j+1)
-		if e3-j-1 != 4 {
-			return d, "", false
-		}
-		d.y, d.a, d.b, i = yv, m, n, e3
-		d.f.date = dfMonD
-	default:
+		i, ok = d.monthNameDay(t)
+	}
+	if !ok {
 		return d, "", false
 	}
 	if !d.ambiguous && !engine.ValidDate(d.y, d.a, d.b) {
@@ -224,6 +147,104 @@ func parseDate(t string) (d dateScan, why string, ok bool) {
 		return d, "", true
 	}
 	return parseTimeOf(d, t[i:])
+}
+
+// dayMonthName reads d-Mon-yy or d Mon yyyy, the day n1 ending at e1 (the
+// separator); it returns where the date ends.
+func (d *dateScan) dayMonthName(t string, n1, e1 int) (int, bool) {
+	sep := t[e1]
+	e2 := lettersAt(t, e1+1)
+	m := monthOf(t[e1+1 : e2])
+	if m == 0 || e2 >= len(t) || t[e2] != sep {
+		return 0, false
+	}
+	yv, e3 := digitsAt(t, e2+1)
+	y, okY := year(yv, e3-e2-1, &d.f)
+	if !okY || sep == ' ' && d.f.twoDigit {
+		return 0, false
+	}
+	d.y, d.a, d.b = y, m, n1
+	d.f.date = dfDMonDash
+	if sep == ' ' {
+		d.f.date = dfDMonSpace
+	}
+	return e3, true
+}
+
+// numeric reads a date of three numbers separated by -, / or .: yyyy-mm-dd
+// (and with / or .), d.m.yyyy, or n/n/yyyy and n-n-yyyy, whose order the
+// data decides; the first number n1 ends at e1 (the separator). It returns
+// where the date ends.
+func (d *dateScan) numeric(t string, n1, e1 int) (int, bool) {
+	sep := t[e1]
+	l1 := e1
+	n2, e2 := digitsAt(t, e1+1)
+	l2 := e2 - e1 - 1
+	if l2 < 1 || l2 > 2 || e2 >= len(t) || t[e2] != sep {
+		return 0, false
+	}
+	n3, e3 := digitsAt(t, e2+1)
+	l3 := e3 - e2 - 1
+	switch {
+	case l1 == 4 && l3 >= 1 && l3 <= 2:
+		d.y, d.a, d.b = n1, n2, n3
+		switch sep {
+		case '-':
+			d.f.date = dfISO
+		case '/':
+			d.f.date = dfISOSlash
+		default:
+			d.f.date = dfISODot
+		}
+		if n1 < 1 {
+			return 0, false
+		}
+	case l1 <= 2 && (l3 == 4 || l3 == 2 && sep != '-'):
+		y, _ := year(n3, l3, &d.f)
+		d.y = y
+		if sep == '.' {
+			d.a, d.b = n2, n1
+			d.f.date = dfDot
+		} else {
+			d.a, d.b = n1, n2
+			d.ambiguous = true
+			d.f.date = dfSlash
+			if sep == '-' {
+				d.f.date = dfDash
+			}
+		}
+	default:
+		return 0, false
+	}
+	return e3, true
+}
+
+// monthNameDay reads Mon d, yyyy (the comma optional); it returns where
+// the date ends.
+func (d *dateScan) monthNameDay(t string) (int, bool) {
+	e1 := lettersAt(t, 0)
+	m := monthOf(t[:e1])
+	if m == 0 || e1 >= len(t) || t[e1] != ' ' {
+		return 0, false
+	}
+	n, e2 := digitsAt(t, e1+1)
+	if e2-e1-1 < 1 || e2-e1-1 > 2 {
+		return 0, false
+	}
+	j := e2
+	if j < len(t) && t[j] == ',' {
+		j++
+	}
+	if j >= len(t) || t[j] != ' ' {
+		return 0, false
+	}
+	yv, e3 := digitsAt(t, j+1)
+	if e3-j-1 != 4 {
+		return 0, false
+	}
+	d.y, d.a, d.b = yv, m, n
+	d.f.date = dfMonD
+	return e3, true
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -229,43 +229,15 @@ func finiteFloat(body string, neg bool, style byte) bool {
 // add checks one value against a number (pct false) or percentage column;
 // it returns why the value does not fit, or "".
 func (st *numInfo) add(line int64, t string, pct bool) whyNot {
-	if !pct {
-		// Fast paths: a plain whole number reads the same in both styles;
-		// a plain decimal like 12.5 (unless it could be European 1.234)
-		// reads only US-style.
-		switch quickNumber(t) {
-		case quickWhole:
-			return whyNot{}
-		case quickDecimal:
-			if !st.noUS {
-				if !st.noEU {
-					st.noEU = true
-					if st.styleBy.line == 0 || line < st.styleBy.line {
-						st.styleBy = offender{line: line, value: shown(t)}
-					}
-				}
-				st.fracUS = true
-				st.fracUSAt.add(line, t, whyNot{})
-				return whyNot{}
-			}
-		}
+	if !pct && st.addQuick(line, t) {
+		return whyNot{}
 	}
 	var body, sym string
 	var neg, paren bool
 	if pct {
-		if t[len(t)-1] != '%' {
-			if _, _, _, _, ok := splitAmount(t); ok && numberLike(t) {
-				return whyNot{key: "no_pct_sign"}
-			}
-			return whyNot{key: "not_percentage"}
-		}
-		body = trimSpace(t[:len(t)-1])
-		if body != "" && (body[0] == '-' || body[0] == '+') {
-			neg = body[0] == '-'
-			body = trimSpace(body[1:])
-		}
-		if body == "" {
-			return whyNot{key: "not_percentage"}
+		var why whyNot
+		if body, neg, why = splitPercent(t); why.key != "" {
+			return why
 		}
 	} else {
 		var ok bool
@@ -275,24 +247,8 @@ func (st *numInfo) add(line int64, t string, pct bool) whyNot {
 		}
 	}
 	ns := scanNumber(body)
-	if ns.digits > 18 {
-		if ns.us && ns.usWhole && !fitsInt64(body, neg, 'u') {
-			ns.us = false
-		}
-		if ns.eu && ns.euWhole && !fitsInt64(body, neg, 'e') {
-			ns.eu = false
-		}
-		if !ns.us && !ns.eu {
-			return whyNot{key: "too_large"}
-		}
-	}
-	if ns.exp {
-		if ns.us && !finiteFloat(body, neg, 'u') {
-			ns.us = false
-		}
-		if ns.eu && !finiteFloat(body, neg, 'e') {
-			ns.eu = false
-		}
+	if ns.dropInexact(body, neg) {
+		return whyNot{key: "too_large"}
 	}
 	if !ns.us && !ns.eu {
 		if ns.leadingZero {
@@ -310,10 +266,97 @@ func (st *numInfo) add(line int64, t string, pct bool) whyNot {
 	if sym != "" && st.sym != "" && sym != st.sym {
 		return whyNot{key: "other_currency", a: sym, b: st.sym, line: st.symBy.line}
 	}
-	if (!ns.us && !st.noUS) || (!ns.eu && !st.noEU) {
-		if st.styleBy.line == 0 || line < st.styleBy.line {
-			st.styleBy = offender{line: line, value: shown(t)}
+	st.addStyles(line, t, body, &ns, us, eu)
+	if sym != "" && (st.sym == "" || line < st.symBy.line) {
+		st.sym = sym
+		st.symBy = offender{line: line, value: shown(t)}
+	}
+	st.paren = st.paren || paren
+	st.exp = st.exp || ns.exp
+	return whyNot{}
+}
+
+// addQuick takes the fast paths, and reports whether t took one: a plain
+// whole number reads the same in both styles; a plain decimal like 12.5
+// (unless it could be European 1.234) reads only US-style.
+func (st *numInfo) addQuick(line int64, t string) bool {
+	switch quickNumber(t) {
+	case quickWhole:
+		return true
+	case quickDecimal:
+		if !st.noUS {
+			if !st.noEU {
+				st.noEU = true
+				st.ruledOut(line, t)
+			}
+			st.fracUS = true
+			st.fracUSAt.add(line, t, whyNot{})
+			return true
 		}
+	}
+	return false
+}
+
+// ruledOut keeps t as the value that ruled a style out, if it is the
+// first (the lowest line).
+func (st *numInfo) ruledOut(line int64, t string) {
+	if st.styleBy.line == 0 || line < st.styleBy.line {
+		st.styleBy = offender{line: line, value: shown(t)}
+	}
+}
+
+// splitPercent takes the % sign and a sign off t, or says why t is not a
+// percentage.
+func splitPercent(t string) (body string, neg bool, why whyNot) {
+	if t[len(t)-1] != '%' {
+		if _, _, _, _, ok := splitAmount(t); ok && numberLike(t) {
+			return "", false, whyNot{key: "no_pct_sign"}
+		}
+		return "", false, whyNot{key: "not_percentage"}
+	}
+	body = trimSpace(t[:len(t)-1])
+	if body != "" && (body[0] == '-' || body[0] == '+') {
+		neg = body[0] == '-'
+		body = trimSpace(body[1:])
+	}
+	if body == "" {
+		return "", false, whyNot{key: "not_percentage"}
+	}
+	return body, neg, whyNot{}
+}
+
+// dropInexact drops the readings of body that a column could not store
+// exactly: a whole number beyond int64, a number with an exponent beyond
+// float64. It reports a whole number too large in every reading.
+func (ns *numScan) dropInexact(body string, neg bool) (tooLarge bool) {
+	if ns.digits > 18 {
+		if ns.us && ns.usWhole && !fitsInt64(body, neg, 'u') {
+			ns.us = false
+		}
+		if ns.eu && ns.euWhole && !fitsInt64(body, neg, 'e') {
+			ns.eu = false
+		}
+		if !ns.us && !ns.eu {
+			return true
+		}
+	}
+	if ns.exp {
+		if ns.us && !finiteFloat(body, neg, 'u') {
+			ns.us = false
+		}
+		if ns.eu && !finiteFloat(body, neg, 'e') {
+			ns.eu = false
+		}
+	}
+	return false
+}
+
+// addStyles keeps what a value that fits showed of the styles: us and eu
+// are the styles the column can still be read in, ns how t (body without
+// its sign and currency) reads.
+func (st *numInfo) addStyles(line int64, t, body string, ns *numScan, us, eu bool) {
+	if (!ns.us && !st.noUS) || (!ns.eu && !st.noEU) {
+		st.ruledOut(line, t)
 	}
 	st.noUS, st.noEU = !us, !eu
 	if ns.us && !ns.usWhole {
@@ -329,13 +372,6 @@ func (st *numInfo) add(line int64, t string, pct bool) whyNot {
 	}
 	st.groupUS = st.groupUS || ns.us && ns.usGroup
 	st.groupEU = st.groupEU || ns.eu && ns.euGroup
-	if sym != "" && (st.sym == "" || line < st.symBy.line) {
-		st.sym = sym
-		st.symBy = offender{line: line, value: shown(t)}
-	}
-	st.paren = st.paren || paren
-	st.exp = st.exp || ns.exp
-	return whyNot{}
 }
 
 // Kinds of quickNumber.
