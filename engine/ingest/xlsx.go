@@ -154,6 +154,46 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*Sou
 			WithHint("free some disk space there, or point TMPDIR at a folder with room")
 	}
 	defer os.RemoveAll(tmp)
+	wb := &bookReader{ctx: ctx, base: base, opts: opts, scans: scans, maxTemp: lim.temp}
+	if wb.f, err = openWorkbook(path, base, lim, tmp); err != nil {
+		return nil, err
+	}
+	defer func() { _ = wb.f.Close() }()
+	sheets, err := wb.sheets()
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			for _, s := range wb.created {
+				s.remove()
+			}
+			tables = nil
+		}
+	}()
+	read, bookWarnings, err := wb.readSheets(sheets)
+	if err != nil {
+		return nil, err
+	}
+	return nameTables(read, path, sum, bookWarnings), nil
+}
+
+// bookReader is what the readers of a workbook's sheets share.
+type bookReader struct {
+	ctx      context.Context
+	f        *excelize.File
+	base     string // the file's base name
+	date1904 bool   // dates count from 1904
+	opts     Options
+	scans    *partScans
+	maxTemp  int64
+	// created are the spill files written, removed when the read fails.
+	created []*spillFile
+}
+
+// openWorkbook opens the workbook with excelize, within the limits, its
+// temporary files in tmp.
+func openWorkbook(path, base string, lim workbookLimits, tmp string) (*excelize.File, error) {
 	xo := lim.excelize()
 	xo.TmpDir = tmp
 	f, err := excelize.OpenFile(path, xo)
@@ -163,68 +203,41 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*Sou
 		}
 		return nil, openError(base, err)
 	}
-	defer func() { _ = f.Close() }()
+	return f, nil
+}
 
-	date1904 := false
-	if p, perr := f.GetWorkbookProps(); perr == nil && p.Date1904 != nil {
-		date1904 = *p.Date1904
+// sheets returns the sheets to read (those asked, else all), from the
+// workbook's own list, and notes its date system.
+func (wb *bookReader) sheets() ([]string, error) {
+	if p, perr := wb.f.GetWorkbookProps(); perr == nil && p.Date1904 != nil {
+		wb.date1904 = *p.Date1904
 	}
-	all := f.GetSheetList()
+	all := wb.f.GetSheetList()
 	if len(all) == 0 {
-		return nil, workbookError("%s holds no sheets", base).
+		return nil, workbookError("%s holds no sheets", wb.base).
 			WithHint("open it in Excel and save it again as .xlsx")
 	}
-	sheets, err := chooseSheets(base, all, opts.Sheets)
-	if err != nil {
-		return nil, err
-	}
+	return chooseSheets(wb.base, all, wb.opts.Sheets)
+}
 
-	var created []*spillFile
-	defer func() {
-		if err != nil {
-			for _, s := range created {
-				s.remove()
-			}
-			tables = nil
-		}
-	}()
-
-	var bookWarnings []string // about sheets that gave no table
-	var read []*sheetResult
+// readSheets reads the sheets in turn. A sheet that gives no table (an
+// empty one) gives a warning about the book instead; a book whose every
+// sheet is empty is an error.
+func (wb *bookReader) readSheets(sheets []string) (read []*sheetResult, bookWarnings []string, err error) {
 	for _, sheet := range sheets {
-		if err := ctx.Err(); err != nil {
-			return nil, engine.AsError(err)
+		if err := wb.ctx.Err(); err != nil {
+			return nil, nil, engine.AsError(err)
 		}
-		lay := Layout{HeaderRow: opts.HeaderRow, Range: opts.Range}
-		if l, ok := opts.Layouts[sheet]; ok {
-			lay = l
-		}
-		sr := &sheetReader{
-			ctx: ctx, f: f, file: base, sheet: sheet,
-			date1904: date1904, progress: opts.Progress,
-			prefix: base + ", sheet " + sheet + ": ",
-			gate:   scans.gate(sheet), sst: scans.sst, maxTemp: lim.temp,
-			sampleRows: opts.SampleRows, headerRow: lay.HeaderRow,
-		}
-		if lay.HeaderRow < -1 {
-			return nil, engine.Errorf(engine.CodeUsage, "header row %d: a header row is a row number from 1 (or none)", lay.HeaderRow).
-				WithHint("give the sheet's row of the header, or none when it has no header row")
-		}
-		if sr.rng, err = parseRange(lay.Range); err != nil {
-			return nil, err
-		}
-		if sr.gate == nil {
-			// The plan did not find the sheet's part: excelize would read
-			// a part nobody checked (or fail), so neither is tried.
-			return nil, sr.errorf("cannot find the sheet's cells in the workbook").
-				WithHint("open the file in Excel and save it again as .xlsx")
+		sr, err := wb.sheetReader(sheet)
+		if err != nil {
+			return nil, nil, err
 		}
 		res, rerr := sr.read()
 		if sr.spill != nil {
-			created = append(created, sr.spill)
+			wb.created = append(wb.created, sr.spill)
 		}
 		if rerr != nil {
-			return nil, rerr
+			return nil, nil, rerr
 		}
 		if res == nil {
 			bookWarnings = append(bookWarnings, sr.warnings...)
@@ -233,10 +246,50 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*Sou
 		read = append(read, res)
 	}
 	if len(read) == 0 {
-		return nil, workbookError("%s holds no data: %s", base, describeEmpty(sheets)).
+		return nil, nil, workbookError("%s holds no data: %s", wb.base, describeEmpty(sheets)).
 			WithHint("check that you chose the right file (and sheets), or add a header row and data in Excel")
 	}
+	return read, bookWarnings, nil
+}
 
+// sheetReader is the reader of one sheet, in the layout asked for it (or
+// for every sheet).
+func (wb *bookReader) sheetReader(sheet string) (*sheetReader, error) {
+	opts := wb.opts
+	lay := Layout{HeaderRow: opts.HeaderRow, Range: opts.Range}
+	if l, ok := opts.Layouts[sheet]; ok {
+		lay = l
+	}
+	sr := &sheetReader{
+		ctx: wb.ctx, f: wb.f, file: wb.base, sheet: sheet,
+		date1904: wb.date1904, progress: opts.Progress,
+		prefix: wb.base + ", sheet " + sheet + ": ",
+		gate:   wb.scans.gate(sheet), sst: wb.scans.sst, maxTemp: wb.maxTemp,
+		sampleRows: opts.SampleRows, headerRow: lay.HeaderRow,
+	}
+	if lay.HeaderRow < -1 {
+		return nil, engine.Errorf(engine.CodeUsage, "header row %d: a header row is a row number from 1 (or none)", lay.HeaderRow).
+			WithHint("give the sheet's row of the header, or none when it has no header row")
+	}
+	var err error
+	if sr.rng, err = parseRange(lay.Range); err != nil {
+		return nil, err
+	}
+	if sr.gate == nil {
+		// The plan did not find the sheet's part: excelize would read
+		// a part nobody checked (or fail), so neither is tried.
+		return nil, sr.errorf("cannot find the sheet's cells in the workbook").
+			WithHint("open the file in Excel and save it again as .xlsx")
+	}
+	return sr, nil
+}
+
+// nameTables gives each sheet's table its file, hash and name: the
+// sheet's, or the file's stem for a sheet named as Excel names new ones
+// (with the sheet's when several are). The first table carries the
+// warnings about the book.
+func nameTables(read []*sheetResult, path, sum string, bookWarnings []string) []*Source {
+	base := filepath.Base(path)
 	stem := strings.TrimSuffix(base, filepath.Ext(base))
 	defaults := 0
 	for _, r := range read {
@@ -244,6 +297,7 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*Sou
 			defaults++
 		}
 	}
+	var tables []*Source
 	for i, r := range read {
 		t := r.table
 		t.File, t.Path, t.SHA256, t.Sheet = base, path, sum, r.sheet
@@ -263,7 +317,7 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*Sou
 		}
 		tables = append(tables, t)
 	}
-	return tables, nil
+	return tables
 }
 
 func describeEmpty(sheets []string) string {
