@@ -12,67 +12,115 @@ import (
 // analyse finds the header in the first rows, and the date and boolean
 // columns, then adds the first rows' data.
 func (s *sheetReader) analyse(head []headRow) error {
-	text := func(r headRow, c int) string {
-		if c < len(r.fmt) && r.fmt != nil {
-			return r.fmt[c]
-		}
-		if c < len(r.raw) {
-			return r.raw[c]
-		}
-		return ""
-	}
-	i := 0
 	// A header row or a range chosen says where the table starts: nothing
 	// is detected above it.
 	chosen := s.headerRow != 0 || s.rng.set()
-	// Title rows: rows of one cell above the first row of several.
-	for j := 0; j < len(head) && j <= 10 && !chosen; j++ {
-		if nonEmptyCount(head[j].raw) >= 2 {
-			if j > 0 {
-				var titles []string
-				for _, t := range head[:j] {
-					for c := range t.raw {
-						if strings.TrimSpace(t.raw[c]) != "" {
-							titles = append(titles, fmt.Sprintf("row %d %q", t.num, strings.TrimSpace(text(t, c))))
-						}
-					}
-				}
-				s.warn("%s above the header %s skipped as a title: %s", plural(j, "row", "rows"),
-					map[bool]string{true: "was", false: "were"}[j == 1], strings.Join(titles, ", "))
-			}
-			i = j
-			break
-		}
-	}
-	// A row of group titles (merged cells over several columns) above the
-	// row of names: text over text, at most half as many cells, most of
-	// them followed by an empty cell over a name (the merge's span).
+	i := 0
 	var group []string
-	if !chosen && i+1 < len(head) && head[i+1].num == head[i].num+1 &&
-		isTextRow(head[i].raw) && isTextRow(head[i+1].raw) {
-		gr, nr := head[i].raw, head[i+1].raw
-		g, h := nonEmptyCount(gr), nonEmptyCount(nr)
-		spans, last := 0, 0
-		for c := range gr {
-			if strings.TrimSpace(gr[c]) == "" || c+1 >= len(nr) || strings.TrimSpace(nr[c+1]) == "" {
-				continue
-			}
-			switch {
-			case c+1 < len(gr) && strings.TrimSpace(gr[c+1]) == "":
-				spans++
-			case c+1 >= len(gr):
-				last++ // the last title, over the row's last names
-			}
-		}
-		if g >= 2 && 2*g <= h && spans >= 1 && 2*(spans+last) >= g {
-			group = make([]string, len(head[i].raw))
-			for c := range group {
-				group[c] = strings.TrimSpace(text(head[i], c))
-			}
+	if !chosen {
+		i = s.skipTitles(head)
+		if group = groupTitles(head, i); group != nil {
 			i++
 		}
 	}
+	header, i := s.takeHeader(head, i, chosen)
 
+	// Column names, with their group titles.
+	width := len(header)
+	if !s.headered {
+		for _, r := range head[i:] {
+			width = max(width, len(r.raw))
+		}
+	}
+	groups := spreadGroups(header, group, width)
+	s.makeColumns(header, groups, head[i:])
+
+	sp, err := newSpillFile(s.maxTemp)
+	if err != nil {
+		return s.spillError(err)
+	}
+	s.spill = sp
+	for _, r := range head[i:] {
+		if err := s.addRow(r.num, r.raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// text is cell c as Excel shows it (as stored in a row not sampled).
+func (r headRow) text(c int) string {
+	if c < len(r.fmt) && r.fmt != nil {
+		return r.fmt[c]
+	}
+	if c < len(r.raw) {
+		return r.raw[c]
+	}
+	return ""
+}
+
+// skipTitles skips the title rows, rows of one cell above the first row of
+// several (among the first ten), with a warning that quotes them; it
+// returns the index of the first row after them.
+func (s *sheetReader) skipTitles(head []headRow) int {
+	for j := 0; j < len(head) && j <= 10; j++ {
+		if nonEmptyCount(head[j].raw) < 2 {
+			continue
+		}
+		if j > 0 {
+			var titles []string
+			for _, t := range head[:j] {
+				for c := range t.raw {
+					if strings.TrimSpace(t.raw[c]) != "" {
+						titles = append(titles, fmt.Sprintf("row %d %q", t.num, strings.TrimSpace(t.text(c))))
+					}
+				}
+			}
+			s.warn("%s above the header %s skipped as a title: %s", plural(j, "row", "rows"),
+				map[bool]string{true: "was", false: "were"}[j == 1], strings.Join(titles, ", "))
+		}
+		return j
+	}
+	return 0
+}
+
+// groupTitles returns head[i] as a row of group titles (merged cells over
+// several columns) above the row of names, nil when it is not one: text
+// over text, at most half as many cells, most of them followed by an empty
+// cell over a name (the merge's span).
+func groupTitles(head []headRow, i int) []string {
+	if i+1 >= len(head) || head[i+1].num != head[i].num+1 || !isTextRow(head[i].raw) || !isTextRow(head[i+1].raw) {
+		return nil
+	}
+	gr, nr := head[i].raw, head[i+1].raw
+	g, h := nonEmptyCount(gr), nonEmptyCount(nr)
+	spans, last := 0, 0
+	for c := range gr {
+		if strings.TrimSpace(gr[c]) == "" || c+1 >= len(nr) || strings.TrimSpace(nr[c+1]) == "" {
+			continue
+		}
+		switch {
+		case c+1 < len(gr) && strings.TrimSpace(gr[c+1]) == "":
+			spans++
+		case c+1 >= len(gr):
+			last++ // the last title, over the row's last names
+		}
+	}
+	if g < 2 || 2*g > h || spans < 1 || 2*(spans+last) < g {
+		return nil
+	}
+	group := make([]string, len(head[i].raw))
+	for c := range group {
+		group[c] = strings.TrimSpace(head[i].text(c))
+	}
+	return group
+}
+
+// takeHeader takes head[i] as the header row, unless the sheet has none
+// or (detected) it holds only numbers, which are data; it returns the
+// header's cells (nil without one) and the index of the first data row,
+// and warns of the rows skipped above the table.
+func (s *sheetReader) takeHeader(head []headRow, i int, chosen bool) ([]string, int) {
 	var header []string
 	if i < len(head) {
 		s.firstNum = head[i].num
@@ -83,7 +131,7 @@ func (s *sheetReader) analyse(head []headRow) error {
 		r := head[i]
 		header = make([]string, len(r.raw))
 		for c := range header {
-			header[c] = text(r, c)
+			header[c] = r.text(c)
 		}
 		s.headered = true
 		s.headerNum = r.num
@@ -98,14 +146,14 @@ func (s *sheetReader) analyse(head []headRow) error {
 		}
 		s.warn("%s above %s skipped", plural(s.skipped, "row", "rows"), what)
 	}
+	return header, i
+}
 
-	// Column names, with their group titles.
-	width := len(header)
-	if !s.headered {
-		for _, r := range head[i:] {
-			width = max(width, len(r.raw))
-		}
-	}
+// spreadGroups gives each of the width columns its group title: a title
+// covers the columns under it up to the next title or the first without
+// a header, and one over an empty header is that column's name (set in
+// header).
+func spreadGroups(header, group []string, width int) []string {
 	groups := make([]string, width)
 	for c := 0; c < len(group) && c < width; c++ {
 		g := group[c]
@@ -120,13 +168,19 @@ func (s *sheetReader) analyse(head []headRow) error {
 			groups[k] = g
 		}
 	}
+	return groups
+}
 
-	// Date and boolean columns, from the sampled data rows.
+// makeColumns makes the sheet's columns, as many as groups has, with
+// their headers and names, and their kinds (date and boolean cells) from
+// the sampled data rows.
+func (s *sheetReader) makeColumns(header, groups []string, data []headRow) {
+	width := len(groups)
 	kindWidth := width
-	for _, r := range head[i:] {
+	for _, r := range data {
 		kindWidth = max(kindWidth, len(r.raw))
 	}
-	s.kinds = detectKinds(head[i:], kindWidth, s.date1904)
+	s.kinds = detectKinds(data, kindWidth, s.date1904)
 
 	s.cols = make([]*xlsxColumn, width)
 	for c := range s.cols {
@@ -143,18 +197,6 @@ func (s *sheetReader) analyse(head []headRow) error {
 	}
 	s.nameColumns(groups)
 	s.wideFrom = width
-
-	sp, err := newSpillFile(s.maxTemp)
-	if err != nil {
-		return s.spillError(err)
-	}
-	s.spill = sp
-	for _, r := range head[i:] {
-		if err := s.addRow(r.num, r.raw); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // nameColumns sets each column's name text: its header, with its group

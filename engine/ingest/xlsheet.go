@@ -142,20 +142,12 @@ func (s *sheetReader) sample() (map[int][]string, int, error) {
 	num, last := 0, 0
 	var bytes int
 	for {
-		if err := s.gate.wait(s.ctx, num); err != nil {
+		more, err := s.next(rows, &num, false)
+		if err != nil {
 			return nil, 0, err
 		}
-		if !rows.Next() {
+		if !more {
 			break
-		}
-		num++
-		if num%xlsxCheckEvery == 0 {
-			if err := s.ctx.Err(); err != nil {
-				return nil, 0, engine.AsError(err)
-			}
-		}
-		if err := s.gate.wait(s.ctx, num); err != nil {
-			return nil, 0, err
 		}
 		switch s.place(num) {
 		case -1:
@@ -163,12 +155,10 @@ func (s *sheetReader) sample() (map[int][]string, int, error) {
 		case 1:
 			return out, last, nil
 		}
-		cells, err := rows.Columns()
+		cells, err := s.cells(rows, num)
 		if err != nil {
-			return nil, 0, s.errorf("row %d cannot be read: %v", num, err).WithErr(err).
-				WithHint("open the file in Excel and save it again as .xlsx")
+			return nil, 0, err
 		}
-		cells = s.rng.cut(cells)
 		if isBlank(cells) {
 			continue
 		}
@@ -185,6 +175,42 @@ func (s *sheetReader) sample() (map[int][]string, int, error) {
 		return nil, 0, s.rowsError(num, err)
 	}
 	return out, last, nil
+}
+
+// next moves rows on to the next row, num, once the scan has passed it
+// (and the one before), looking at ctx (and reporting the progress when
+// asked) every xlsxCheckEvery rows; it reports false at the sheet's end.
+func (s *sheetReader) next(rows *excelize.Rows, num *int, report bool) (bool, error) {
+	if err := s.gate.wait(s.ctx, *num); err != nil {
+		return false, err
+	}
+	if !rows.Next() {
+		return false, nil
+	}
+	*num++
+	if *num%xlsxCheckEvery == 0 {
+		if err := s.ctx.Err(); err != nil {
+			return false, engine.AsError(err)
+		}
+		if report {
+			s.report(false)
+		}
+	}
+	if err := s.gate.wait(s.ctx, *num); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// cells reads row num's cells (as Excel shows them, or as opts say), those
+// inside the range's columns.
+func (s *sheetReader) cells(rows *excelize.Rows, num int, opts ...excelize.Options) ([]string, error) {
+	cells, err := rows.Columns(opts...)
+	if err != nil {
+		return nil, s.errorf("row %d cannot be read: %v", num, err).WithErr(err).
+			WithHint("open the file in Excel and save it again as .xlsx")
+	}
+	return s.rng.cut(cells), nil
 }
 
 // place says where row num is: above the table (-1: skipped), in it (0),
@@ -235,33 +261,22 @@ func (s *sheetReader) read() (*sheetResult, error) {
 	s.report(true)
 	raw := excelize.Options{RawCellValue: true}
 	for {
-		if err := s.gate.wait(s.ctx, num); err != nil {
+		more, err := s.next(rows, &num, true)
+		if err != nil {
 			return nil, err
 		}
-		if !rows.Next() {
+		if !more {
 			break
-		}
-		num++
-		if num%xlsxCheckEvery == 0 {
-			if err := s.ctx.Err(); err != nil {
-				return nil, engine.AsError(err)
-			}
-			s.report(false)
-		}
-		if err := s.gate.wait(s.ctx, num); err != nil {
-			return nil, err
 		}
 		place := s.place(num)
 		if place == 1 {
 			stopped = true
 			break
 		}
-		cells, err := rows.Columns(raw)
+		cells, err := s.cells(rows, num, raw)
 		if err != nil {
-			return nil, s.errorf("row %d cannot be read: %v", num, err).WithErr(err).
-				WithHint("open the file in Excel and save it again as .xlsx")
+			return nil, err
 		}
-		cells = s.rng.cut(cells)
 		if isBlank(cells) {
 			continue
 		}
@@ -269,11 +284,8 @@ func (s *sheetReader) read() (*sheetResult, error) {
 			s.skipped++
 			continue
 		}
-		s.lastNum = num
-		s.maxWidth = max(s.maxWidth, len(cells))
-		if len(cells) > MaxColumns {
-			return nil, s.errorf("row %d has %d columns; Querent imports at most %s", num, len(cells), engine.GroupThousands(MaxColumns)).
-				WithHint("delete the columns you do not need (or split the sheet) in Excel, save a copy and import that")
+		if err := s.widen(num, cells); err != nil {
+			return nil, err
 		}
 		if !analysed {
 			if num <= lastSampled {
@@ -296,6 +308,25 @@ func (s *sheetReader) read() (*sheetResult, error) {
 	if err := rows.Error(); err != nil {
 		return nil, s.rowsError(num, err)
 	}
+	return s.endRead(stopped, analysed, head)
+}
+
+// widen takes row num as the last read and the widest so far; a row wider
+// than a table may be is an error.
+func (s *sheetReader) widen(num int, cells []string) error {
+	s.lastNum = num
+	s.maxWidth = max(s.maxWidth, len(cells))
+	if len(cells) > MaxColumns {
+		return s.errorf("row %d has %d columns; Querent imports at most %s", num, len(cells), engine.GroupThousands(MaxColumns)).
+			WithHint("delete the columns you do not need (or split the sheet) in Excel, save a copy and import that")
+	}
+	return nil
+}
+
+// endRead ends a read that stopped (at the range's end or a sample's) or
+// reached the sheet's end: the header is found if no row came after the
+// first rows (head), and the spill file is complete.
+func (s *sheetReader) endRead(stopped, analysed bool, head []headRow) (*sheetResult, error) {
 	// The whole part was vetted: a part shorter or longer than the archive
 	// says is refused, not read as far as it goes. (A read that stopped at
 	// the range's end or a sample's does not wait for the rest.)
