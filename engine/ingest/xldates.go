@@ -144,13 +144,45 @@ func looksLikeDate(serial float64, shown string, date1904 bool) (ok, hasDate, ha
 	if !valid || shown == "" {
 		return false, false, false
 	}
-	type token struct {
-		num    int
-		digits int
-		word   string
-		sep    byte // the character after the token
+	toks, ok := shownTokens(shown)
+	if !ok {
+		return false, false, false
 	}
-	var toks []token
+	used := make([]bool, len(toks))
+	hasTime, ok = timeFits(toks, secs, used)
+	if !ok {
+		return false, false, false
+	}
+	roles, ok := dateRoles(toks, used, day)
+	if !ok {
+		return false, false, false
+	}
+	for i, ri := range roles {
+		for j, rj := range roles {
+			if i != j && ri&roleM != 0 && rj&(roleY|roleD) != 0 {
+				hasDate = true
+			}
+		}
+	}
+	if !hasDate && len(roles) > 0 {
+		return false, false, false // a lone number that happens to fit
+	}
+	return hasDate || hasTime, hasDate, hasTime
+}
+
+// shownToken is a number or a word of the text Excel shows for a cell.
+type shownToken struct {
+	num    int // -1 for a word
+	digits int
+	word   string // lower case; "" for a number
+	sep    byte   // the character after the token
+}
+
+// shownTokens cuts shown into numbers and words, between the separators
+// of dates and times; any other character (%, currency signs, +, ( …)
+// says shown is no date.
+func shownTokens(shown string) ([]shownToken, bool) {
+	var toks []shownToken
 	for i := 0; i < len(shown); {
 		c := shown[i]
 		switch {
@@ -163,7 +195,7 @@ func looksLikeDate(serial float64, shown string, date1904 bool) (ok, hasDate, ha
 				}
 				j++
 			}
-			t := token{num: n, digits: j - i}
+			t := shownToken{num: n, digits: j - i}
 			if j < len(shown) {
 				t.sep = shown[j]
 			}
@@ -174,7 +206,7 @@ func looksLikeDate(serial float64, shown string, date1904 bool) (ok, hasDate, ha
 			for j < len(shown) && shown[j] < 0x80 && unicode.IsLetter(rune(shown[j])) {
 				j++
 			}
-			t := token{word: strings.ToLower(shown[i:j]), num: -1}
+			t := shownToken{word: strings.ToLower(shown[i:j]), num: -1}
 			if j < len(shown) {
 				t.sep = shown[j]
 			}
@@ -183,9 +215,17 @@ func looksLikeDate(serial float64, shown string, date1904 bool) (ok, hasDate, ha
 		case c == ' ' || c == '/' || c == '-' || c == '.' || c == ',' || c == ':':
 			i++
 		default:
-			return false, false, false // %, currency signs, +, ( …
+			return nil, false // %, currency signs, +, ( …
 		}
 	}
+	return toks, true
+}
+
+// timeFits finds the time among the tokens (h:mm, h:mm:ss, with fractions
+// of a second; AM/PM anywhere), marks its tokens used, and reports whether
+// there is one; ok is false for a time that is not the serial's secs
+// (within a minute).
+func timeFits(toks []shownToken, secs int64, used []bool) (hasTime, ok bool) {
 	pm, am := false, false
 	for _, t := range toks {
 		switch t.word {
@@ -195,7 +235,6 @@ func looksLikeDate(serial float64, shown string, date1904 bool) (ok, hasDate, ha
 			am = true
 		}
 	}
-	// The time: h:mm, h:mm:ss, with fractions of a second.
 	timeAt := -1
 	for k := 0; k+1 < len(toks); k++ {
 		if toks[k].word == "" && toks[k].sep == ':' && toks[k+1].word == "" {
@@ -203,40 +242,46 @@ func looksLikeDate(serial float64, shown string, date1904 bool) (ok, hasDate, ha
 			break
 		}
 	}
-	used := make([]bool, len(toks))
-	if timeAt >= 0 {
-		h, m := toks[timeAt].num, toks[timeAt+1].num
-		if m > 59 || h > 23 || ((am || pm) && (h < 1 || h > 12)) {
-			return false, false, false
-		}
-		if pm && h != 12 {
-			h += 12
-		} else if am && h == 12 {
-			h = 0
-		}
-		want := int(secs / 60)
-		diff := (h*60 + m - want + 1440) % 1440
-		if diff > 1 && diff < 1439 {
-			return false, false, false
-		}
-		used[timeAt], used[timeAt+1] = true, true
-		k := timeAt + 2
-		if toks[timeAt+1].sep == ':' && k < len(toks) && toks[k].word == "" && toks[k].num <= 59 {
-			used[k] = true // seconds
-			if toks[k].sep == '.' && k+1 < len(toks) && toks[k+1].word == "" {
-				used[k+1] = true // fractions of a second
-			}
-		}
-		hasTime = true
+	if timeAt < 0 {
+		return false, true
 	}
-	// Each other token must be the year, the month or the day; a date
-	// needs two of them (a month and a year or a day).
-	const (
-		roleY = 1 << iota
-		roleM
-		roleD
-	)
-	var roles []int
+	h, m := toks[timeAt].num, toks[timeAt+1].num
+	if m > 59 || h > 23 || ((am || pm) && (h < 1 || h > 12)) {
+		return false, false
+	}
+	if pm && h != 12 {
+		h += 12
+	} else if am && h == 12 {
+		h = 0
+	}
+	want := int(secs / 60)
+	diff := (h*60 + m - want + 1440) % 1440
+	if diff > 1 && diff < 1439 {
+		return false, false
+	}
+	used[timeAt], used[timeAt+1] = true, true
+	k := timeAt + 2
+	if toks[timeAt+1].sep == ':' && k < len(toks) && toks[k].word == "" && toks[k].num <= 59 {
+		used[k] = true // seconds
+		if toks[k].sep == '.' && k+1 < len(toks) && toks[k+1].word == "" {
+			used[k+1] = true // fractions of a second
+		}
+	}
+	return true, true
+}
+
+// The roles a number of a date may have (several when it fits more than
+// one).
+const (
+	roleY = 1 << iota
+	roleM
+	roleD
+)
+
+// dateRoles gives each token the time did not use its roles in day's date:
+// each must be the year, the month or the day (a month's or weekday's name
+// for a word, or AM/PM, which has none); ok is false for one that is none.
+func dateRoles(toks []shownToken, used []bool, day time.Time) (roles []int, ok bool) {
 	for k, t := range toks {
 		if used[k] {
 			continue
@@ -248,7 +293,7 @@ func looksLikeDate(serial float64, shown string, date1904 bool) (ok, hasDate, ha
 				roles = append(roles, roleM)
 			case len(t.word) >= 3 && isPrefixOfAny(xlsxWeekdayNames, t.word):
 			default:
-				return false, false, false
+				return nil, false
 			}
 			continue
 		}
@@ -263,21 +308,11 @@ func looksLikeDate(serial float64, shown string, date1904 bool) (ok, hasDate, ha
 			r |= roleD
 		}
 		if r == 0 {
-			return false, false, false
+			return nil, false
 		}
 		roles = append(roles, r)
 	}
-	for i, ri := range roles {
-		for j, rj := range roles {
-			if i != j && ri&roleM != 0 && rj&(roleY|roleD) != 0 {
-				hasDate = true
-			}
-		}
-	}
-	if !hasDate && len(roles) > 0 {
-		return false, false, false // a lone number that happens to fit
-	}
-	return hasDate || hasTime, hasDate, hasTime
+	return roles, true
 }
 
 func isPrefixOfAny(list []string, w string) bool {
