@@ -17,6 +17,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/imports"
+	"querent/engine/words"
 )
 
 // The CSV reader's two passes: the first learns everything but the values
@@ -88,14 +89,18 @@ func (pl *csvPlan) binaryErr(what string) *engine.Error {
 	e := importErr("%s is not a text file: it looks like %s", pl.name, what)
 	switch {
 	case strings.HasPrefix(what, "an SQLite"):
-		return e.WithHint("open it directly: querent sql --db %s", pl.path)
+		return e.SayHint(words.New("import.open_directly", words.SQL.With(words.DB.With(pl.path))))
 	case strings.Contains(what, "compressed"):
 		return e.WithHint("decompress it first, then import the CSV inside")
 	case strings.Contains(what, ".xls"):
 		return e.WithHint("save it as .xlsx or CSV and import that")
 	}
-	return e.WithHint("import a CSV or XLSX file; a UTF-16 file without a byte-order mark needs --encoding utf-16")
+	return e.SayHint(words.New("import.csv_or_xlsx", utf16NoBOM))
 }
+
+// utf16NoBOM is the way on for a UTF-16 file that detection cannot tell
+// (one without a byte-order mark reads as binary data).
+var utf16NoBOM = words.New("import.utf16_no_bom", words.Encoding.With("utf-16"))
 
 // firstPass reads the whole file once (or its start, for a sample):
 // everything but the values.
@@ -280,8 +285,10 @@ func (pl *csvPlan) warnDecoding(sc *scanOutcome, st *decodeStats, warn func(stri
 		warn("%s not valid %s (unpaired surrogates, an odd last byte) replaced with U+FFFD%s",
 			countNoun(st.invalid, "code unit", "code units"), pl.enc.enc, where)
 	default:
-		warn("%s not valid UTF-8 replaced with U+FFFD%s; if the file is in Windows-1252, import it with --encoding windows-1252",
-			countNoun(st.invalid, "byte", "bytes"), where)
+		// The way on is said in parts, in English: a warning is text
+		// (imports.ImportTable.Warnings) until the imports carry sentences.
+		warn("%s not valid UTF-8 replaced with U+FFFD%s; %s", countNoun(st.invalid, "byte", "bytes"), where,
+			words.English(words.New("import.if_windows_1252", words.Encoding.With("windows-1252"))))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"querent/engine"
+	"querent/engine/words"
 )
 
 // The first pass's scan: a goroutine parses the records, checks them
@@ -49,7 +50,7 @@ func (pl *csvPlan) fitRecord(fields [][]byte, line int64) ([][]byte, rowFit, *en
 	if n < pl.ncols {
 		if !pl.cfg.pad {
 			return nil, 0, importErr("%s: line %d has %d fields, but %s %d", pl.name, line, n, what, pl.ncols).
-				WithHint("fix the row, or use --ragged pad to fill short rows with empty (NULL) values")
+				SayHint(words.New("import.pad_short", words.Ragged.With("pad")))
 		}
 		for len(fields) < pl.ncols {
 			fields = append(fields, nil)
@@ -65,7 +66,7 @@ func (pl *csvPlan) fitRecord(fields [][]byte, line int64) ([][]byte, rowFit, *en
 	}
 	if !pl.cfg.pad {
 		return nil, 0, importErr("%s: line %d has %d fields, but %s %d (the extra fields are empty)", pl.name, line, n, what, pl.ncols).
-			WithHint("fix the row, or use --ragged pad to drop empty extra fields and fill short rows with NULL")
+			SayHint(words.New("import.pad_ragged", words.Ragged.With("pad")))
 	}
 	return fields[:pl.ncols], fitTrimmed, nil
 }
@@ -133,7 +134,7 @@ func (pl *csvPlan) scanRecords(ctx context.Context, p *csvParser, hr *hashReader
 		}
 		if p.nulLine > 0 {
 			out.err = importErr("%s: line %d holds a NUL byte: this is not a plain text CSV file", pl.name, p.nulLine).
-				WithHint("export the data as CSV (UTF-8) and import that; a UTF-16 file without a byte-order mark needs --encoding utf-16")
+				SayHint(words.New("import.export_csv", utf16NoBOM))
 			return out
 		}
 		if blankRecord(p, fields, out.first != nil, pl.ncols) {

@@ -12,6 +12,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/imports"
+	"querent/engine/words"
 )
 
 // Options tune how a source is read. The zero value reads with automatic
@@ -155,7 +156,7 @@ func ReadSources(ctx context.Context, path string, opts Options) ([]*Source, err
 	}
 	if opts.Range != "" {
 		return nil, engine.Errorf(engine.CodeUsage, "%s is a CSV file: a cell range chooses the cells of an XLSX sheet", name).
-			WithHint("choose a CSV file's columns with --skip and its header with --header-row")
+			SayHint(words.New("import.csv_columns", words.Skip, words.HeaderRow))
 	}
 	pl := &csvPlan{path: path, name: name, size: fi.Size(), modTime: fi.ModTime(), cfg: cfg, opts: opts}
 	src, err := pl.firstPass(ctx, f)

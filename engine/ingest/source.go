@@ -12,6 +12,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/imports"
+	"querent/engine/words"
 )
 
 // Source is one table of a file after its first pass (a CSV file, or a
@@ -605,8 +606,7 @@ func (s *Source) decide(p *planned) error {
 		}
 		return engine.Errorf(engine.CodeImport, "%s, column %s: %s %d holds %q, which is not %s%s", s.where(), p.col.name,
 			s.lineWord, o.line, o.value, english(typeWords(p.chosen), false), more).
-			WithHint("store such values as NULL (the policy null, --column \"%s:%s:null-bad\"), keep the column as text, or correct the file",
-				p.col.name, strings.ToLower(p.chosen))
+			SayHint(words.New("import.null_bad", words.Column.With(`"`+p.col.name+":"+strings.ToLower(p.chosen)+`:null-bad"`)))
 	default:
 		s.detected(p)
 		reason := p.reason

@@ -13,6 +13,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/imports"
+	"querent/engine/words"
 )
 
 // One sheet: its reader samples the first rows as Excel shows them, then
@@ -406,7 +407,7 @@ func (s *sheetReader) spillError(err error) *engine.Error {
 	if errors.Is(err, errTempCeiling) {
 		return s.errorf("its rows need more than %s of temporary space, the import's ceiling for temporary files", formatBytes(s.maxTemp)).
 			WithErr(err).
-			WithHint("split the workbook or import fewer sheets at a time (--sheet); with other files, import them one at a time")
+			SayHint(words.New("import.fewer_sheets", words.Sheet))
 	}
 	return workbookError("%scannot write a temporary file in %s: %v", s.prefix, os.TempDir(), err).WithErr(err).
 		WithHint("free some disk space there, or point TMPDIR at a folder with room")

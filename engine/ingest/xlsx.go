@@ -14,6 +14,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"querent/engine"
+	"querent/engine/words"
 )
 
 // The XLSX reader.
@@ -361,7 +362,7 @@ func chooseSheets(base string, all, want []string) ([]string, error) {
 		}
 		if name == "" {
 			return nil, workbookError("%s has no sheet named %q; its sheets are %s", base, w, quoteList(all)).
-				WithHint("name one of its sheets with --sheet, or leave --sheet out to import every sheet")
+				SayHint(words.New("import.name_sheet", words.Sheet))
 		}
 		if !seen[name] {
 			seen[name] = true
