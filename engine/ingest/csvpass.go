@@ -487,7 +487,7 @@ func (pl *csvPlan) secondPass(ctx context.Context, keep []int, convs []*cellConv
 			if errors.As(err, &pe) && pe.kind == "read" {
 				return pl.parseErr(err, nil)
 			}
-			return pl.changedErr(pl.parseErr(err, nil).Message)
+			return pl.changedErr(pl.parseErr(err, nil).Message).WithErr(err)
 		}
 		if blankRecord(p, fields, seenFirst, ncols) {
 			continue
@@ -506,7 +506,7 @@ func (pl *csvPlan) secondPass(ctx context.Context, keep []int, convs []*cellConv
 		}
 		fields, _, ferr := pl.fitRecord(fields, p.recLine)
 		if ferr != nil {
-			return pl.changedErr(ferr.Message)
+			return pl.changedErr(ferr.Message).WithErr(ferr)
 		}
 		rows++
 		if rows > pl.rows {
