@@ -388,7 +388,7 @@ const (
 	BOM            Flag = "bom"
 	Raw            Flag = "raw"
 	Preview        Flag = "preview"
-	// The import's (querent import --FLAG).
+	// The import's flags (querent import --FLAG).
 	Encoding  Flag = "encoding"
 	Ragged    Flag = "ragged"
 	HeaderRow Flag = "header-row"
