@@ -24,11 +24,11 @@ import (
 // pageSpeaker says the engine's words for the page.
 var pageSpeaker = words.Speaker{Face: words.Page}
 
-// plainPageWords rewrite what engine/sqlite, engine/worker, engine/files
-// and engine/ingest's own code still write as English text, naming flags:
-// only that text (words.Plain) goes through them, until those packages say
-// their hints in parts too (issue 22). The worker carries every error's
-// hint as text, the deadline's included.
+// plainPageWords rewrite what engine/sqlite, engine/worker and
+// engine/files still write as English text, naming flags: only that text
+// (words.Plain) goes through them, until those packages say their hints in
+// parts too (issue 22), as engine/ingest does. The worker carries every
+// error's hint as text, the deadline's included.
 var plainPageWords = []struct {
 	re   *regexp.Regexp
 	with string
@@ -38,22 +38,16 @@ var plainPageWords = []struct {
 	{regexp.MustCompile(`allow more time \(--timeout\)`), "allow more time (Timeout, in Settings)"},
 	// The schema (engine/sqlite).
 	{regexp.MustCompile(`in the schema \(querent schema\)`), "in the sidebar"},
-	// Opening files that are not databases (engine/sqlite, engine/ingest).
+	// Opening files that are not databases (engine/sqlite).
 	{regexp.MustCompile(`use: querent import --db \S+ \S+`), "use Import CSV or Excel on the start screen"},
 	{regexp.MustCompile(`import it: querent import --db \S+ .+$`), "import it with Import CSV or Excel on the start screen"},
 	{regexp.MustCompile(`import it into a database: querent import --db \S+ .+$`), "import it with Import CSV or Excel on the start screen"},
 	{regexp.MustCompile(`then import it with querent import`), "then import it with Import CSV or Excel"},
-	{regexp.MustCompile(`open it directly: querent sql --db .+$`), "open it directly with Open a database"},
-	// Importing (engine/ingest, engine/sqlite).
-	{regexp.MustCompile(`needs --encoding utf-16`), "needs the encoding UTF-16 (Encoding, in the import's options)"},
-	{regexp.MustCompile(`import it with --encoding windows-1252`), "import it again with the encoding Windows-1252 (Encoding, in the import's options)"},
-	{regexp.MustCompile(`use --ragged pad to`), "tick “Accept rows with missing fields” in the import's options to"},
+	// Importing (engine/sqlite).
 	{regexp.MustCompile(`to replace it anyway, use --replace-user-table; to keep it, use --table NAME to import into a new table`),
 		"to keep it, import under another table name (Table name, in the import's options)"},
 	{regexp.MustCompile(`: --replace replaces only tables Querent imported`), ": Replace replaces only tables Querent imported"},
 	{regexp.MustCompile(`choose another table name with --table`), "choose another table name (Table name, in the import's options)"},
-	{regexp.MustCompile(`name one of its sheets with --sheet, or leave --sheet out to import every sheet`), "import every sheet, or name one that is in the workbook"},
-	{regexp.MustCompile(`import fewer sheets at a time \(--sheet\)`), "import fewer sheets at a time"},
 	{regexp.MustCompile(`such as --db `), "such as "},
 	{regexp.MustCompile(`choose another --db path`), "choose another place for the new database"},
 	{regexp.MustCompile(`choose a file you may write with --db`), "choose a place you may write for the new database"},

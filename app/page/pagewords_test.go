@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"querent/engine"
+	"querent/engine/ingest"
 	"querent/engine/words"
 )
 
@@ -17,9 +18,9 @@ func namesCommandLine(s string) bool {
 	return strings.Contains(s, "--") || strings.Contains(s, "querent ")
 }
 
-// TestPlainPageWords: the hints engine/sqlite, engine/worker and
-// engine/ingest still write as text reach the page in its own words,
-// naming no flag and no querent command.
+// TestPlainPageWords: the hints engine/sqlite and engine/worker still
+// write as text reach the page in its own words, naming no flag and no
+// querent command.
 func TestPlainPageWords(t *testing.T) {
 	for _, h := range []string{
 		"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time with --timeout",
@@ -29,14 +30,11 @@ func TestPlainPageWords(t *testing.T) {
 		"to query a spreadsheet, import it: querent import --db new.sqlite 'my book.xlsx'",
 		"save it as .xlsx or .csv in your spreadsheet program, then import it with querent import",
 		"to query CSV data, import it into a database: querent import --db new.sqlite data.csv",
-		"import a CSV or XLSX file; a UTF-16 file without a byte-order mark needs --encoding utf-16",
-		"fix the row, or use --ragged pad to fill short rows with empty (NULL) values",
 		"to replace it anyway, use --replace-user-table; to keep it, use --table NAME to import into a new table",
 		"choose another table name with --table",
 		"import into a new database file instead, such as --db /tmp/x-2.sqlite",
 		"create it first, or choose another --db path",
 		"run the import again to add to it, or choose another --db",
-		"open it directly: querent sql --db /tmp/a.sqlite",
 	} {
 		got := pageSaid(words.Plain(h))
 		if len(got) != 1 || namesCommandLine(got["en"]) {
@@ -45,6 +43,37 @@ func TestPlainPageWords(t *testing.T) {
 	}
 	if got := pageText("no such column: x--y"); got != "no such column: x--y" {
 		t.Errorf("a message that names no flag changed: %q", got)
+	}
+}
+
+// TestImportHintsReachThePage: engine/ingest says its hints in parts, and
+// the page says them with its import options, in each of its languages,
+// with no pattern over the English; the Details keep the command line's.
+func TestImportHintsReachThePage(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"short.csv":  "a,b,c\n1,2\n",
+		"sqlite.csv": "SQLite format 3\x00" + strings.Repeat("\x00", 84),
+		"png.csv":    "\x89PNG\r\n\x1a\n" + strings.Repeat("\x00", 100),
+	}
+	want := map[string]string{
+		"short.csv":  "fix the row, or tick “Accept rows with missing fields” in the import's options to fill short rows with empty (NULL) values",
+		"sqlite.csv": "open it directly with Open a database",
+		"png.csv":    "import a CSV or XLSX file; a UTF-16 file without a byte-order mark needs the encoding UTF-16 (Encoding, in the import's options)",
+	}
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(data), 0o644)
+		_, err := ingest.Read(context.Background(), p, ingest.Options{})
+		d := ErrorDoc(err)
+		if !namesCommandLine(d.Hint) || d.HintSaid["en"] != want[name] {
+			t.Errorf("%s: hint %q, said %q", name, d.Hint, d.HintSaid["en"])
+		}
+		for _, lang := range words.Languages {
+			if h := d.HintSaid[lang]; h == "" || namesCommandLine(h) || lang != "en" && h == d.HintSaid["en"] {
+				t.Errorf("%s in %s: %q", name, lang, h)
+			}
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"io"
+	"querent/engine/words"
 	"strings"
 	"unicode/utf8"
 
@@ -155,7 +156,8 @@ func detectEncoding(sample []byte, whole bool, forced string) (ch encodingChoice
 	}
 	if looksWindows1252(check) {
 		return encodingChoice{enc: encWindows1252,
-			note: "the file is not UTF-8; it was read as Windows-1252 (use --encoding to choose another)"}, ""
+			// A note is a warning, text (in English) like every warning.
+			note: words.English(words.New("import.read_as_1252", words.Encoding))}, ""
 	}
 	return encodingChoice{enc: encUTF8}, ""
 }

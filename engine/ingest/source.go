@@ -12,6 +12,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/imports"
+	"querent/engine/words"
 )
 
 // Source is one table of a file after its first pass (a CSV file, or a
@@ -266,83 +267,138 @@ func (s *Source) Apply(ch Choices) (t *imports.ImportTable, matched []bool, err 
 	for i, c := range s.cols {
 		ps[i] = &planned{col: c, name: c.name, onBad: imports.OnBadText}
 	}
-	var warnings []string
-	named := make([]bool, len(s.cols))
-	apply := func(o imports.ColumnOverride, must bool) (bool, error) {
-		i := s.find(o.Column)
-		switch {
-		case i == -2:
-			return false, engine.Errorf(engine.CodeUsage, "%s: several columns have the header %q", s.where(), o.Column).
-				WithHint("name the column by its name or its position (#N): %s", s.columnList())
-		case i < 0 && must:
-			return false, engine.Errorf(engine.CodeUsage, "%s has no column %q", s.where(), o.Column).
-				WithHint("its columns are %s (or name one by its position, #1…)", s.columnList())
-		case i < 0:
-			return false, nil
-		}
-		p := ps[i]
-		named[i] = true
-		if o.Name != "" && o.Name != p.col.name {
-			if err := CheckName("column", o.Name); err != nil {
-				return false, err
-			}
-			p.name, p.renamed = strings.TrimSpace(o.Name), true
-		}
-		if o.Type != "" {
-			typ, ok := imports.ParseType(o.Type)
-			if !ok {
-				return false, engine.Errorf(engine.CodeUsage, "unknown type %q for column %s", o.Type, p.col.name).
-					WithHint("use text, integer, real, date, datetime or boolean")
-			}
-			p.chosen = typ
-		}
-		if o.OnBad != "" {
-			pol, ok := imports.ParseOnBad(o.OnBad)
-			if !ok {
-				return false, engine.Errorf(engine.CodeUsage, "unknown bad-value policy %q for column %s", o.OnBad, p.col.name).
-					WithHint("use text (keep the column as text), null (store bad values as NULL) or error (stop)")
-			}
-			p.onBad = pol
-		}
-		switch {
-		case o.Skip:
-			p.skip, p.byUser = true, true
-		case o.Keep || o.Type != "" || o.Name != "":
-			// A column named with a type or a name is wanted: kept even
-			// when empty, and no longer skipped by an earlier choice.
-			p.keep, p.skip, p.byUser = true, false, false
-		}
-		return true, nil
+	named, matched, err := s.applyChoices(ps, ch)
+	if err != nil {
+		return nil, nil, err
 	}
-	// The table's own choices first, then the shared ones (the command
-	// line's flags over a plan's).
+	var warnings []string
+	if ch.Complete {
+		warnings = append(warnings, s.notInPlan(ps, named)...)
+	}
+	warnings = append(warnings, s.skipEmpty(ps)...)
+	if err := s.checkNames(ps); err != nil {
+		return nil, nil, err
+	}
+	stop, err := s.decideTypes(ps)
+	if err != nil {
+		return nil, nil, err
+	}
+
+	t, err = s.newTable(ch.Table, warnings)
+	if err != nil {
+		return nil, nil, err
+	}
+	keep, kept := s.addColumns(t, ps)
+	t.Preview = s.previewRows(ps)
+	if s.Sampled {
+		t.Rows = func(context.Context, func([]engine.Value) error) error {
+			return engine.Errorf(engine.CodeInternal, "%s: a preview read only a sample; the import reads the whole file", s.where())
+		}
+		return t, matched, stop
+	}
+	t.Rows = s.storedRows(t, keep, kept)
+	return t, matched, stop
+}
+
+// applyChoices applies the table's own choices of columns, then the shared
+// ones (the command line's flags over a plan's). named says which columns
+// a choice named, matched which of ch.Shared named one here.
+func (s *Source) applyChoices(ps []*planned, ch Choices) (named, matched []bool, err error) {
+	named = make([]bool, len(s.cols))
 	for _, o := range ch.Columns {
-		if _, err := apply(o, true); err != nil {
+		if _, err := s.applyChoice(ps, named, o, true); err != nil {
 			return nil, nil, err
 		}
 	}
 	matched = make([]bool, len(ch.Shared))
 	for k, o := range ch.Shared {
-		ok, err := apply(o, false)
+		ok, err := s.applyChoice(ps, named, o, false)
 		if err != nil {
 			return nil, nil, err
 		}
 		matched[k] = ok
 	}
-	if ch.Complete {
-		var extra []string
-		for i, p := range ps {
-			if !named[i] && !(p.col.empty && p.col.header == "") {
-				extra = append(extra, p.col.name)
-			}
+	return named, matched, nil
+}
+
+// applyChoice applies o to the column it names, and reports whether it
+// names one; a choice that must name one (the table's own) and does not is
+// an error, as is one that names several.
+func (s *Source) applyChoice(ps []*planned, named []bool, o imports.ColumnOverride, must bool) (bool, error) {
+	i := s.find(o.Column)
+	switch {
+	case i == -2:
+		return false, engine.Errorf(engine.CodeUsage, "%s: several columns have the header %q", s.where(), o.Column).
+			WithHint("name the column by its name or its position (#N): %s", s.columnList())
+	case i < 0 && must:
+		return false, engine.Errorf(engine.CodeUsage, "%s has no column %q", s.where(), o.Column).
+			WithHint("its columns are %s (or name one by its position, #1…)", s.columnList())
+	case i < 0:
+		return false, nil
+	}
+	named[i] = true
+	if err := ps[i].choose(o); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// choose applies a choice to the column: its name, its type, its policy
+// for bad values, and whether it is skipped or kept.
+func (p *planned) choose(o imports.ColumnOverride) error {
+	if o.Name != "" && o.Name != p.col.name {
+		if err := CheckName("column", o.Name); err != nil {
+			return err
 		}
-		if len(extra) > 0 {
-			warnings = append(warnings, fmt.Sprintf("%s: %s not in the plan, imported as detected: %s", s.where(),
-				map[bool]string{true: "a column is", false: "columns are"}[len(extra) == 1], strings.Join(extra, ", ")))
+		p.name, p.renamed = strings.TrimSpace(o.Name), true
+	}
+	if o.Type != "" {
+		typ, ok := imports.ParseType(o.Type)
+		if !ok {
+			return engine.Errorf(engine.CodeUsage, "unknown type %q for column %s", o.Type, p.col.name).
+				WithHint("use text, integer, real, date, datetime or boolean")
+		}
+		p.chosen = typ
+	}
+	if o.OnBad != "" {
+		pol, ok := imports.ParseOnBad(o.OnBad)
+		if !ok {
+			return engine.Errorf(engine.CodeUsage, "unknown bad-value policy %q for column %s", o.OnBad, p.col.name).
+				WithHint("use text (keep the column as text), null (store bad values as NULL) or error (stop)")
+		}
+		p.onBad = pol
+	}
+	switch {
+	case o.Skip:
+		p.skip, p.byUser = true, true
+	case o.Keep || o.Type != "" || o.Name != "":
+		// A column named with a type or a name is wanted: kept even
+		// when empty, and no longer skipped by an earlier choice.
+		p.keep, p.skip, p.byUser = true, false, false
+	}
+	return nil
+}
+
+// notInPlan warns of the columns a complete plan does not name, imported
+// as detected (an empty column without a header aside).
+func (s *Source) notInPlan(ps []*planned, named []bool) []string {
+	var extra []string
+	for i, p := range ps {
+		if !named[i] && !(p.col.empty && p.col.header == "") {
+			extra = append(extra, p.col.name)
 		}
 	}
+	if len(extra) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s: %s not in the plan, imported as detected: %s", s.where(),
+		map[bool]string{true: "a column is", false: "columns are"}[len(extra) == 1], strings.Join(extra, ", "))}
+}
 
-	// The empty-column rule, then the names.
+// skipEmpty applies the empty-column rule (an empty column no choice keeps
+// is skipped), says why each skipped column is, and warns of the empty
+// ones.
+func (s *Source) skipEmpty(ps []*planned) []string {
 	var empties []string
 	for _, p := range ps {
 		if p.col.empty && !p.keep && !p.skip {
@@ -353,11 +409,16 @@ func (s *Source) Apply(ch Choices) (t *imports.ImportTable, matched []bool, err 
 			p.skipWhy = say("skip_analyst")
 		}
 	}
-	if len(empties) > 0 {
-		warnings = append(warnings, fmt.Sprintf("%s: %s with neither a header nor values %s left out: %s", s.where(),
-			countNoun(int64(len(empties)), "empty column", "empty columns"),
-			map[bool]string{true: "was", false: "were"}[len(empties) == 1], strings.Join(empties, ", ")))
+	if len(empties) == 0 {
+		return nil
 	}
+	return []string{fmt.Sprintf("%s: %s with neither a header nor values %s left out: %s", s.where(),
+		countNoun(int64(len(empties)), "empty column", "empty columns"),
+		map[bool]string{true: "was", false: "were"}[len(empties) == 1], strings.Join(empties, ", "))}
+}
+
+// checkNames refuses two columns kept under one name (in any case).
+func (s *Source) checkNames(ps []*planned) error {
 	seen := map[string]*planned{}
 	for _, p := range ps {
 		if p.skip {
@@ -365,15 +426,18 @@ func (s *Source) Apply(ch Choices) (t *imports.ImportTable, matched []bool, err 
 		}
 		key := strings.ToLower(p.name)
 		if q := seen[key]; q != nil {
-			return nil, nil, engine.Errorf(engine.CodeUsage, "%s: two columns would be named %s (%s and %s)", s.where(), p.name,
+			return engine.Errorf(engine.CodeUsage, "%s: two columns would be named %s (%s and %s)", s.where(), p.name,
 				describeCol(q.col), describeCol(p.col)).WithHint("rename one of them, or skip one")
 		}
 		seen[key] = p
 	}
+	return nil
+}
 
-	// Types. A bad value under the policy error stops the import, but the
-	// table is still described (a preview shows it with the error).
-	var stop error
+// decideTypes decides each column's type. A bad value under the policy
+// error stops the import (stop: the first), but the table is still
+// described (a preview shows it with the error); any other error is err.
+func (s *Source) decideTypes(ps []*planned) (stop, err error) {
 	for _, p := range ps {
 		if p.skip {
 			p.chosen = ""
@@ -382,29 +446,40 @@ func (s *Source) Apply(ch Choices) (t *imports.ImportTable, matched []bool, err 
 		}
 		if err := s.decide(p); err != nil {
 			if engine.ErrorCode(err) != engine.CodeImport {
-				return nil, nil, err
+				return nil, err
 			}
 			if stop == nil {
 				stop = err
 			}
 		}
 	}
+	return stop, nil
+}
 
-	t = &imports.ImportTable{
+// newTable is the table of the source, named as the analyst chose (table,
+// "" for the proposed name), with the source's warnings and then those of
+// the choices.
+func (s *Source) newTable(table string, warnings []string) (*imports.ImportTable, error) {
+	t := &imports.ImportTable{
 		Name: s.Name, Source: s.File, SourcePath: s.Path, SourceSHA256: s.SHA256, Sheet: s.Sheet,
 		RowCount: s.Rows, Layout: s.Layout, Sampled: s.Sampled, SampleRows: s.SampleRows,
 		Warnings: append(append([]string{}, s.Warnings...), warnings...),
 	}
 	t.Overridden = append(t.Overridden, s.Chosen...)
-	if ch.Table != "" && ch.Table != s.Name {
-		if err := CheckName("table", ch.Table); err != nil {
-			return nil, nil, err
+	if table != "" && table != s.Name {
+		if err := CheckName("table", table); err != nil {
+			return nil, err
 		}
-		t.Name = strings.TrimSpace(ch.Table)
+		t.Name = strings.TrimSpace(table)
 		t.Overridden = append([]string{"name"}, t.Overridden...)
 	}
-	var keep []int
-	var kept []*planned
+	return t, nil
+}
+
+// addColumns describes every column in t's preview, and adds each to t's
+// columns or to those skipped (with why). It returns the columns kept: their
+// indexes in the source, and their plans.
+func (s *Source) addColumns(t *imports.ImportTable, ps []*planned) (keep []int, kept []*planned) {
 	for i, p := range ps {
 		pc := s.planColumn(p)
 		t.PreviewColumns = append(t.PreviewColumns, pc)
@@ -418,14 +493,14 @@ func (s *Source) Apply(ch Choices) (t *imports.ImportTable, matched []bool, err 
 		kept = append(kept, p)
 		t.Columns = append(t.Columns, pc.ImportColumn)
 	}
-	t.Preview = s.previewRows(ps)
-	if s.Sampled {
-		t.Rows = func(context.Context, func([]engine.Value) error) error {
-			return engine.Errorf(engine.CodeInternal, "%s: a preview read only a sample; the import reads the whole file", s.where())
-		}
-		return t, matched, stop
-	}
-	t.Rows = func(ctx context.Context, yield func([]engine.Value) error) error {
+	return keep, kept
+}
+
+// storedRows is t's Rows: the source's second pass over the columns kept,
+// each converted by its own converter. Afterwards the counts of what was
+// stored as NULL are exact, from the rows themselves, in t's columns.
+func (s *Source) storedRows(t *imports.ImportTable, keep []int, kept []*planned) func(context.Context, func([]engine.Value) error) error {
+	return func(ctx context.Context, yield func([]engine.Value) error) error {
 		convs := make([]*cellConv, len(kept))
 		ncols := max(len(kept), 1)
 		for k, p := range kept {
@@ -449,7 +524,6 @@ func (s *Source) Apply(ch Choices) (t *imports.ImportTable, matched []bool, err 
 		}
 		return nil
 	}
-	return t, matched, stop
 }
 
 // label names a column by its place: the sheet's column letter, or the
@@ -532,8 +606,7 @@ func (s *Source) decide(p *planned) error {
 		}
 		return engine.Errorf(engine.CodeImport, "%s, column %s: %s %d holds %q, which is not %s%s", s.where(), p.col.name,
 			s.lineWord, o.line, o.value, english(typeWords(p.chosen), false), more).
-			WithHint("store such values as NULL (the policy null, --column \"%s:%s:null-bad\"), keep the column as text, or correct the file",
-				p.col.name, strings.ToLower(p.chosen))
+			SayHint(words.New("import.null_bad", words.Column.With(`"`+p.col.name+":"+strings.ToLower(p.chosen)+`:null-bad"`)))
 	default:
 		s.detected(p)
 		reason := p.reason

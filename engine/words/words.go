@@ -388,10 +388,18 @@ const (
 	BOM            Flag = "bom"
 	Raw            Flag = "raw"
 	Preview        Flag = "preview"
+	// The import's flags (querent import --FLAG).
+	Encoding  Flag = "encoding"
+	Ragged    Flag = "ragged"
+	HeaderRow Flag = "header-row"
+	Sheet     Flag = "sheet"
+	Column    Flag = "column"
+	Skip      Flag = "skip"
 )
 
 // Flags are the flags above, for the tests.
-var Flags = []Flag{Timeout, MaxRows, Model, ModelTimeout, Ollama, AllowSuperuser, DB, Gold, Force, Out, Chart, Delimiter, BOM, Raw, Preview}
+var Flags = []Flag{Timeout, MaxRows, Model, ModelTimeout, Ollama, AllowSuperuser, DB, Gold, Force, Out, Chart, Delimiter, BOM, Raw, Preview,
+	Encoding, Ragged, HeaderRow, Sheet, Column, Skip}
 
 func (f Flag) say(sp *speaker) string { return flagWith{f, ""}.say(sp) }
 

@@ -139,6 +139,14 @@ func TestFacesSayFlagsAndCommands(t *testing.T) {
 		{SQL, "querent sql", "the SQL editor", "l’éditeur SQL", "SQL 编辑器", "run_query"},
 		{Schema, "querent schema", "the sidebar", "le panneau latéral", "侧边栏", "list_tables"},
 		{Import.With(Preview), "querent import --preview", "Import CSV or Excel files", "Importer des fichiers CSV ou Excel", "“导入 CSV 或 Excel 文件”", "querent import --preview"},
+		{Encoding.With("utf-16"), "--encoding utf-16", "Encoding, in the import's options", "Encodage, dans les options de l’import", "导入选项中的“编码”", "--encoding utf-16"},
+		{Ragged.With("pad"), "--ragged pad", "“Accept rows with missing fields” in the import's options",
+			"« Accepter les lignes avec des champs manquants » dans les options de l’import", "导入选项中的“接受缺少字段的行”", "--ragged pad"},
+		{HeaderRow, "--header-row", "Header line, in the import's options", "Ligne d’en-tête, dans les options de l’import", "导入选项中的“标题行”", "--header-row"},
+		{Sheet, "--sheet", "“import this table”, in the preview", "« importer cette table », dans l’aperçu", "预览中的“导入此表”", "--sheet"},
+		{Column.With(`"a:date:null-bad"`), `--column "a:date:null-bad"`, "the column's type and bad values, in the preview",
+			"le type et les valeurs invalides de la colonne, dans l’aperçu", "预览中该列的类型和无效值", `--column "a:date:null-bad"`},
+		{Skip, "--skip", "“leave out”, on the column in the preview", "« écarter », sur la colonne dans l’aperçu", "预览中该列的“略去”", "--skip"},
 	}
 	for _, c := range cases {
 		got := []string{English(c.p), Speaker{Lang: "en", Face: Page}.Say(c.p), Speaker{Lang: "fr", Face: Page}.Say(c.p),
@@ -155,6 +163,7 @@ func TestFacesSayFlagsAndCommands(t *testing.T) {
 // command in any language, MCP's with its tools and arguments.
 func TestHintsByFace(t *testing.T) {
 	addr := New("ollama.check_address", Ollama)
+	utf16 := New("import.utf16_no_bom", Encoding.With("utf-16"))
 	cases := []struct {
 		s             Sentence
 		cli, page, mc string
@@ -228,6 +237,29 @@ func TestHintsByFace(t *testing.T) {
 		{New("import.preview_column", Import.With(Preview)),
 			"name a column as the preview shows it (querent import --preview), by its header as written, or by its position (#3)",
 			"name a column as the preview shows it, by its header as written, or by its position (#3)", ""},
+		{New("import.csv_columns", Skip, HeaderRow), "choose a CSV file's columns with --skip and its header with --header-row",
+			"choose a CSV file's columns by leaving out the others, and its header line (Header line, in the import's options)", ""},
+		{New("import.pad_short", Ragged.With("pad")), "fix the row, or use --ragged pad to fill short rows with empty (NULL) values",
+			"fix the row, or tick “Accept rows with missing fields” in the import's options to fill short rows with empty (NULL) values", ""},
+		{New("import.pad_ragged", Ragged.With("pad")), "fix the row, or use --ragged pad to drop empty extra fields and fill short rows with NULL",
+			"fix the row, or tick “Accept rows with missing fields” in the import's options to drop empty extra fields and fill short rows with NULL", ""},
+		{New("import.open_directly", SQL.With(DB.With("/tmp/a.sqlite"))), "open it directly: querent sql --db /tmp/a.sqlite",
+			"open it directly with Open a database", ""},
+		{New("import.csv_or_xlsx", utf16), "import a CSV or XLSX file; a UTF-16 file without a byte-order mark needs --encoding utf-16",
+			"import a CSV or XLSX file; a UTF-16 file without a byte-order mark needs the encoding UTF-16 (Encoding, in the import's options)", ""},
+		{New("import.export_csv", utf16), "export the data as CSV (UTF-8) and import that; a UTF-16 file without a byte-order mark needs --encoding utf-16",
+			"export the data as CSV (UTF-8) and import that; a UTF-16 file without a byte-order mark needs the encoding UTF-16 (Encoding, in the import's options)", ""},
+		{New("import.if_windows_1252", Encoding.With("windows-1252")), "if the file is in Windows-1252, import it with --encoding windows-1252",
+			"if the file is in Windows-1252, import it again with the encoding Windows-1252 (Encoding, in the import's options)", ""},
+		{New("import.read_as_1252", Encoding), "the file is not UTF-8; it was read as Windows-1252 (use --encoding to choose another)",
+			"the file is not UTF-8; it was read as Windows-1252 (to choose another: Encoding, in the import's options)", ""},
+		{New("import.name_sheet", Sheet), "name one of its sheets with --sheet, or leave --sheet out to import every sheet",
+			"import every sheet, or name one that is in the workbook", ""},
+		{New("import.fewer_sheets", Sheet), "split the workbook or import fewer sheets at a time (--sheet); with other files, import them one at a time",
+			"split the workbook or import fewer sheets at a time; with other files, import them one at a time", ""},
+		{New("import.null_bad", Column.With(`"start:date:null-bad"`)),
+			`store such values as NULL (the policy null, --column "start:date:null-bad"), keep the column as text, or correct the file`,
+			"store such values as NULL (“bad values: store as NULL” on the column), keep the column as text, or correct the file", ""},
 	}
 	for _, c := range cases {
 		if got := English(c.s); got != c.cli {
@@ -269,4 +301,43 @@ func TestMainKeyAndPlain(t *testing.T) {
 	if len(every) != len(Languages) || every["fr"] != "le mode SSL Exiger" || every["zh"] != "SSL 模式“必须”" {
 		t.Errorf("every language: %q", every)
 	}
+}
+
+// The import's hints name their flags on the command line in every
+// language (as typed, never translated), and the page's options instead.
+func TestImportHintsNameTheirFlags(t *testing.T) {
+	cases := []struct {
+		s    Sentence
+		flag string
+	}{
+		{New("import.csv_columns", Skip, HeaderRow), "--header-row"},
+		{New("import.pad_short", Ragged.With("pad")), "--ragged pad"},
+		{New("import.pad_ragged", Ragged.With("pad")), "--ragged pad"},
+		{New("import.open_directly", SQL.With(DB.With("a.sqlite"))), "querent sql --db a.sqlite"},
+		{New("import.csv_or_xlsx", New("import.utf16_no_bom", Encoding.With("utf-16"))), "--encoding utf-16"},
+		{New("import.export_csv", New("import.utf16_no_bom", Encoding.With("utf-16"))), "--encoding utf-16"},
+		{New("import.if_windows_1252", Encoding.With("windows-1252")), "--encoding windows-1252"},
+		{New("import.read_as_1252", Encoding), "--encoding"},
+		{New("import.name_sheet", Sheet), "--sheet"},
+		{New("import.fewer_sheets", Sheet), "--sheet"},
+		{New("import.null_bad", Column.With(`"a:date:null-bad"`)), `--column "a:date:null-bad"`},
+	}
+	for _, c := range cases {
+		for _, lang := range Languages {
+			if got := (Speaker{Lang: lang}).Say(c.s); !strings.Contains(got, c.flag) {
+				t.Errorf("%s %s on the command line: %q names no %s", lang, c.s.Key, got, c.flag)
+			}
+			if got := (Speaker{Lang: lang, Face: Page}).Say(c.s); namesCommandLine(got) {
+				t.Errorf("%s %s in the page: %q", lang, c.s.Key, got)
+			}
+		}
+	}
+	if got := (Speaker{Lang: "en"}).Say(New("import.name_sheet", Sheet)); strings.Count(got, "--sheet") != 2 {
+		t.Errorf("a part cited twice: %q", got)
+	}
+}
+
+// namesCommandLine reports text that names a flag or a querent command.
+func namesCommandLine(s string) bool {
+	return strings.Contains(s, "--") || strings.Contains(s, "querent ")
 }
