@@ -298,7 +298,7 @@ func TestChooseXLSXLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srcs2[0].Close()
-	tb, rows = applied(t, srcs2[0], Choices{})
+	tb, _ = applied(t, srcs2[0], Choices{})
 	if tb.Layout.HeaderRow != 3 || tb.RowCount != 23 || tb.Columns[0].OriginalName != "Pollster Rating ID" {
 		t.Errorf("header row 3: layout %+v, %d rows, first header %q", tb.Layout, tb.RowCount, tb.Columns[0].OriginalName)
 	}

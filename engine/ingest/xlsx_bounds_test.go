@@ -166,9 +166,9 @@ func columnLetters(w io.Writer, n int, seed uint64) error {
 }
 
 // boundsRun reads path with TMPDIR pointed at a fresh folder and returns
-// the error, the bytes the read allocated, the largest heap seen and how
-// long it took; it checks that no temporary file is left behind.
-func boundsRun(t *testing.T, path string, opts Options) (err error, alloc, peak uint64, took time.Duration) {
+// the bytes the read allocated, the largest heap seen, how long it took
+// and the error; it checks that no temporary file is left behind.
+func boundsRun(t *testing.T, path string, opts Options) (alloc, peak uint64, took time.Duration, err error) {
 	t.Helper()
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
@@ -216,7 +216,7 @@ func boundsRun(t *testing.T, path string, opts Options) (err error, alloc, peak 
 	}
 	t.Logf("%s: %v in %v, allocated %d MB, heap peak %d MB", filepath.Base(path), err, took.Round(time.Millisecond),
 		alloc>>20, peak>>20)
-	return err, alloc, peak, took
+	return alloc, peak, took, err
 }
 
 // wantBounded checks that a refusal cost little memory.
@@ -244,7 +244,7 @@ func TestXLSXGiantSharedString(t *testing.T) {
 		zipPart{name: "xl/sharedStrings.xml", raw: sst})
 	fi, _ := os.Stat(p)
 	t.Logf("%s: %d bytes on disk, %d declared", filepath.Base(p), fi.Size(), sst.size)
-	err, alloc, peak, _ := boundsRun(t, p, Options{})
+	alloc, peak, _, err := boundsRun(t, p, Options{})
 	checkImportError(t, err, "giant-string.xlsx", "xl/sharedStrings.xml")
 	wantBounded(t, alloc, peak, 64)
 }
@@ -264,7 +264,7 @@ func TestXLSXLongSharedString(t *testing.T) {
 			_, err := io.WriteString(w, `</t></si></sst>`)
 			return err
 		}})
-	err, alloc, peak, _ := boundsRun(t, p, Options{})
+	alloc, peak, _, err := boundsRun(t, p, Options{})
 	checkImportError(t, err, "long-string.xlsx", "shared string 2", "10 MB")
 	wantBounded(t, alloc, peak, 48)
 }
@@ -281,7 +281,7 @@ func TestXLSXLongCell(t *testing.T) {
 		_, err := io.WriteString(w, `</t></is></c></row>`+sheetTail)
 		return err
 	}})
-	err, alloc, peak, _ := boundsRun(t, p, Options{})
+	alloc, peak, _, err := boundsRun(t, p, Options{})
 	checkImportError(t, err, "long-cell.xlsx", `sheet "Sheet1"`, "B2", "10 MB")
 	wantBounded(t, alloc, peak, 48)
 }
@@ -297,7 +297,7 @@ func TestXLSXZipBombRows(t *testing.T) {
 	p := writeBook(t, filepath.Join(dir, "bomb.xlsx"), zipPart{raw: sheet})
 	fi, _ := os.Stat(p)
 	t.Logf("%s: %d bytes on disk, %d declared", filepath.Base(p), fi.Size(), sheet.size)
-	err, alloc, peak, _ := boundsRun(t, p, Options{})
+	alloc, peak, _, err := boundsRun(t, p, Options{})
 	checkImportError(t, err, "bomb.xlsx", "xl/worksheets/sheet1.xml", "save the sheet as CSV")
 	wantBounded(t, alloc, peak, 32)
 }
@@ -311,7 +311,7 @@ func TestXLSXDeclaredSizeLie(t *testing.T) {
 	sheet := repeatedCells(t, sheetHead+`<row><c t="inlineStr"><is><t>n</t></is></c></row>`, strings.Repeat(row, 4096), 64<<20/(4096*len(row)), sheetTail)
 	sheet.size = 1024
 	p := writeBook(t, filepath.Join(dir, "liar.xlsx"), zipPart{raw: sheet})
-	err, alloc, peak, _ := boundsRun(t, p, Options{})
+	alloc, peak, _, err := boundsRun(t, p, Options{})
 	checkImportError(t, err, "liar.xlsx", "damaged")
 	wantBounded(t, alloc, peak, 32)
 }
@@ -327,7 +327,7 @@ func TestXLSXEmptyRowBomb(t *testing.T) {
 	many := repeatedCells(t, sheetHead+header, strings.Repeat(`<row/>`, 1<<12), 2<<20/(1<<12),
 		`<row><c><v>1</v></c></row>`+sheetTail)
 	p := writeBook(t, filepath.Join(dir, "empty-rows.xlsx"), zipPart{raw: many})
-	err, alloc, peak, _ := boundsRun(t, p, Options{})
+	alloc, peak, _, err := boundsRun(t, p, Options{})
 	checkImportError(t, err, "empty-rows.xlsx", "1,048,576")
 	wantBounded(t, alloc, peak, 64) // the sheet (12 MB) is read into memory, and excelize's garbage per row
 
@@ -358,10 +358,10 @@ func TestXLSXTempCeiling(t *testing.T) {
 		_, err := io.WriteString(w, sheetTail)
 		return err
 	}})
-	err, _, _, _ := boundsRun(t, p, Options{MaxTemp: 256 << 10})
+	_, _, _, err := boundsRun(t, p, Options{MaxTemp: 256 << 10})
 	checkImportError(t, err, "rows.xlsx", `sheet "Sheet1"`, "temporary", "256 KB")
 	// The same file reads under the default ceiling.
-	err, _, _, _ = boundsRun(t, p, Options{})
+	_, _, _, err = boundsRun(t, p, Options{})
 	mustXLSX(t, err)
 }
 
@@ -379,8 +379,8 @@ func TestXLSXMemoryCeiling(t *testing.T) {
 			_, err := io.WriteString(w, `</cellXfs></styleSheet>`)
 			return err
 		}})
-	err, _, _, _ := boundsRun(t, p, Options{MaxMemory: 64 << 20})
+	_, _, _, err := boundsRun(t, p, Options{MaxMemory: 64 << 20})
 	checkImportError(t, err, "styled.xlsx", "xl/styles.xml", "64 MB")
-	err, _, _, _ = boundsRun(t, p, Options{})
+	_, _, _, err = boundsRun(t, p, Options{})
 	mustXLSX(t, err)
 }
