@@ -3,9 +3,10 @@ package ingest
 import (
 	"bytes"
 	"io"
-	"querent/engine/words"
 	"strings"
 	"unicode/utf8"
+
+	"querent/engine/words"
 
 	"golang.org/x/text/encoding/charmap"
 )

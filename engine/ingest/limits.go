@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"fmt"
 	"sync"
 )
 
@@ -65,25 +64,4 @@ func releaseTemp(n int64) {
 	tempSpace.Lock()
 	tempSpace.used -= n
 	tempSpace.Unlock()
-}
-
-// formatBytes writes a size for messages: "256 KB", "64 MB", "1.2 GB"
-// (units of 1,024, as the limits are set).
-func formatBytes(n int64) string {
-	const kb, mb, gb = 1 << 10, 1 << 20, 1 << 30
-	switch {
-	case n >= gb:
-		if n%gb == 0 {
-			return fmt.Sprintf("%d GB", n/gb)
-		}
-		return fmt.Sprintf("%.1f GB", float64(n)/gb)
-	case n >= mb:
-		if n%mb == 0 || n >= 10*mb {
-			return fmt.Sprintf("%d MB", (n+mb/2)/mb)
-		}
-		return fmt.Sprintf("%.1f MB", float64(n)/mb)
-	case n >= kb:
-		return fmt.Sprintf("%d KB", (n+kb/2)/kb)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

@@ -163,7 +163,7 @@ func planWorkbook(ctx context.Context, zr *zip.Reader, base string, size int64, 
 		}
 		if declared > ratioFloor && declared/maxRatio > comp {
 			return nil, p.fail("%s would inflate from %s to %s, %s times: more than spreadsheet data does",
-				what, formatBytes(comp), formatBytes(declared), engine.GroupThousands(declared/max(comp, 1))).
+				what, engine.FormatSize(comp), engine.FormatSize(declared), engine.GroupThousands(declared/max(comp, 1))).
 				WithHint("this looks like a zip bomb; if the file is genuine, open it in Excel and save the sheet as CSV, then import that")
 		}
 		lower := strings.ToLower(name)
@@ -184,11 +184,11 @@ func planWorkbook(ctx context.Context, zr *zip.Reader, base string, size int64, 
 	}
 	if total > ratioFloor && total/maxRatio > size {
 		return nil, p.fail("its parts would inflate from %s to %s, %s times: more than spreadsheet data does",
-			formatBytes(size), formatBytes(total), engine.GroupThousands(total/max(size, 1))).
+			engine.FormatSize(size), engine.FormatSize(total), engine.GroupThousands(total/max(size, 1))).
 			WithHint("this looks like a zip bomb; if the file is genuine, open it in Excel and save the sheets as CSV, then import those")
 	}
 	if p.temp > lim.temp {
-		return nil, p.fail("reading it needs %s of temporary files, more than the %s ceiling", formatBytes(p.temp), formatBytes(lim.temp)).
+		return nil, p.fail("reading it needs %s of temporary files, more than the %s ceiling", engine.FormatSize(p.temp), engine.FormatSize(lim.temp)).
 			WithHint("split the workbook, or save the sheets as CSV and import those")
 	}
 	// The other parts excelize parses whole when it opens the workbook.
@@ -211,7 +211,7 @@ func (p *workbookPlan) memErr() *engine.Error {
 		}
 	}
 	return p.fail("reading it would take more than the %s memory ceiling: %s alone takes about %s once read",
-		formatBytes(p.lim.mem), heavy, formatBytes(n)).
+		engine.FormatSize(p.lim.mem), heavy, engine.FormatSize(n)).
 		WithHint("split the workbook, or save the sheets as CSV and import those")
 }
 
@@ -225,7 +225,7 @@ func (p *workbookPlan) vetSmall(ctx context.Context, name string) (*zip.File, er
 	declared := int64(f.UncompressedSize64)
 	if limit := p.lim.mem / 16; f.UncompressedSize64 > uint64(limit) {
 		return nil, p.fail("its part %s is %s once inflated; such a part may take at most %s (a sixteenth of the %s memory ceiling)",
-			name, formatBytes(declared), formatBytes(limit), formatBytes(p.lim.mem)).
+			name, engine.FormatSize(declared), engine.FormatSize(limit), engine.FormatSize(p.lim.mem)).
 			WithHint("open the file in Excel and save it again (styles and names pile up when sheets are copied between workbooks), or save the sheets as CSV")
 	}
 	sc := newXLScan(scanOther, func(format string, args ...any) *engine.Error {

@@ -226,7 +226,7 @@ func (s *partScan) feedTag(p []byte, i int) (int, error) {
 			s.tag = append(s.tag, seg[:min(room, len(seg))]...)
 		}
 		if s.tagN > maxFieldBytes {
-			return i, s.fail("a tag longer than %s (at byte %s of the part)", formatBytes(maxFieldBytes), engine.GroupThousands(s.bytes)).
+			return i, s.fail("a tag longer than %s (at byte %s of the part)", engine.FormatSize(maxFieldBytes), engine.GroupThousands(s.bytes)).
 				WithHint("the file is damaged or was not written by a spreadsheet program; open it in Excel and save it again")
 		}
 	}
@@ -369,7 +369,7 @@ func (s *partScan) runBytes(n int64) error {
 	}
 	s.runN += n
 	if s.runN > maxFieldBytes {
-		return s.fail("a comment or instruction longer than %s (at byte %s of the part)", formatBytes(maxFieldBytes), engine.GroupThousands(s.bytes)).
+		return s.fail("a comment or instruction longer than %s (at byte %s of the part)", engine.FormatSize(maxFieldBytes), engine.GroupThousands(s.bytes)).
 			WithHint("the file is damaged or was not written by a spreadsheet program; open it in Excel and save it again")
 	}
 	return nil
@@ -597,14 +597,14 @@ func (s *partScan) text(n int64) error {
 		if s.inRow {
 			s.rowN += n
 			if s.rowN > maxRecordBytes {
-				return s.fail("row %d holds more than %s of text", s.row, formatBytes(maxRecordBytes)).
+				return s.fail("row %d holds more than %s of text", s.row, engine.FormatSize(maxRecordBytes)).
 					WithHint("Querent reads rows up to 64 MB; shorten or remove the long values in Excel, save a copy and import that")
 			}
 		}
 		if s.inC && (s.inVal || s.inT) {
 			s.valN += n
 			if s.valN > maxFieldBytes {
-				return s.fail("cell %s holds a value longer than %s", s.ref(), formatBytes(maxFieldBytes)).
+				return s.fail("cell %s holds a value longer than %s", s.ref(), engine.FormatSize(maxFieldBytes)).
 					WithHint("Querent reads values up to 10 MB; shorten or delete that cell in Excel, save a copy and import that")
 			}
 			return nil
@@ -616,14 +616,14 @@ func (s *partScan) text(n int64) error {
 				s.itemN += n
 			}
 			if s.itemN > maxFieldBytes || s.itemAll > maxRecordBytes {
-				return s.fail("shared string %s is longer than %s", engine.GroupThousands(s.items), formatBytes(maxFieldBytes)).
+				return s.fail("shared string %s is longer than %s", engine.GroupThousands(s.items), engine.FormatSize(maxFieldBytes)).
 					WithHint("Querent reads values up to 10 MB; shorten or delete the cells that hold it in Excel, save a copy and import that")
 			}
 			return nil
 		}
 	}
 	if s.runN > maxFieldBytes {
-		return s.fail("a run of text longer than %s outside any value (at byte %s of the part)", formatBytes(maxFieldBytes), engine.GroupThousands(s.bytes)).
+		return s.fail("a run of text longer than %s outside any value (at byte %s of the part)", engine.FormatSize(maxFieldBytes), engine.GroupThousands(s.bytes)).
 			WithHint("the file is damaged or was not written by a spreadsheet program; open it in Excel and save it again")
 	}
 	return nil

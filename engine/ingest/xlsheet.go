@@ -377,7 +377,7 @@ func (s *sheetReader) addRow(num int, cells []string) error {
 			v = cells[c]
 			if len(v) > maxFieldBytes { // the scan measured the XML; this is what excelize built
 				ref, _ := excelize.CoordinatesToCellName(c+s.colBase(), num)
-				return s.errorf("cell %s holds a value longer than %s", ref, formatBytes(maxFieldBytes)).
+				return s.errorf("cell %s holds a value longer than %s", ref, engine.FormatSize(maxFieldBytes)).
 					WithHint("Querent reads values up to 10 MB; shorten or delete that cell in Excel, save a copy and import that")
 			}
 			if v != "" {
@@ -405,7 +405,7 @@ func (s *sheetReader) colBase() int { return max(s.rng.c0, 1) }
 
 func (s *sheetReader) spillError(err error) *engine.Error {
 	if errors.Is(err, errTempCeiling) {
-		return s.errorf("its rows need more than %s of temporary space, the import's ceiling for temporary files", formatBytes(s.maxTemp)).
+		return s.errorf("its rows need more than %s of temporary space, the import's ceiling for temporary files", engine.FormatSize(s.maxTemp)).
 			WithErr(err).
 			SayHint(words.New("import.fewer_sheets", words.Sheet))
 	}

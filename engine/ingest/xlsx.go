@@ -128,7 +128,7 @@ func readXLSXFile(ctx context.Context, path string, opts Options) (tables []*Sou
 	// the start; the spill files are counted as they are written.
 	if !reserveTemp(plan.temp, lim.temp) {
 		return nil, workbookError("%s: reading it needs %s of temporary files, which with those of the tables read before passes the %s ceiling",
-			base, formatBytes(plan.temp), formatBytes(lim.temp)).
+			base, engine.FormatSize(plan.temp), engine.FormatSize(lim.temp)).
 			WithHint("import the files one at a time, or split the workbook")
 	}
 	defer releaseTemp(plan.temp)
