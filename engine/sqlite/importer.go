@@ -19,6 +19,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/imports"
+	"querent/engine/words"
 )
 
 // ImportOptions control how Import writes tables.
@@ -107,7 +108,7 @@ func Import(ctx context.Context, target string, tables []*imports.ImportTable, o
 	case statErr != nil:
 		return nil, engine.Errorf(engine.CodeImport, "%s: cannot read the target: %v", target, statErr).WithHint("check the path and its permissions")
 	case st.IsDir():
-		return nil, engine.Errorf(engine.CodeUsage, "%s is a folder", target).WithHint("give --db a file name, such as %s", filepath.Join(target, "data.sqlite"))
+		return nil, folderTarget(target)
 	default:
 		if err := checkQuerentMade(ctx, abs, target); err != nil {
 			return nil, err
@@ -134,21 +135,21 @@ func checkRequest(target string, tables []*imports.ImportTable, opts ImportOptio
 		return opts, "", engine.Errorf(engine.CodeImport, "there is nothing to import: no table was read").WithHint("check that the files hold data")
 	}
 	if opts.ReplaceUserTable && opts.Append {
-		return opts, "", engine.Errorf(engine.CodeUsage, "--replace-user-table and --append cannot be used together").WithHint("choose one")
+		return opts, "", engine.Say(engine.CodeUsage, words.New("target.not_together", words.ReplaceUserTable, words.Append)).WithHint("choose one")
 	}
 	if opts.ReplaceUserTable {
 		opts.Replace = true
 	}
 	if opts.Replace && opts.Append {
-		return opts, "", engine.Errorf(engine.CodeUsage, "--replace and --append cannot be used together").WithHint("choose one")
+		return opts, "", engine.Say(engine.CodeUsage, words.New("target.not_together", words.Replace, words.Append)).WithHint("choose one")
 	}
 	if opts.Table != "" {
 		if len(tables) != 1 {
-			return opts, "", engine.Errorf(engine.CodeUsage, "--table names one table, but this import makes %d", len(tables)).WithHint(
-				"import the files one at a time, or leave out --table to name each table after its file or sheet")
+			return opts, "", engine.Say(engine.CodeUsage, words.New("target.table_one", words.Table, words.Value(strconv.Itoa(len(tables))))).SayHint(
+				words.New("target.one_at_a_time", words.Table))
 		}
 		if !safeTableName.MatchString(opts.Table) || isInternalTable(opts.Table) {
-			return opts, "", engine.Errorf(engine.CodeUsage, "--table %q is not a usable table name", opts.Table).WithHint(
+			return opts, "", engine.Say(engine.CodeUsage, words.New("target.bad_table_name", words.Table, words.Quoted(opts.Table))).WithHint(
 				"use letters, digits and _ (not starting with a digit, sqlite_ or _querent_)")
 		}
 	}
@@ -163,7 +164,7 @@ func checkRequest(target string, tables []*imports.ImportTable, opts ImportOptio
 	}
 	for _, t := range tables {
 		if t.SourcePath != "" && sameFile(t.SourcePath, abs) {
-			return opts, "", engine.Errorf(engine.CodeUsage, "the target %s is also a source of this import", target).WithHint("write to another file with --db")
+			return opts, "", engine.Errorf(engine.CodeUsage, "the target %s is also a source of this import", target).SayHint(words.New("target.other_target", words.DB))
 		}
 	}
 	return opts, abs, nil
@@ -177,8 +178,8 @@ func checkRequest(target string, tables []*imports.ImportTable, opts ImportOptio
 func checkQuerentMade(ctx context.Context, abs, target string) error {
 	if cerr := checkFile(abs, target); cerr != nil {
 		e := engine.AsError(cerr)
-		return engine.Errorf(engine.CodeImport, "the target is not a usable SQLite database: %s", e.Message).WithHint(
-			"Querent writes only into SQLite files; name a new file with --db to create one")
+		return engine.Errorf(engine.CodeImport, "the target is not a usable SQLite database: %s", e.Message).SayHint(
+			words.New("target.sqlite_only", words.DB))
 	}
 	made, merr := madeByQuerent(ctx, abs)
 	if merr != nil {
@@ -218,7 +219,7 @@ func Check(ctx context.Context, target string, tables []*imports.ImportTable, op
 	case statErr != nil:
 		return nil, nil, engine.Errorf(engine.CodeImport, "%s: cannot read the target: %v", target, statErr).WithHint("check the path and its permissions")
 	case st.IsDir():
-		return nil, nil, engine.Errorf(engine.CodeUsage, "%s is a folder", target).WithHint("give --db a file name, such as %s", filepath.Join(target, "data.sqlite"))
+		return nil, nil, folderTarget(target)
 	}
 	if err := checkQuerentMade(ctx, abs, target); err != nil {
 		return nil, nil, err
@@ -269,7 +270,7 @@ func Check(ctx context.Context, target string, tables []*imports.ImportTable, op
 			continue
 		}
 		if kind == "view" {
-			return nil, nil, engine.Errorf(engine.CodeImport, "%s has a view named %s", filepath.Base(abs), name).WithHint("choose another table name with --table")
+			return nil, nil, engine.Errorf(engine.CodeImport, "%s has a view named %s", filepath.Base(abs), name).SayHint(words.New("target.other_table_name", words.Table))
 		}
 		switch {
 		case opts.Append:
@@ -293,9 +294,15 @@ func Check(ctx context.Context, target string, tables []*imports.ImportTable, op
 	return out, append(warnings, rep.Warnings...), nil
 }
 
+// folderTarget refuses a target that is a folder.
+func folderTarget(target string) *engine.Error {
+	return engine.Errorf(engine.CodeUsage, "%s is a folder", target).SayHint(
+		words.New("target.give_name", words.DB, words.Value(filepath.Join(target, "data.sqlite"))))
+}
+
 func existsErr(abs, name, source string) error {
-	return engine.Errorf(engine.CodeImport, "%s already has a table named %s (from %s)", filepath.Base(abs), name, source).WithHint(
-		"choose what to do: --replace to replace that table, --append to add the rows to it, or --table NAME to import into a new table")
+	return engine.Errorf(engine.CodeImport, "%s already has a table named %s (from %s)", filepath.Base(abs), name, source).SayHint(
+		words.New("target.exists_choose", words.Replace, words.Append, words.Table.With("NAME")))
 }
 
 // plannedNames gives each table its name: --table, else its own, made
@@ -335,7 +342,7 @@ func sameFile(a, b string) bool {
 func importNew(ctx context.Context, abs string, tables []*imports.ImportTable, names []string, opts ImportOptions) (rep *imports.ImportReport, err error) {
 	dir := filepath.Dir(abs)
 	if st, serr := os.Stat(dir); serr != nil || !st.IsDir() {
-		return nil, engine.Errorf(engine.CodeImport, "the folder %s does not exist", dir).WithHint("create it first, or choose another --db path")
+		return nil, engine.Errorf(engine.CodeImport, "the folder %s does not exist", dir).SayHint(words.New("target.create_folder", words.DB))
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(abs)+".querent-import-*")
 	if err != nil {
@@ -470,7 +477,7 @@ func notQuerentMade(target string) *engine.Error {
 	dir, base := filepath.Split(target)
 	other := filepath.Join(dir, strings.TrimSuffix(base, filepath.Ext(base))+"-imported.sqlite")
 	return engine.Errorf(engine.CodeImport, "%s was not made by Querent's import (it has no %s table): Querent never writes into another database",
-		base, querentImportsTable).WithHint("import into a new database file instead, such as --db %s", other)
+		base, querentImportsTable).SayHint(words.New("target.new_file_instead", words.DB.With(other), words.Value(other)))
 }
 
 // checkReplace allows replacing the table name when Querent imported it
@@ -496,9 +503,8 @@ func checkReplace(q queryFunc, abs, name string, opts ImportOptions) (string, er
 		}
 	}
 	if !opts.ReplaceUserTable {
-		return "", engine.Errorf(engine.CodeImport, "%s has a table named %s that Querent did not import (%s rows): --replace replaces only tables Querent imported",
-			filepath.Base(abs), name, count).WithHint(
-			"to replace it anyway, use --replace-user-table; to keep it, use --table NAME to import into a new table")
+		return "", engine.Say(engine.CodeImport, words.New("target.user_table", words.Value(filepath.Base(abs)), words.Value(name), words.Value(count), words.Replace)).SayHint(
+			words.New("target.user_table_hint", words.ReplaceUserTable, words.Table.With("NAME")))
 	}
 	return fmt.Sprintf("replaced table %s, which Querent did not import (%s rows)", name, count), nil
 }
@@ -546,7 +552,7 @@ func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*imports
 		into := name
 		kind, exists := existing[strings.ToLower(name)]
 		if exists && kind == "view" {
-			return engine.Errorf(engine.CodeImport, "%s has a view named %s", filepath.Base(abs), name).WithHint("choose another table name with --table")
+			return engine.Errorf(engine.CodeImport, "%s has a view named %s", filepath.Base(abs), name).SayHint(words.New("target.other_table_name", words.Table))
 		}
 		switch {
 		case exists && opts.Append:
@@ -685,22 +691,8 @@ func checkAppend(q queryFunc, abs, name string, t *imports.ImportTable, rep *imp
 		wantNames = append(wantNames, col.Name)
 	}
 	if !strings.EqualFold(strings.Join(haveNames, ","), strings.Join(wantNames, ",")) {
-		hint := "append only files with the same columns in the same order, or use --replace, or --table NAME for a new table"
-		// A table an older Querent made kept empty unnamed CSV columns,
-		// which the one empty-column rule now leaves out: say how to keep them.
-		var keep []string
-		for _, k := range t.Skipped {
-			for _, h := range haveNames {
-				if !k.ByAnalyst && strings.EqualFold(h, k.Name) {
-					keep = append(keep, fmt.Sprintf(`--column "#%d:text"`, k.Position))
-				}
-			}
-		}
-		if len(keep) > 0 {
-			hint = "the table has empty unnamed columns that this import leaves out (one rule for CSV and XLSX); to append, keep them: " + strings.Join(keep, " ")
-		}
 		return engine.Errorf(engine.CodeImport, "cannot append %s to %s: the columns differ (the table has %s; the file has %s)",
-			t.Source, name, strings.Join(haveNames, ", "), strings.Join(wantNames, ", ")).WithHint("%s", hint)
+			t.Source, name, strings.Join(haveNames, ", "), strings.Join(wantNames, ", ")).SayHint(appendHint(t, haveNames))
 	}
 	for i, r := range have {
 		if !strings.EqualFold(r[1], t.Columns[i].Type) {
@@ -709,6 +701,30 @@ func checkAppend(q queryFunc, abs, name string, t *imports.ImportTable, rep *imp
 		}
 	}
 	return nil
+}
+
+// appendHint is the hint of an append whose columns differ: to append
+// only files with the same columns, or, when the table has empty unnamed
+// columns an older Querent kept (the one empty-column rule now leaves them
+// out), how to keep them.
+func appendHint(t *imports.ImportTable, haveNames []string) words.Sentence {
+	var keep []words.Part
+	var positions []string
+	for _, k := range t.Skipped {
+		for _, h := range haveNames {
+			if !k.ByAnalyst && strings.EqualFold(h, k.Name) {
+				if len(keep) > 0 {
+					keep = append(keep, words.Value(" "))
+				}
+				keep = append(keep, words.Column.With(fmt.Sprintf(`"#%d:text"`, k.Position)))
+				positions = append(positions, fmt.Sprintf("#%d", k.Position))
+			}
+		}
+	}
+	if len(keep) > 0 {
+		return words.New("target.keep_unnamed", words.Seq(keep...), words.Values(words.Comma, positions...))
+	}
+	return words.New("target.append_same", words.Replace, words.Table.With("NAME"))
 }
 
 func orText(t string) string {
@@ -891,16 +907,16 @@ func importErr(abs string, err error) error {
 	if errors.As(err, &be) {
 		msg = be.msg
 	}
-	hint := "check that the disk has space and that you may write to the file"
+	hint := words.Plain("check that the disk has space and that you may write to the file")
 	switch {
 	case strings.Contains(msg, "locked") || strings.Contains(msg, "busy"):
-		hint = "another program is writing to this database; close it and try again"
+		hint = words.Plain("another program is writing to this database; close it and try again")
 	case strings.Contains(msg, "readonly") || strings.Contains(msg, "read-only"):
-		hint = "the file or its folder is read-only; choose a file you may write with --db"
+		hint = words.New("target.read_only", words.DB)
 	case strings.Contains(msg, "full"):
-		hint = "the disk is full; free some space and try again"
+		hint = words.Plain("the disk is full; free some space and try again")
 	}
-	return engine.Errorf(engine.CodeImport, "%s: cannot write: %s", filepath.Base(abs), msg).WithErr(err).WithHint("%s", hint)
+	return engine.Errorf(engine.CodeImport, "%s: cannot write: %s", filepath.Base(abs), msg).WithErr(err).SayHint(hint)
 }
 
 // removeDB removes a database file and any sidecar SQLite left.
@@ -936,11 +952,11 @@ func renameNoReplace(tmp, dst string) error {
 		os.Remove(tmp)
 		return nil
 	} else if errors.Is(err, os.ErrExist) {
-		return engine.Errorf(engine.CodeImport, "%s appeared while importing; it was left alone", filepath.Base(dst)).WithHint("run the import again to add to it, or choose another --db")
+		return engine.Errorf(engine.CodeImport, "%s appeared while importing; it was left alone", filepath.Base(dst)).SayHint(words.New("target.appeared", words.DB))
 	}
 	// No hard links here (some file systems): check, then rename.
 	if _, err := os.Stat(dst); err == nil {
-		return engine.Errorf(engine.CodeImport, "%s appeared while importing; it was left alone", filepath.Base(dst)).WithHint("run the import again to add to it, or choose another --db")
+		return engine.Errorf(engine.CodeImport, "%s appeared while importing; it was left alone", filepath.Base(dst)).SayHint(words.New("target.appeared", words.DB))
 	}
 	if err := os.Rename(tmp, dst); err != nil {
 		return engine.Errorf(engine.CodeImport, "cannot move the new database into place: %v", err).WithHint("check that you may write to the folder")

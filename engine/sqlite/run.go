@@ -12,6 +12,7 @@ import (
 	lib "modernc.org/sqlite/lib"
 
 	"querent/engine"
+	"querent/engine/words"
 )
 
 // wrapperName is the CTE of the execution wrapper; Querent's own names start
@@ -219,8 +220,8 @@ func (d *DB) runError(ctx, tctx context.Context, query, text string, timeout tim
 		return engine.AsError(ctx.Err())
 	}
 	if tctx.Err() != nil || isInterrupt(err) {
-		return engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", timeout).WithHint(
-			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time with --timeout")
+		return engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", timeout).SayHint(
+			words.New("hint.cheaper", words.Timeout))
 	}
 	if code, ok := sqliteCode(err); ok {
 		switch code {
@@ -338,8 +339,8 @@ func (d *DB) streamLocked(ctx context.Context, query string, v *engine.Validatio
 			return info, engine.AsError(ctx.Err())
 		}
 		if tctx.Err() != nil {
-			return info, engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", opts.Timeout).WithHint(
-				"make it cheaper (filter with WHERE, join on key columns, aggregate before joining) or allow more time with --timeout")
+			return info, engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", opts.Timeout).SayHint(
+				words.New("hint.cheaper_stream", words.Timeout))
 		}
 		return info, d.runError(ctx, tctx, query, v.SQL, opts.Timeout, err)
 	}

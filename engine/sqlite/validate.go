@@ -14,6 +14,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/text"
+	"querent/engine/words"
 )
 
 // Validate compiles query with SQLite's own compiler, without running it,
@@ -597,7 +598,7 @@ func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, i
 		}
 	}
 	if len(hint) == 0 {
-		hint = append(hint, "check the column's name in the schema (querent schema)")
+		return e.SayHint(words.New("hint.column_in_schema", words.Schema))
 	}
 	return e.WithHint("%s", strings.Join(hint, " "))
 }
