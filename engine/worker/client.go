@@ -10,6 +10,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/files"
+	"querent/engine/words"
 )
 
 // Bounds of the parent's watch over a worker.
@@ -611,8 +612,8 @@ func checkTimedOut(sql string) func() error {
 // ranPast is the timeout error of a statement the worker was killed for.
 func ranPast(sql string, timeout time.Duration) func() error {
 	return func() error {
-		e := engine.Errorf(engine.CodeTimeout, "the query ran past its %s timeout and was stopped", timeout).WithHint(
-			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time with --timeout")
+		e := engine.Errorf(engine.CodeTimeout, "the query ran past its %s timeout and was stopped", timeout).SayHint(
+			words.New("hint.cheaper", words.Timeout))
 		e.Query = sql
 		return e
 	}

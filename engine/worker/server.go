@@ -16,6 +16,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/files"
+	"querent/engine/words"
 )
 
 // OpenFunc opens the database a worker serves, in the worker process.
@@ -140,8 +141,8 @@ func openArgs(w openWire) (OpenArgs, error) {
 
 // changedError is the refusal of a file that is not what was opened.
 func changedError(path, why string) *engine.Error {
-	return engine.Errorf(engine.CodeDatabase, "%s changed on disk while Querent had it open (%s); Querent reads a file only in the state it opened and checked", path, why).WithHint(
-		"open it again to read it as it is now (restart querent mcp or querent serve, or open the file again in the app)")
+	return engine.Errorf(engine.CodeDatabase, "%s changed on disk while Querent had it open (%s); Querent reads a file only in the state it opened and checked", path, why).SayHint(
+		words.New("hint.reopen_changed", words.MCP, words.Serve))
 }
 
 // MemoryLimiter is implemented by databases whose statements' memory can
