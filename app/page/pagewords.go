@@ -24,42 +24,23 @@ import (
 // pageSpeaker says the engine's words for the page.
 var pageSpeaker = words.Speaker{Face: words.Page}
 
-// plainPageWords rewrite what engine/sqlite, engine/worker, engine/files
-// and engine/ingest's own code still write as English text, naming flags:
-// only that text (words.Plain) goes through them, until those packages say
-// their hints in parts too (issue 22). The worker carries every error's
-// hint as text, the deadline's included.
+// plainPageWords rewrite what engine/ingest's own code still writes as
+// English text, naming flags: only that text (words.Plain) goes through
+// them, until it says its hints in parts too (issue 22). engine/sqlite,
+// engine/worker and engine/files say theirs in parts, and the worker
+// carries an error's words to the parent.
 var plainPageWords = []struct {
 	re   *regexp.Regexp
 	with string
 }{
-	// Time (engine/sqlite, engine/worker).
-	{regexp.MustCompile(`allow more time with --timeout`), "allow more time (Timeout, in Settings)"},
-	{regexp.MustCompile(`allow more time \(--timeout\)`), "allow more time (Timeout, in Settings)"},
-	// The schema (engine/sqlite).
-	{regexp.MustCompile(`in the schema \(querent schema\)`), "in the sidebar"},
-	// Opening files that are not databases (engine/sqlite, engine/ingest).
-	{regexp.MustCompile(`use: querent import --db \S+ \S+`), "use Import CSV or Excel on the start screen"},
-	{regexp.MustCompile(`import it: querent import --db \S+ .+$`), "import it with Import CSV or Excel on the start screen"},
-	{regexp.MustCompile(`import it into a database: querent import --db \S+ .+$`), "import it with Import CSV or Excel on the start screen"},
-	{regexp.MustCompile(`then import it with querent import`), "then import it with Import CSV or Excel"},
+	// Opening files that are not databases (engine/ingest).
 	{regexp.MustCompile(`open it directly: querent sql --db .+$`), "open it directly with Open a database"},
-	// Importing (engine/ingest, engine/sqlite).
+	// Importing (engine/ingest).
 	{regexp.MustCompile(`needs --encoding utf-16`), "needs the encoding UTF-16 (Encoding, in the import's options)"},
 	{regexp.MustCompile(`import it with --encoding windows-1252`), "import it again with the encoding Windows-1252 (Encoding, in the import's options)"},
 	{regexp.MustCompile(`use --ragged pad to`), "tick “Accept rows with missing fields” in the import's options to"},
-	{regexp.MustCompile(`to replace it anyway, use --replace-user-table; to keep it, use --table NAME to import into a new table`),
-		"to keep it, import under another table name (Table name, in the import's options)"},
-	{regexp.MustCompile(`: --replace replaces only tables Querent imported`), ": Replace replaces only tables Querent imported"},
-	{regexp.MustCompile(`choose another table name with --table`), "choose another table name (Table name, in the import's options)"},
 	{regexp.MustCompile(`name one of its sheets with --sheet, or leave --sheet out to import every sheet`), "import every sheet, or name one that is in the workbook"},
 	{regexp.MustCompile(`import fewer sheets at a time \(--sheet\)`), "import fewer sheets at a time"},
-	{regexp.MustCompile(`such as --db `), "such as "},
-	{regexp.MustCompile(`choose another --db path`), "choose another place for the new database"},
-	{regexp.MustCompile(`choose a file you may write with --db`), "choose a place you may write for the new database"},
-	{regexp.MustCompile(`or choose another --db`), "or choose another name for the new database"},
-	{regexp.MustCompile(`write to another file with --db`), "choose another name for the new database"},
-	{regexp.MustCompile(`give --db a file name, such as`), "give the new database a file name, such as"},
 }
 
 // pageText says text the engine wrote in English only in the page's words
