@@ -106,7 +106,7 @@ func Import(ctx context.Context, target string, tables []*imports.ImportTable, o
 		}
 		rep, err = importNew(ctx, abs, tables, names, opts)
 	case statErr != nil:
-		return nil, engine.Errorf(engine.CodeImport, "%s: cannot read the target: %v", target, statErr).WithHint("check the path and its permissions")
+		return nil, engine.Errorf(engine.CodeImport, "%s: cannot read the target: %v", target, statErr).WithErr(statErr).WithHint("check the path and its permissions")
 	case st.IsDir():
 		return nil, folderTarget(target)
 	default:
@@ -160,7 +160,7 @@ func checkRequest(target string, tables []*imports.ImportTable, opts ImportOptio
 	}
 	abs, err := filepath.Abs(target)
 	if err != nil {
-		return opts, "", engine.Errorf(engine.CodeUsage, "cannot resolve the path %s: %v", target, err)
+		return opts, "", engine.Errorf(engine.CodeUsage, "cannot resolve the path %s: %v", target, err).WithErr(err)
 	}
 	for _, t := range tables {
 		if t.SourcePath != "" && sameFile(t.SourcePath, abs) {
@@ -217,7 +217,7 @@ func Check(ctx context.Context, target string, tables []*imports.ImportTable, op
 	case errors.Is(statErr, os.ErrNotExist):
 		return out, nil, nil
 	case statErr != nil:
-		return nil, nil, engine.Errorf(engine.CodeImport, "%s: cannot read the target: %v", target, statErr).WithHint("check the path and its permissions")
+		return nil, nil, engine.Errorf(engine.CodeImport, "%s: cannot read the target: %v", target, statErr).WithErr(statErr).WithHint("check the path and its permissions")
 	case st.IsDir():
 		return nil, nil, folderTarget(target)
 	}
@@ -346,7 +346,7 @@ func importNew(ctx context.Context, abs string, tables []*imports.ImportTable, n
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(abs)+".querent-import-*")
 	if err != nil {
-		return nil, engine.Errorf(engine.CodeImport, "cannot create a file in %s: %v", dir, err).WithHint("check that you may write there and that the disk has space")
+		return nil, engine.Errorf(engine.CodeImport, "cannot create a file in %s: %v", dir, err).WithErr(err).WithHint("check that you may write there and that the disk has space")
 	}
 	tmp := f.Name()
 	f.Close()
@@ -959,7 +959,7 @@ func renameNoReplace(tmp, dst string) error {
 		return engine.Errorf(engine.CodeImport, "%s appeared while importing; it was left alone", filepath.Base(dst)).SayHint(words.New("target.appeared", words.DB))
 	}
 	if err := os.Rename(tmp, dst); err != nil {
-		return engine.Errorf(engine.CodeImport, "cannot move the new database into place: %v", err).WithHint("check that you may write to the folder")
+		return engine.Errorf(engine.CodeImport, "cannot move the new database into place: %v", err).WithErr(err).WithHint("check that you may write to the folder")
 	}
 	return nil
 }

@@ -173,7 +173,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	opts = opts.withDefaults()
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, dbError(path, "cannot resolve the path: %v", err).WithHint("check the path")
+		return nil, dbError(path, "cannot resolve the path: %v", err).WithErr(err).WithHint("check the path")
 	}
 	var warnings []string
 	var cleanup []func()

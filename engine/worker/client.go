@@ -423,7 +423,7 @@ func (c *Client) roundTrip(ctx context.Context, p *process, req request, o callO
 				var rep reply
 				if err := decodeGob(f, &rep); err != nil || rep.ID != req.ID {
 					c.drop(p)
-					return nil, engine.Errorf(engine.CodeInternal, "the query worker's answer did not fit the question (%v)", err)
+					return nil, engine.Errorf(engine.CodeInternal, "the query worker's answer did not fit the question (%v)", err).WithErr(err)
 				}
 				if frameErr != nil {
 					return nil, frameErr
@@ -634,7 +634,7 @@ func (c *Client) Run(ctx context.Context, sql string, opts engine.RunOptions) (*
 			}
 			_, rs, err := decodeRows(f.payload)
 			if err != nil {
-				return engine.Errorf(engine.CodeInternal, "the query worker sent rows that cannot be read: %v", err)
+				return engine.Errorf(engine.CodeInternal, "the query worker sent rows that cannot be read: %v", err).WithErr(err)
 			}
 			rows = append(rows, rs...)
 			return nil
@@ -670,13 +670,13 @@ func (c *Client) Stream(ctx context.Context, sql string, opts engine.StreamOptio
 			case frameColumns:
 				var cols []engine.Column
 				if err := decodeGob(f, &cols); err != nil {
-					return engine.Errorf(engine.CodeInternal, "the query worker sent columns that cannot be read: %v", err)
+					return engine.Errorf(engine.CodeInternal, "the query worker sent columns that cannot be read: %v", err).WithErr(err)
 				}
 				return columns(cols)
 			case frameRows:
 				_, rs, err := decodeRows(f.payload)
 				if err != nil {
-					return engine.Errorf(engine.CodeInternal, "the query worker sent rows that cannot be read: %v", err)
+					return engine.Errorf(engine.CodeInternal, "the query worker sent rows that cannot be read: %v", err).WithErr(err)
 				}
 				for _, r := range rs {
 					if err := row(r); err != nil {
