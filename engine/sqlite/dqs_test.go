@@ -205,9 +205,7 @@ func TestDQSCorpus(t *testing.T) {
 				t.Fatalf("%s: %d columns and %d rows through the guard, %d and %d with SQLite's quirk", where, len(res.Columns), len(res.Rows), ncols, len(want))
 			}
 			got := make([][]any, len(res.Rows))
-			for i, r := range res.Rows {
-				got[i] = r
-			}
+			copy(got, res.Rows)
 			if diff := benignCompare(got, want, q.ordered); diff != "" {
 				t.Fatalf("%s: the answers differ: %s", where, diff)
 			}
