@@ -15,8 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/sync/semaphore"
-
 	"querent/engine"
 	"querent/engine/imports"
 	"querent/engine/words"
@@ -52,25 +50,6 @@ func (o ImportOptions) cachePragma() string {
 	}
 	return fmt.Sprintf("PRAGMA cache_size = -%d", kib)
 }
-
-// importBatchRows is the most rows one INSERT statement carries: wide
-// multi-row statements with typed binds are what made modernc as fast as
-// the sqlite3 shell (performance.md).
-const importBatchRows = 100
-
-// maxImportVariables is SQLite's limit on parameters in one statement.
-const maxImportVariables = 32766
-
-// importBatchBytes bounds the values of one batch too: a batch is copied
-// twice more to be bound (into one Go buffer, then into C memory), and up
-// to a dozen batches are in flight between the reader and the writer. By
-// rows alone, 100 rows of 10 MB values were 1 GB a batch, and an XLSX of
-// 90 such shared strings took 4.4 GB to import.
-const importBatchBytes = 4 << 20
-
-// importInFlight bounds the values of the batches read and not yet
-// written.
-const importInFlight = 16 << 20
 
 var safeTableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -732,165 +711,6 @@ func orText(t string) string {
 		return "untyped"
 	}
 	return t
-}
-
-// valuesBytes is what a row's values take to bind: their text and blobs.
-func valuesBytes(row []engine.Value) int64 {
-	n := int64(16 * len(row))
-	for _, v := range row {
-		switch x := v.(type) {
-		case string:
-			n += int64(len(x))
-		case []byte:
-			n += int64(len(x))
-		}
-	}
-	return n
-}
-
-// insertRows streams a table's rows into the table `into` with wide
-// multi-row INSERTs; reading (parsing, converting) and writing overlap on
-// two goroutines.
-func insertRows(ctx context.Context, c *bulkConn, abs, into string, t *imports.ImportTable, opts ImportOptions) (int64, error) {
-	ncols := len(t.Columns)
-	if ncols == 0 {
-		return 0, nil
-	}
-	per := min(importBatchRows, max(1, maxImportVariables/ncols))
-	stmtFor := func(rows int) (*bulkStmt, error) {
-		one := "(" + strings.TrimSuffix(strings.Repeat("?,", ncols), ",") + ")"
-		return c.prepare(fmt.Sprintf("INSERT INTO %s VALUES %s", sqltext.QuoteIdent(into), strings.TrimSuffix(strings.Repeat(one+",", rows), ",")))
-	}
-	full, err := stmtFor(per)
-	if err != nil {
-		return 0, importErr(abs, err)
-	}
-	defer full.close()
-	// Batches cut short by their bytes have other row counts; their
-	// statements are kept, few as they are (a size is one per row count).
-	short := map[int]*bulkStmt{}
-	defer func() {
-		for _, st := range short {
-			st.close()
-		}
-	}()
-
-	rctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	// The batches between the reader and the writer hold at most
-	// importInFlight bytes of values (one batch at least, however large
-	// its rows: a row may hold 64 MB).
-	type batch struct {
-		vals   []any
-		weight int64
-	}
-	inflight := semaphore.NewWeighted(importInFlight)
-	batches := make(chan batch, 4)
-	free := make(chan []any, 6)
-	readErr := make(chan error, 1)
-	go func() {
-		defer close(batches)
-		buf := make([]any, 0, per*ncols)
-		var line, bytes int64
-		send := func() error {
-			w := min(max(bytes, 1), importInFlight)
-			if err := inflight.Acquire(rctx, w); err != nil {
-				return err
-			}
-			select {
-			case batches <- batch{buf, w}:
-			case <-rctx.Done():
-				inflight.Release(w)
-				return rctx.Err()
-			}
-			bytes = 0
-			return nil
-		}
-		err := t.Rows(rctx, func(row []engine.Value) error {
-			line++
-			if len(row) != ncols {
-				return engine.Errorf(engine.CodeInternal, "%s: row %d has %d values for %d columns", t.Source, line, len(row), ncols)
-			}
-			buf = append(buf, row...)
-			bytes += valuesBytes(row)
-			if len(buf) == per*ncols || bytes >= importBatchBytes {
-				if err := send(); err != nil {
-					return err
-				}
-				select {
-				case buf = <-free:
-					buf = buf[:0]
-				default:
-					buf = make([]any, 0, per*ncols)
-				}
-			}
-			return nil
-		})
-		if err == nil && len(buf) > 0 {
-			err = send()
-		}
-		readErr <- err
-	}()
-	var n int64
-	var lastReport time.Time
-	var werr error
-	for bt := range batches {
-		b := bt.vals
-		if werr != nil {
-			inflight.Release(bt.weight)
-			continue // drain
-		}
-		if ctx.Err() != nil {
-			werr = ctx.Err()
-			cancel()
-			inflight.Release(bt.weight)
-			continue
-		}
-		rows := len(b) / ncols
-		stmt := full
-		if rows != per {
-			if stmt = short[rows]; stmt == nil {
-				s, err := stmtFor(rows)
-				if err != nil {
-					werr = importErr(abs, err)
-					cancel()
-					inflight.Release(bt.weight)
-					continue
-				}
-				short[rows], stmt = s, s
-			}
-		}
-		err := stmt.execValues(b)
-		clear(b) // a buffer kept for reuse must not keep its values alive
-		inflight.Release(bt.weight)
-		if err != nil {
-			werr = importErr(abs, err)
-			cancel()
-			continue
-		}
-		n += int64(rows)
-		select {
-		case free <- b:
-		default:
-		}
-		if opts.Progress != nil && time.Since(lastReport) > 100*time.Millisecond {
-			lastReport = time.Now()
-			opts.Progress(imports.ImportProgress{Phase: "writing", Source: t.Source, Rows: n, RowsTotal: t.RowCount})
-		}
-	}
-	rerr := <-readErr
-	switch {
-	case ctx.Err() != nil:
-		return 0, engine.AsError(ctx.Err())
-	case werr != nil:
-		return 0, werr
-	case rerr != nil:
-		return 0, engine.AsError(rerr)
-	}
-	if opts.Progress != nil {
-		opts.Progress(imports.ImportProgress{Phase: "writing", Source: t.Source, Rows: n, RowsTotal: t.RowCount})
-	}
-	return n, nil
 }
 
 // importErr translates a writing error.
