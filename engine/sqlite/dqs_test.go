@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"querent/engine/adapter"
 	"querent/engine/sqltext"
 	"sort"
 	"strings"
@@ -144,7 +145,7 @@ func TestDQSCorpus(t *testing.T) {
 		guarded *DB
 		bare    *sql.DB
 		run     func(string) (int, [][]any, error)
-		names   *nameIndex
+		names   *adapter.Names
 	}
 	dbs := map[string]*conns{}
 	open := func(name string) *conns {
@@ -245,8 +246,8 @@ func TestDQSCorpus(t *testing.T) {
 				scope := tablesInScope(q.sql, n, c.names)
 				var cols []string
 				for _, tb := range scope {
-					if tn := c.names.table(tb); tn != nil {
-						cols = append(cols, tn.columns...)
+					if tn := c.names.Table(tb); tn != nil {
+						cols = append(cols, tn.Columns...)
 					}
 				}
 				if len(text.Closest(n, cols, 3)) > 0 {
@@ -423,11 +424,11 @@ func TestDQSHelpers(t *testing.T) {
 			t.Errorf("osaDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.d)
 		}
 	}
-	idx := &nameIndex{tables: []tableNames{
-		{name: "teacher", columns: []string{"Teacher_ID", "Name", "Age", "Hometown"}},
-		{name: "airlines", columns: []string{"uid", "Airline", "Abbreviation", "Country"}},
-		{name: "Invoice", columns: []string{"InvoiceId", "InvoiceDate", "BillingCountry", "Total"}},
-		{name: "_querent_imports", internal: true, columns: []string{"rows"}},
+	idx := &adapter.Names{Tables: []adapter.TableNames{
+		{Name: "teacher", Columns: []string{"Teacher_ID", "Name", "Age", "Hometown"}},
+		{Name: "airlines", Columns: []string{"uid", "Airline", "Abbreviation", "Country"}},
+		{Name: "Invoice", Columns: []string{"InvoiceId", "InvoiceDate", "BillingCountry", "Total"}},
+		{Name: "_querent_imports", Internal: true, Columns: []string{"rows"}},
 	}}
 	for _, tc := range []struct {
 		name  string

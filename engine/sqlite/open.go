@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"querent/engine/adapter"
 	"querent/engine/sqltext"
 	"reflect"
 	"runtime"
@@ -134,7 +135,7 @@ type DB struct {
 	warnings []string
 	cleanup  []func()
 
-	names *nameIndex // under lock
+	names *adapter.Names // under lock
 
 	schemaMu sync.Mutex
 	schema   *engine.Schema
@@ -474,13 +475,7 @@ func (d *DB) checkViews(ctx context.Context) error {
 
 // withLock runs f holding the connection, or returns when ctx ends first.
 func (d *DB) withLock(ctx context.Context, f func() error) error {
-	select {
-	case d.lock <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	defer func() { <-d.lock }()
-	return f()
+	return adapter.WithLock(ctx, d.lock, f)
 }
 
 // columnInfoLocked compiles query without running it (the authorizer sees

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"querent/engine/adapter"
 	"querent/engine/sqltext"
 	"querent/engine/text"
 	"regexp"
@@ -77,21 +78,13 @@ func (d *DB) explainLocked(ctx context.Context, v *engine.Validation) ([]string,
 		if t, ok := aliases[strings.ToLower(name)]; ok {
 			return t
 		}
-		if tn := idx.table(name); tn != nil && tn.kind == "table" {
-			return tn.name
+		if tn := idx.Table(name); tn != nil && tn.Kind == "table" {
+			return tn.Name
 		}
 		return ""
 	}
-	var hints []string
-	add := func(format string, args ...any) {
-		h := fmt.Sprintf(format, args...)
-		for _, x := range hints {
-			if x == h {
-				return
-			}
-		}
-		hints = append(hints, h)
-	}
+	var hints adapter.Hints
+	add := hints.Add
 	large := d.opts.LargeTableRows
 	var maxScanned int64
 	scansByParent := map[int64][]string{}
@@ -181,7 +174,7 @@ func (d *DB) explainLocked(ctx context.Context, v *engine.Validation) ([]string,
 				"or JOIN … USING (key), for the columns that link them", orAnd(names), engine.GroupThousands(product))
 		}
 	}
-	return hints, nil
+	return hints.List(), nil
 }
 
 // clauseColumns collects the identifiers that appear in each clause of a
@@ -227,14 +220,14 @@ func clauseColumns(sql string) map[string][]string {
 }
 
 // columnsOf returns the names in names that are columns of table.
-func columnsOf(names []string, table string, idx *nameIndex) []string {
-	tn := idx.table(table)
+func columnsOf(names []string, table string, idx *adapter.Names) []string {
+	tn := idx.Table(table)
 	if tn == nil {
 		return nil
 	}
 	var out []string
 	for _, n := range names {
-		for _, c := range tn.columns {
+		for _, c := range tn.Columns {
 			if strings.EqualFold(c, n) && !text.ContainsFold(out, c) {
 				out = append(out, c)
 			}

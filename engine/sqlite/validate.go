@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"querent/engine/adapter"
 	"querent/engine/sqltext"
 	"regexp"
 	"sort"
@@ -271,12 +272,12 @@ func (d *DB) addJoinedTables(ctx context.Context, text string, tables []string) 
 			continue
 		}
 		name := sqltext.IdentText(text, sig[i])
-		tn := idx.table(name)
-		if tn == nil || ctes[strings.ToLower(name)] || seen[strings.ToLower(tn.name)] {
+		tn := idx.Table(name)
+		if tn == nil || ctes[strings.ToLower(name)] || seen[strings.ToLower(tn.Name)] {
 			continue
 		}
-		seen[strings.ToLower(tn.name)] = true
-		tables = append(tables, tn.name)
+		seen[strings.ToLower(tn.Name)] = true
+		tables = append(tables, tn.Name)
 	}
 	return tables
 }
@@ -393,7 +394,7 @@ func (d *DB) compileError(ctx context.Context, query, stmt string, base, offset 
 	}
 	idx, _ := d.nameIndexLocked(ctx)
 	if idx == nil {
-		idx = &nameIndex{}
+		idx = &adapter.Names{}
 	}
 	if m := reNoTable.FindStringSubmatch(msg); m != nil {
 		return unknownTable(query, stmt, base, m[1], idx)
@@ -405,8 +406,8 @@ func (d *DB) compileError(ctx context.Context, query, stmt string, base, offset 
 		var owners []string
 		tables, _ := queryTables(stmt, idx)
 		for _, t := range tables {
-			if tn := idx.table(t); tn != nil && text.ContainsFold(tn.columns, m[1]) {
-				owners = append(owners, tn.name+"."+m[1])
+			if tn := idx.Table(t); tn != nil && text.ContainsFold(tn.Columns, m[1]) {
+				owners = append(owners, tn.Name+"."+m[1])
 			}
 		}
 		hint := "qualify the column with its table or alias, e.g. t." + m[1]
@@ -486,30 +487,17 @@ func isLimitMessage(msg string) bool {
 	return false
 }
 
-// unknownTable builds the unknown_table error with the closest names.
-func unknownTable(query, stmt string, base int, name string, idx *nameIndex) *engine.Error {
-	bare := name
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		bare = name[i+1:]
-	}
-	tables := idx.tableList()
-	e := engine.QueryErrorf(engine.CodeUnknownTable, query, firstPos(-1, stmt, base, bare), "no such table: %s", name)
-	var hint []string
-	if s := text.Closest(bare, tables, 3); len(s) > 0 {
-		hint = append(hint, "did you mean "+text.OrList(s)+"?")
-	}
-	if len(tables) == 0 {
-		hint = append(hint, "this database has no tables")
-	} else {
-		hint = append(hint, "the tables and views are: "+text.NameList(tables, 40))
-	}
-	return e.WithHint("%s", strings.Join(hint, " "))
+// unknownTable builds the unknown_table error with the closest names, at
+// the first token of the statement that names the table.
+func unknownTable(query, stmt string, base int, name string, idx *adapter.Names) *engine.Error {
+	pos := firstPos(-1, stmt, base, adapter.BareName(name))
+	return adapter.UnknownTable(query, pos, name, idx.TableList(), "this database has no tables")
 }
 
 // unknownColumn builds the unknown_column error: the closest columns of the
 // tables the query reads, or the table that has the column when the query
 // does not read it.
-func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, idx *nameIndex) *engine.Error {
+func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, idx *adapter.Names) *engine.Error {
 	name := raw
 	if dqs {
 		// SQLite prints the dequoted name between quotes, without escaping
@@ -537,18 +525,18 @@ func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, i
 	if qualifier != "" {
 		if t, ok := aliases[strings.ToLower(qualifier)]; ok {
 			tables = []string{t}
-		} else if tn := idx.table(qualifier); tn != nil {
-			tables = []string{tn.name}
+		} else if tn := idx.Table(qualifier); tn != nil {
+			tables = []string{tn.Name}
 		}
 	}
 	var cands []string
 	owner := map[string]string{}
 	for _, t := range tables {
-		if tn := idx.table(t); tn != nil {
-			for _, c := range tn.columns {
+		if tn := idx.Table(t); tn != nil {
+			for _, c := range tn.Columns {
 				cands = append(cands, c)
 				if _, ok := owner[c]; !ok {
-					owner[c] = tn.name
+					owner[c] = tn.Name
 				}
 			}
 		}
@@ -580,12 +568,12 @@ func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, i
 	} else {
 		// Perhaps the column is in a table the query does not read yet.
 		var elsewhere []string
-		for _, tn := range idx.tables {
-			if tn.internal || text.ContainsFold(tables, tn.name) {
+		for _, tn := range idx.Tables {
+			if tn.Internal || text.ContainsFold(tables, tn.Name) {
 				continue
 			}
-			for _, c := range text.Closest(name, tn.columns, 1) {
-				elsewhere = append(elsewhere, tn.name+"."+c)
+			for _, c := range text.Closest(name, tn.Columns, 1) {
+				elsewhere = append(elsewhere, tn.Name+"."+c)
 			}
 		}
 		if len(elsewhere) > 0 {
@@ -593,8 +581,8 @@ func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, i
 		}
 	}
 	for _, t := range tables {
-		if tn := idx.table(t); tn != nil && len(tn.columns) > 0 {
-			hint = append(hint, fmt.Sprintf("%s has: %s.", tn.name, text.NameList(tn.columns, 40)))
+		if tn := idx.Table(t); tn != nil && len(tn.Columns) > 0 {
+			hint = append(hint, fmt.Sprintf("%s has: %s.", tn.Name, text.NameList(tn.Columns, 40)))
 		}
 	}
 	if len(hint) == 0 {
@@ -674,7 +662,7 @@ func firstPos(offset int, text string, base int, name string) int {
 
 // queryTables finds the tables of the schema that the statement names, and
 // the aliases given to them (FROM Invoice i, JOIN Customer AS c).
-func queryTables(text string, idx *nameIndex) (tables []string, aliases map[string]string) {
+func queryTables(text string, idx *adapter.Names) (tables []string, aliases map[string]string) {
 	aliases = map[string]string{}
 	var sig []sqltext.Token
 	for _, t := range sqltext.Lex(text) {
@@ -687,15 +675,15 @@ func queryTables(text string, idx *nameIndex) (tables []string, aliases map[stri
 		if t.Kind != sqltext.Word && t.Kind != sqltext.Quoted {
 			continue
 		}
-		tn := idx.table(sqltext.IdentText(text, t))
+		tn := idx.Table(sqltext.IdentText(text, t))
 		if tn == nil {
 			continue
 		}
-		if !seen[strings.ToLower(tn.name)] {
-			seen[strings.ToLower(tn.name)] = true
-			tables = append(tables, tn.name)
+		if !seen[strings.ToLower(tn.Name)] {
+			seen[strings.ToLower(tn.Name)] = true
+			tables = append(tables, tn.Name)
 		}
-		aliases[strings.ToLower(tn.name)] = tn.name
+		aliases[strings.ToLower(tn.Name)] = tn.Name
 		j := i + 1
 		if j < len(sig) && strings.EqualFold(text[sig[j].Start:sig[j].End], "AS") {
 			j++
@@ -703,7 +691,7 @@ func queryTables(text string, idx *nameIndex) (tables []string, aliases map[stri
 		if j < len(sig) && (sig[j].Kind == sqltext.Word || sig[j].Kind == sqltext.Quoted) {
 			a := sqltext.IdentText(text, sig[j])
 			if sig[j].Kind == sqltext.Quoted || !sqlKeywords[strings.ToUpper(a)] {
-				aliases[strings.ToLower(a)] = tn.name
+				aliases[strings.ToLower(a)] = tn.Name
 			}
 		}
 	}
