@@ -8,15 +8,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"querent/engine/sqltext"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
 	"querent/engine"
+	"querent/engine/files"
 	"querent/engine/imports"
+	"querent/engine/sqltext"
 	"querent/engine/words"
 )
 
@@ -361,7 +361,7 @@ func importNew(ctx context.Context, abs string, tables []*imports.ImportTable, n
 	if err := renameNoReplace(tmp, abs); err != nil {
 		return nil, err
 	}
-	syncDir(dir)
+	files.SyncDir(dir)
 	return rep, nil
 }
 
@@ -753,16 +753,6 @@ func syncFile(path string) error {
 	}
 	defer f.Close()
 	return f.Sync()
-}
-
-func syncDir(dir string) {
-	if runtime.GOOS == "windows" {
-		return
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }
 
 // renameNoReplace moves tmp to dst unless dst appeared meanwhile, which it
