@@ -403,19 +403,7 @@ func (d *DB) compileError(ctx context.Context, query, stmt string, base, offset 
 		return unknownColumn(query, stmt, base, offset, m[1], m[2] != "", idx)
 	}
 	if m := reAmbiguous.FindStringSubmatch(msg); m != nil {
-		var owners []string
-		tables, _ := queryTables(stmt, idx)
-		for _, t := range tables {
-			if tn := idx.Table(t); tn != nil && text.ContainsFold(tn.Columns, m[1]) {
-				owners = append(owners, tn.Name+"."+m[1])
-			}
-		}
-		hint := "qualify the column with its table or alias, e.g. t." + m[1]
-		if len(owners) > 0 {
-			hint = "qualify the column with its table or alias: " + strings.Join(owners, " or ")
-		}
-		return engine.QueryErrorf(engine.CodeSyntax, query, firstPos(offset, stmt, base, m[1]),
-			"ambiguous column name %s: more than one table in the query has it", m[1]).WithHint("%s", hint)
+		return ambiguousColumn(query, stmt, base, offset, m[1], idx)
 	}
 	if m := reNoFunction.FindStringSubmatch(msg); m != nil {
 		return unknownFunction(query, stmt, base, offset, m[1])
@@ -426,34 +414,64 @@ func (d *DB) compileError(ctx context.Context, query, stmt string, base, offset 
 			"query the underlying tables directly instead of that view or column")
 	}
 	if m := reNear.FindStringSubmatch(msg); m != nil {
-		pos := offset
-		if pos < 0 {
-			pos = firstPos(-1, stmt, base, m[1])
-		}
-		where := ""
-		if pos >= 0 {
-			line, col := sqltext.LineCol(query, pos)
-			where = fmt.Sprintf(" at line %d, column %d", line, col)
-		}
-		e := engine.QueryErrorf(engine.CodeSyntax, query, pos, "syntax error near %q%s", m[1], where)
-		near := strings.ToUpper(m[1])
-		if pos > 0 {
-			// "SELECT TOP 5 …": SQLite reads TOP as a column and stumbles on 5.
-			before := strings.Fields(strings.ToUpper(query[:min(pos, len(query))]))
-			if len(before) > 0 && before[len(before)-1] == "TOP" {
-				near = "TOP"
-			}
-		}
-		if h, ok := foreignSyntax[near]; ok {
-			// Another dialect's word: say what SQLite writes instead.
-			e.Message += ": " + h[0]
-			return e.WithHint("%s", h[1])
-		}
-		if pos >= 0 {
-			return e.WithHint("check the SQL just before %q: a missing or extra comma, parenthesis, quote or keyword (%s)", m[1], sqltext.Marked(query, pos))
-		}
-		return e.WithHint("check the SQL around %q: a missing or extra comma, parenthesis, quote or keyword", m[1])
+		return nearError(query, stmt, base, offset, m[1])
 	}
+	return syntaxError(query, stmt, base, offset, msg)
+}
+
+// ambiguousColumn is the error of a column that more than one table of the
+// query has: its hint names them qualified.
+func ambiguousColumn(query, stmt string, base, offset int, name string, idx *adapter.Names) *engine.Error {
+	var owners []string
+	tables, _ := queryTables(stmt, idx)
+	for _, t := range tables {
+		if tn := idx.Table(t); tn != nil && text.ContainsFold(tn.Columns, name) {
+			owners = append(owners, tn.Name+"."+name)
+		}
+	}
+	hint := "qualify the column with its table or alias, e.g. t." + name
+	if len(owners) > 0 {
+		hint = "qualify the column with its table or alias: " + strings.Join(owners, " or ")
+	}
+	return engine.QueryErrorf(engine.CodeSyntax, query, firstPos(offset, stmt, base, name),
+		"ambiguous column name %s: more than one table in the query has it", name).WithHint("%s", hint)
+}
+
+// nearError is SQLite's syntax error near the token near: where it is, and
+// what another dialect's word is written as in SQLite.
+func nearError(query, stmt string, base, offset int, near string) *engine.Error {
+	pos := offset
+	if pos < 0 {
+		pos = firstPos(-1, stmt, base, near)
+	}
+	where := ""
+	if pos >= 0 {
+		line, col := sqltext.LineCol(query, pos)
+		where = fmt.Sprintf(" at line %d, column %d", line, col)
+	}
+	e := engine.QueryErrorf(engine.CodeSyntax, query, pos, "syntax error near %q%s", near, where)
+	word := strings.ToUpper(near)
+	if pos > 0 {
+		// "SELECT TOP 5 …": SQLite reads TOP as a column and stumbles on 5.
+		before := strings.Fields(strings.ToUpper(query[:min(pos, len(query))]))
+		if len(before) > 0 && before[len(before)-1] == "TOP" {
+			word = "TOP"
+		}
+	}
+	if h, ok := foreignSyntax[word]; ok {
+		// Another dialect's word: say what SQLite writes instead.
+		e.Message += ": " + h[0]
+		return e.WithHint("%s", h[1])
+	}
+	if pos >= 0 {
+		return e.WithHint("check the SQL just before %q: a missing or extra comma, parenthesis, quote or keyword (%s)", near, sqltext.Marked(query, pos))
+	}
+	return e.WithHint("check the SQL around %q: a missing or extra comma, parenthesis, quote or keyword", near)
+}
+
+// syntaxError is the error of SQLite's other compile messages, with the
+// hint each calls for.
+func syntaxError(query, stmt string, base, offset int, msg string) *engine.Error {
 	if msg == "incomplete input" {
 		return engine.QueryErrorf(engine.CodeSyntax, query, base+len(stmt), "the statement ends too early (incomplete input)").WithHint(
 			"a closing parenthesis or quote, or the rest of a clause, is missing at the end")
