@@ -385,21 +385,8 @@ func errorResult(err error, extra map[string]any) (*sdk.CallToolResult, any, err
 // server's own limits (--timeout), which are the operator's.
 var agent = words.Speaker{Lang: "en", Face: words.Agent}
 
-// plainAgentWords rewrites what engine/sqlite and engine/worker still write
-// as text (the worker carries an error's hint as text): until they say
-// their hints in parts, their two timeout hints are the operator's advice.
-var plainAgentWords = strings.NewReplacer(
-	" or allow more time with --timeout", "",
-	"allow more time (--timeout) or ask for less", "ask for less (filter, aggregate, LIMIT)",
-)
-
 // forAgent is s as an agent reads it.
-func forAgent(s words.Sentence) string {
-	if s.IsPlain() {
-		return plainAgentWords.Replace(agent.Say(s))
-	}
-	return agent.Say(s)
-}
+func forAgent(s words.Sentence) string { return agent.Say(s) }
 
 // forAgents says the messages and hints of errors to a calling agent.
 func forAgents(docs []engine.ErrorDoc) []engine.ErrorDoc {

@@ -11,7 +11,7 @@ import (
 
 // An agent reads the engine's hints with its tools and arguments where the
 // command line has its flags and commands, without the server's own
-// limits; the hints engine/sqlite still writes as text too.
+// limits; the hints engine/sqlite says in parts too.
 func TestAgentsReadTheirWays(t *testing.T) {
 	cases := []struct {
 		err  error
@@ -20,8 +20,10 @@ func TestAgentsReadTheirWays(t *testing.T) {
 		{engine.Errorf(engine.CodeModelError, "no working query").SayHint(words.New("hint.no_working_query", words.Model, words.SQL)),
 			"rephrase the question (name the tables or columns you mean), try another model (the model argument), or write the SQL yourself with run_query"},
 		{engine.AsError(errDeadline), "ask for less (filter, aggregate, LIMIT)"},
-		{engine.Errorf(engine.CodeTimeout, "stopped").WithHint("make it cheaper (filter with WHERE) or allow more time with --timeout"),
-			"make it cheaper (filter with WHERE)"},
+		{engine.Errorf(engine.CodeTimeout, "stopped").SayHint(words.New("hint.cheaper", words.Timeout)),
+			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT)"},
+		{engine.Errorf(engine.CodeTimeout, "stopped").SayHint(words.New("hint.cheaper_stream", words.Timeout)),
+			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining)"},
 		{engine.Errorf(engine.CodeUsage, "no model").SayHint(words.New("hint.choose_model", words.Model.With("NAME"))),
 			"choose an installed model (the model argument); `ollama list` shows them"},
 	}

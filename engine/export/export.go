@@ -211,7 +211,7 @@ func Export(ctx context.Context, db engine.Database, sql, out string, opts Optio
 	committed := false
 	defer func() {
 		if !committed {
-			tmp.discard()
+			tmp.Discard()
 		}
 	}()
 
@@ -219,9 +219,9 @@ func Export(ctx context.Context, db engine.Database, sql, out string, opts Optio
 	prog := newProgress(opts.Progress)
 	switch opts.Format {
 	case FormatCSV:
-		err = writeCSV(ctx, db, sql, tmp.f, opts, rep, prog)
+		err = writeCSV(ctx, db, sql, tmp.File(), opts, rep, prog)
 	default:
-		err = writeXLSX(ctx, db, sql, tmp.f, opts, rep, prog)
+		err = writeXLSX(ctx, db, sql, tmp.File(), opts, rep, prog)
 	}
 	if err == nil {
 		err = ctx.Err()
@@ -229,16 +229,16 @@ func Export(ctx context.Context, db engine.Database, sql, out string, opts Optio
 	if err != nil {
 		return nil, engine.AsError(err)
 	}
-	size, err := tmp.finish()
+	size, err := tmp.Finish()
 	if err != nil {
-		return nil, err
+		return nil, writeError(err)
 	}
 	// Again, right before the rename: a database (or a symlink to one) may
 	// have been moved to the target while the rows were written.
 	if err := refuseDatabase(abs, dbPath, opts.Format); err != nil {
 		return nil, err
 	}
-	if err := commit(tmp.path, abs, opts.Force); err != nil {
+	if err := commit(tmp, abs, opts.Force); err != nil {
 		return nil, err
 	}
 	committed = true
@@ -438,6 +438,31 @@ func otherName(abs, format string) string {
 	}
 	base = strings.TrimSuffix(base, filepath.Ext(base))
 	return base + "-export" + ext
+}
+
+// createTemp creates the file an export writes before it is moved into
+// place (files.CreateAtomic), with the mode any new document gets.
+func createTemp(target string) (*files.AtomicFile, error) {
+	tmp, err := files.CreateAtomic(target, 0o666)
+	if err != nil {
+		return nil, engine.Errorf(engine.CodeExport, "cannot write in %s: %v", filepath.Clean(filepath.Dir(target)), err).
+			WithHint("check the folder's permissions, or choose another folder").WithErr(err)
+	}
+	return tmp, nil
+}
+
+// commit moves the finished export to target (files.AtomicFile.Commit):
+// without replace, a target that exists is never overwritten.
+func commit(tmp *files.AtomicFile, target string, replace bool) error {
+	err := tmp.Commit(replace)
+	switch {
+	case err == nil:
+		return nil
+	case !replace && errors.Is(err, fs.ErrExist):
+		return existsError(target)
+	}
+	return engine.Errorf(engine.CodeExport, "cannot move the export into place as %s: %v", target, err).
+		WithHint("if another program has the file open, close it and try again").WithErr(err)
 }
 
 func existsError(out string) *engine.Error {

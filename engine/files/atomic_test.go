@@ -1,6 +1,8 @@
 package files_test
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -33,6 +35,41 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Error("no error for a folder")
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
+
+// An AtomicFile never overwrites a target that exists unless told to,
+// and leaves nothing behind when discarded.
+func TestAtomicFileCommit(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.csv")
+	write := func(data string) *files.AtomicFile {
+		a, err := files.CreateAtomic(p, 0o666)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.File().WriteString(data)
+		if n, err := a.Finish(); err != nil || n != int64(len(data)) {
+			t.Fatalf("finish: %d %v", n, err)
+		}
+		return a
+	}
+	if err := write("one").Commit(false); err != nil {
+		t.Fatal(err)
+	}
+	a := write("two")
+	if err := a.Commit(false); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("over an existing file: %v", err)
+	}
+	a.Discard()
+	if err := write("three").Commit(true); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "three" {
+		t.Errorf("%q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("left behind: %v", entries)
 	}
 }

@@ -3,9 +3,10 @@ package files
 import (
 	"os"
 	"path/filepath"
-	"querent/engine"
 	"runtime"
 	"strings"
+
+	"querent/engine"
 )
 
 // DatabasePath returns db's file path when db is an engine.Filer, else "".

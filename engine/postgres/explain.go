@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"querent/engine/adapter"
+
 	"querent/engine/text"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -82,27 +84,19 @@ func (d *DB) Explain(ctx context.Context, query string) ([]string, error) {
 
 var reIdent = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+"`)
 
-func (d *DB) planHints(root planNode, idx *nameIndex) []string {
-	var hints []string
-	add := func(format string, args ...any) {
-		h := fmt.Sprintf(format, args...)
-		for _, x := range hints {
-			if x == h {
-				return
-			}
-		}
-		hints = append(hints, h)
-	}
+func (d *DB) planHints(root planNode, idx *adapter.Names) []string {
+	var hints adapter.Hints
+	add := hints.Add
 	large := float64(d.opts.LargeTableRows)
-	tableRows := func(rel string) (float64, *tableNames) {
+	tableRows := func(rel string) (float64, *adapter.TableNames) {
 		if idx == nil || rel == "" {
 			return -1, nil
 		}
-		tn := idx.table(rel)
+		tn := idx.Table(rel)
 		if tn == nil {
 			return -1, nil
 		}
-		return tn.rows, tn
+		return tn.Rows, tn
 	}
 	var visit func(n planNode, parentRows float64)
 	visit = func(n planNode, parentRows float64) {
@@ -110,7 +104,7 @@ func (d *DB) planHints(root planNode, idx *nameIndex) []string {
 		case "Seq Scan":
 			rows, tn := tableRows(n.Relation)
 			if tn != nil && rows >= large && n.Filter != "" && n.Rows < rows/10 {
-				cols := filterColumns(n.Filter, tn.columns)
+				cols := filterColumns(n.Filter, tn.Columns)
 				if len(cols) > 0 {
 					add("full scan of %s (about %s rows) although the query keeps only about %s of them (%s): an index would let PostgreSQL read only the matching rows — %s "+
 						"(the database's owner can add it; Querent never changes the database)",
@@ -152,7 +146,7 @@ func (d *DB) planHints(root planNode, idx *nameIndex) []string {
 		add("PostgreSQL expects about %s rows; only the first %s are shown: aggregate (GROUP BY), filter (WHERE) or add LIMIT",
 			engine.GroupThousands(int64(root.Rows)), engine.GroupThousands(int64(capRows)))
 	}
-	return hints
+	return hints.List()
 }
 
 // hasCondition reports whether a join's inner side is parameterized or

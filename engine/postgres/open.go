@@ -21,6 +21,7 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 
 	"querent/engine"
+	"querent/engine/adapter"
 	"querent/engine/files"
 	"querent/engine/postgres/pgparse"
 	"querent/engine/words"
@@ -148,7 +149,7 @@ type DB struct {
 	// every DISCARD ALL (sessionSettings); "" when there are none.
 	sessionSQL string
 
-	names   *nameIndex // under lock
+	names   *adapter.Names // under lock
 	namesAt time.Time
 	types   map[typeKey]string // under lock
 
@@ -569,13 +570,7 @@ func (d *DB) dropConnLocked() {
 
 // withLock runs f holding the connection, or returns when ctx ends first.
 func (d *DB) withLock(ctx context.Context, f func() error) error {
-	select {
-	case d.lock <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	defer func() { <-d.lock }()
-	return f()
+	return adapter.WithLock(ctx, d.lock, f)
 }
 
 // Dialect names the SQL dialect: "postgresql".

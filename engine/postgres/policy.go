@@ -119,7 +119,7 @@ func analyzeFor(ctx context.Context, query string, versionNum int) (*analysis, e
 	case 1:
 	default:
 		second := skipSpace(query, doc.Stmts[1].StmtLocation)
-		line, col := lineCol(query, second)
+		line, col := sqltext.LineCol(query, second)
 		end := len(query)
 		if l := doc.Stmts[1].StmtLen; l > 0 {
 			end = doc.Stmts[1].StmtLocation + l
@@ -201,7 +201,7 @@ func parseError(ctx context.Context, query string, err error) error {
 func syntaxError(query string, pos int, msg string) *engine.Error {
 	where := ""
 	if pos >= 0 {
-		line, col := lineCol(query, pos)
+		line, col := sqltext.LineCol(query, pos)
 		where = fmt.Sprintf(" at line %d, column %d", line, col)
 	}
 	switch {

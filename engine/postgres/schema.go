@@ -8,25 +8,20 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"querent/engine"
+	"querent/engine/adapter"
 	"querent/engine/sqltext"
 )
 
 // Bounds of schema introspection: it stays cheap on huge tables and on
 // schemas of hundreds of tables.
 const (
-	sampleRows       = 3
-	distinctMax      = 25     // columns with more distinct values get none listed
-	distinctScanRows = 10_000 // distinct values are taken from at most this many rows
-	sampleTextRunes  = 200    // longer sample texts are cut with …
-	sampleBlobBytes  = 64     // longer sample blobs are cut
-	maxRelations     = 2000   // relations described at most
-	stepsPerFlush    = 60     // bounded steps sent in one round trip
-	schemaCallLimit  = 60 * time.Second
+	maxRelations    = 2000 // relations described at most
+	stepsPerFlush   = 60   // bounded steps sent in one round trip
+	schemaCallLimit = 60 * time.Second
 )
 
 // relFilter selects the relations a role can see and read, outside the
@@ -364,7 +359,7 @@ func (d *DB) rowSteps(rels []*relation) []step {
 		if small {
 			steps = append(steps, step{rel: rel, kind: "count", sql: "SELECT count(*) FROM " + q})
 		}
-		steps = append(steps, step{rel: rel, kind: "samples", sql: fmt.Sprintf("SELECT * FROM %s LIMIT %d", q, sampleRows)})
+		steps = append(steps, step{rel: rel, kind: "samples", sql: fmt.Sprintf("SELECT * FROM %s LIMIT %d", q, adapter.SampleRows)})
 		var cols []string
 		for _, c := range rel.t.Columns {
 			switch rel.category[c.Name] {
@@ -376,10 +371,10 @@ func (d *DB) rowSteps(rels []*relation) []step {
 			var parts []string
 			for _, c := range cols {
 				qc := quoteIdent(c)
-				parts = append(parts, fmt.Sprintf("CASE WHEN count(DISTINCT %[1]s) <= %[2]d THEN json_agg(DISTINCT %[1]s ORDER BY %[1]s) FILTER (WHERE %[1]s IS NOT NULL) END", qc, distinctMax))
+				parts = append(parts, fmt.Sprintf("CASE WHEN count(DISTINCT %[1]s) <= %[2]d THEN json_agg(DISTINCT %[1]s ORDER BY %[1]s) FILTER (WHERE %[1]s IS NOT NULL) END", qc, adapter.DistinctMax))
 			}
 			sql := fmt.Sprintf("SELECT json_build_array(%s), count(*) FROM (SELECT %s FROM %s LIMIT %d) s",
-				strings.Join(parts, ", "), identQuotedList(cols), q, distinctScanRows)
+				strings.Join(parts, ", "), identQuotedList(cols), q, adapter.DistinctScanRows)
 			steps = append(steps, step{rel: rel, kind: "distinct", sql: sql, cols: cols})
 		}
 	}
@@ -402,7 +397,7 @@ func (st step) apply(r stepResult) {
 		for _, row := range r.rows {
 			vals := make([]engine.Value, len(row))
 			for j, v := range row {
-				vals[j] = cutSample(decode(r.oids[j], v))
+				vals[j] = adapter.CutSample(decode(r.oids[j], v))
 			}
 			t.Samples.Values = append(t.Samples.Values, vals)
 		}
@@ -424,7 +419,7 @@ func (st step) apply(r stepResult) {
 			for _, v := range vals {
 				switch x := v.(type) {
 				case string:
-					ev = append(ev, cutSample(x))
+					ev = append(ev, adapter.CutSample(x))
 				case bool:
 					ev = append(ev, strconv.FormatBool(x))
 				default:
@@ -433,7 +428,7 @@ func (st step) apply(r stepResult) {
 			}
 			t.DistinctValues.Add(st.cols[j], ev)
 		}
-		if scanned >= distinctScanRows {
+		if scanned >= adapter.DistinctScanRows {
 			t.DistinctValuesSampled = true
 		}
 	}
@@ -452,21 +447,6 @@ func joinNote(note, more string) string {
 		return more
 	}
 	return note + "; " + more
-}
-
-// cutSample shortens long sample values.
-func cutSample(v engine.Value) engine.Value {
-	switch x := v.(type) {
-	case string:
-		if utf8.RuneCountInString(x) > sampleTextRunes {
-			return string([]rune(x)[:sampleTextRunes]) + "…"
-		}
-	case []byte:
-		if len(x) > sampleBlobBytes {
-			return x[:sampleBlobBytes]
-		}
-	}
-	return v
 }
 
 func isTimeout(err error) bool {

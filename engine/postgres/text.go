@@ -68,19 +68,6 @@ func charToByte(s string, chars int) int {
 	return len(s)
 }
 
-// lineCol returns the 1-based line and column (in bytes) of offset pos.
-func lineCol(s string, pos int) (line, col int) {
-	if pos > len(s) {
-		pos = len(s)
-	}
-	if pos < 0 {
-		pos = 0
-	}
-	line = 1 + strings.Count(s[:pos], "\n")
-	col = pos - strings.LastIndex(s[:pos], "\n")
-	return line, col
-}
-
 // quoteIdent quotes name as an SQL identifier.
 func quoteIdent(name string) string { return sqltext.QuoteIdent(name) }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"querent/engine"
+	"querent/engine/adapter"
 	"querent/engine/text"
 	"querent/engine/words"
 )
@@ -83,7 +84,7 @@ func (d *DB) validation(ctx context.Context, a *analysis, cols []engine.Column) 
 			table = a.tables[0].String()
 		} else if idx != nil {
 			for _, t := range a.tables {
-				if tn := idx.table(t.String()); tn != nil && text.ContainsFold(tn.columns, c.name) {
+				if tn := idx.Table(t.String()); tn != nil && text.ContainsFold(tn.Columns, c.name) {
 					if table != "" {
 						table = ""
 						break
@@ -166,7 +167,7 @@ func withPG(e *engine.Error, pgHint, fallback string) *engine.Error {
 func (d *DB) nameError(ctx context.Context, query string, a *analysis, pos int, pgErr *pgconn.PgError, msg, pgHint string) error {
 	idx, _ := d.nameIndexLocked(ctx)
 	if idx == nil {
-		idx = &nameIndex{}
+		idx = &adapter.Names{Qualified: true}
 	}
 	switch code := pgErr.Code; {
 	case code == "42P01":
@@ -178,7 +179,7 @@ func (d *DB) nameError(ctx context.Context, query string, a *analysis, pos int, 
 					idx = fresh
 				}
 			}
-			return unknownTable(query, pos, m[1], idx)
+			return adapter.UnknownTable(query, pos, m[1], idx.TableList(), "the role sees no tables in this database")
 		}
 	case code == "42703":
 		if m := reColumn.FindStringSubmatch(msg); m != nil {
@@ -197,7 +198,7 @@ func (d *DB) nameError(ctx context.Context, query string, a *analysis, pos int, 
 			var owners []string
 			if a != nil {
 				for _, t := range a.tables {
-					if tn := idx.table(t.String()); tn != nil && text.ContainsFold(tn.columns, m[1]) {
+					if tn := idx.Table(t.String()); tn != nil && text.ContainsFold(tn.Columns, m[1]) {
 						owners = append(owners, t.String()+"."+m[1])
 					}
 				}
@@ -294,30 +295,10 @@ func (d *DB) unknownFunction(ctx context.Context, query string, uf *unknownFunct
 	return e.WithHint("use PostgreSQL's built-in functions: aggregates (count, sum, avg, string_agg, percentile_cont…), dates (date_trunc, EXTRACT, age, to_char), text (lower, substring, regexp_replace, split_part), JSON (->, ->>, jsonb_path_query) and window functions")
 }
 
-// unknownTable builds the unknown_table error with the closest names.
-func unknownTable(query string, pos int, name string, idx *nameIndex) *engine.Error {
-	bare := name
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		bare = name[i+1:]
-	}
-	tables := idx.tableList()
-	e := engine.QueryErrorf(engine.CodeUnknownTable, query, pos, "no such table: %s", name)
-	var hint []string
-	if s := text.Closest(bare, tables, 3); len(s) > 0 {
-		hint = append(hint, "did you mean "+text.OrList(s)+"?")
-	}
-	if len(tables) == 0 {
-		hint = append(hint, "the role sees no tables in this database")
-	} else {
-		hint = append(hint, "the tables and views are: "+text.NameList(tables, 40))
-	}
-	return e.WithHint("%s", strings.Join(hint, " "))
-}
-
 // unknownColumn builds the unknown_column error: the closest columns of the
 // tables the query reads, or the table that has the column when the query
 // does not read it. raw is PostgreSQL's "x", t.x or "t"."x".
-func unknownColumn(query string, pos int, raw string, a *analysis, idx *nameIndex, pgHint string) *engine.Error {
+func unknownColumn(query string, pos int, raw string, a *analysis, idx *adapter.Names, pgHint string) *engine.Error {
 	qualifier, name := splitColumnName(raw)
 	var tables []string
 	if a != nil {
@@ -338,8 +319,8 @@ func unknownColumn(query string, pos int, raw string, a *analysis, idx *nameInde
 	var cands []string
 	owner := map[string]string{}
 	for _, t := range tables {
-		if tn := idx.table(t); tn != nil {
-			for _, c := range tn.columns {
+		if tn := idx.Table(t); tn != nil {
+			for _, c := range tn.Columns {
 				cands = append(cands, c)
 				if _, ok := owner[c]; !ok {
 					owner[c] = t
@@ -357,12 +338,12 @@ func unknownColumn(query string, pos int, raw string, a *analysis, idx *nameInde
 		hint = append(hint, "did you mean "+text.OrList(s)+"?")
 	} else {
 		var elsewhere []string
-		for _, tn := range idx.tables {
-			if text.ContainsFold(tables, tn.name) {
+		for _, tn := range idx.Tables {
+			if text.ContainsFold(tables, tn.Name) {
 				continue
 			}
-			for _, c := range text.Closest(name, tn.columns, 1) {
-				elsewhere = append(elsewhere, tn.name+"."+c)
+			for _, c := range text.Closest(name, tn.Columns, 1) {
+				elsewhere = append(elsewhere, tn.Name+"."+c)
 			}
 		}
 		if len(elsewhere) > 0 {
@@ -373,8 +354,8 @@ func unknownColumn(query string, pos int, raw string, a *analysis, idx *nameInde
 		hint = append(hint, fmt.Sprintf("in PostgreSQL, text goes in single quotes ('%s'); double quotes name a column.", strings.ReplaceAll(name, "'", "''")))
 	}
 	for _, t := range tables {
-		if tn := idx.table(t); tn != nil && len(tn.columns) > 0 {
-			hint = append(hint, fmt.Sprintf("%s has: %s.", t, text.NameList(tn.columns, 40)))
+		if tn := idx.Table(t); tn != nil && len(tn.Columns) > 0 {
+			hint = append(hint, fmt.Sprintf("%s has: %s.", t, text.NameList(tn.Columns, 40)))
 		}
 	}
 	if len(hint) == 0 && pgHint != "" {
@@ -428,42 +409,6 @@ func splitColumnName(raw string) (qualifier, name string) {
 	return qualifier, name
 }
 
-// nameIndex holds the names of the tables, views and columns the role can
-// see, for the "did you mean …?" hints.
-type nameIndex struct {
-	tables []tableNames
-}
-
-type tableNames struct {
-	name    string // as a query names it: bare when on the search path, else schema.name
-	kind    string
-	columns []string
-	rows    float64 // the planner's estimate (pg_class.reltuples), -1 when unknown
-}
-
-func (n *nameIndex) table(name string) *tableNames {
-	for i := range n.tables {
-		if strings.EqualFold(n.tables[i].name, name) {
-			return &n.tables[i]
-		}
-	}
-	// A bare name that only a qualified table has.
-	for i := range n.tables {
-		if j := strings.LastIndexByte(n.tables[i].name, '.'); j >= 0 && strings.EqualFold(n.tables[i].name[j+1:], name) {
-			return &n.tables[i]
-		}
-	}
-	return nil
-}
-
-func (n *nameIndex) tableList() []string {
-	var out []string
-	for _, t := range n.tables {
-		out = append(out, t.name)
-	}
-	return out
-}
-
 // namesSQL lists the relations the role can see outside the system schemas,
 // with their columns (separated by the unit separator, which no sane name
 // holds), those on the search path first.
@@ -478,7 +423,7 @@ LIMIT 5000`
 
 // nameIndexLocked loads the names once (again after an unknown table, when
 // they are older than a few seconds: the schema may change while connected).
-func (d *DB) nameIndexLocked(ctx context.Context) (*nameIndex, error) {
+func (d *DB) nameIndexLocked(ctx context.Context) (*adapter.Names, error) {
 	if d.names != nil {
 		return d.names, nil
 	}
@@ -486,16 +431,16 @@ func (d *DB) nameIndexLocked(ctx context.Context) (*nameIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx := &nameIndex{}
+	idx := &adapter.Names{Qualified: true}
 	for _, r := range rows {
-		t := tableNames{name: r[0], kind: r[1], rows: -1}
+		t := adapter.TableNames{Name: r[0], Kind: r[1], Rows: -1}
 		if f, err := strconv.ParseFloat(r[3], 64); err == nil {
-			t.rows = f
+			t.Rows = f
 		}
 		if r[2] != "" {
-			t.columns = strings.Split(r[2], "\x1f")
+			t.Columns = strings.Split(r[2], "\x1f")
 		}
-		idx.tables = append(idx.tables, t)
+		idx.Tables = append(idx.Tables, t)
 	}
 	d.names, d.namesAt = idx, time.Now()
 	return idx, nil

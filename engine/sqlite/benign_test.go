@@ -267,9 +267,7 @@ func TestBenignSet(t *testing.T) {
 				t.Fatalf("%s: %d rows through the guard, %d on the bare connection", where, len(res.Rows), len(want))
 			}
 			got := make([][]any, len(res.Rows))
-			for j, r := range res.Rows {
-				got[j] = r
-			}
+			copy(got, res.Rows)
 			if diff := benignCompare(got, want, q.ordered); diff != "" {
 				t.Errorf("%s: the answers differ: %s", where, diff)
 			}

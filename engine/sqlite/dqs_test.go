@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"querent/engine/adapter"
+
 	"querent/engine/describe"
 	"querent/engine/sqltext"
 
@@ -146,7 +148,7 @@ func TestDQSCorpus(t *testing.T) {
 		guarded *DB
 		bare    *sql.DB
 		run     func(string) (int, [][]any, error)
-		names   *nameIndex
+		names   *adapter.Names
 	}
 	dbs := map[string]*conns{}
 	open := func(name string) *conns {
@@ -207,9 +209,7 @@ func TestDQSCorpus(t *testing.T) {
 				t.Fatalf("%s: %d columns and %d rows through the guard, %d and %d with SQLite's quirk", where, len(res.Columns), len(res.Rows), ncols, len(want))
 			}
 			got := make([][]any, len(res.Rows))
-			for i, r := range res.Rows {
-				got[i] = r
-			}
+			copy(got, res.Rows)
 			if diff := benignCompare(got, want, q.ordered); diff != "" {
 				t.Fatalf("%s: the answers differ: %s", where, diff)
 			}
@@ -249,8 +249,8 @@ func TestDQSCorpus(t *testing.T) {
 				scope := tablesInScope(q.sql, n, c.names)
 				var cols []string
 				for _, tb := range scope {
-					if tn := c.names.table(tb); tn != nil {
-						cols = append(cols, tn.columns...)
+					if tn := c.names.Table(tb); tn != nil {
+						cols = append(cols, tn.Columns...)
 					}
 				}
 				if len(text.Closest(n, cols, 3)) > 0 {
@@ -427,11 +427,11 @@ func TestDQSHelpers(t *testing.T) {
 			t.Errorf("osaDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.d)
 		}
 	}
-	idx := &nameIndex{tables: []tableNames{
-		{name: "teacher", columns: []string{"Teacher_ID", "Name", "Age", "Hometown"}},
-		{name: "airlines", columns: []string{"uid", "Airline", "Abbreviation", "Country"}},
-		{name: "Invoice", columns: []string{"InvoiceId", "InvoiceDate", "BillingCountry", "Total"}},
-		{name: "_querent_imports", internal: true, columns: []string{"rows"}},
+	idx := &adapter.Names{Tables: []adapter.TableNames{
+		{Name: "teacher", Columns: []string{"Teacher_ID", "Name", "Age", "Hometown"}},
+		{Name: "airlines", Columns: []string{"uid", "Airline", "Abbreviation", "Country"}},
+		{Name: "Invoice", Columns: []string{"InvoiceId", "InvoiceDate", "BillingCountry", "Total"}},
+		{Name: "_querent_imports", Internal: true, Columns: []string{"rows"}},
 	}}
 	for _, tc := range []struct {
 		name  string

@@ -3,11 +3,13 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"querent/engine/sqltext"
-	"querent/engine/text"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"querent/engine/adapter"
+	"querent/engine/sqltext"
+	"querent/engine/text"
 
 	"modernc.org/sqlite"
 )
@@ -180,7 +182,7 @@ func exprPlace(text string, toks []sqltext.Token, i int) bool {
 // tablesInScope returns the tables the statement names, not counting the
 // double-quoted tokens named name: text that happens to equal a table's
 // name ("Artist") does not bring that table's columns into the comparison.
-func tablesInScope(text, name string, idx *nameIndex) []string {
+func tablesInScope(text, name string, idx *adapter.Names) []string {
 	var b strings.Builder
 	last := 0
 	for _, t := range sqltext.Lex(text) {
@@ -216,33 +218,33 @@ func tablesInScope(text, name string, idx *nameIndex) []string {
 // The hint's looser edit distance (1 + length/4) would call "Sale" close to
 // Name, and its containment would call "United Airlines" close to Airline
 // and "Kansas City" close to City: words of text, not columns.
-func columnsLike(name string, scope []string, idx *nameIndex) (near, elsewhere []string) {
+func columnsLike(name string, scope []string, idx *adapter.Names) (near, elsewhere []string) {
 	n := normName(name)
 	if n == "" {
 		return nil, nil
 	}
 	ident := identShaped(name)
 	for _, t := range scope {
-		tn := idx.table(t)
+		tn := idx.Table(t)
 		if tn == nil {
 			continue
 		}
-		for _, c := range tn.columns {
+		for _, c := range tn.Columns {
 			if closeToColumn(n, normName(c), ident) {
 				if len(scope) > 1 {
-					c = tn.name + "." + c
+					c = tn.Name + "." + c
 				}
 				near = append(near, c)
 			}
 		}
 	}
-	for _, tn := range idx.tables {
-		if tn.internal || text.ContainsFold(scope, tn.name) {
+	for _, tn := range idx.Tables {
+		if tn.Internal || text.ContainsFold(scope, tn.Name) {
 			continue
 		}
-		for _, c := range tn.columns {
+		for _, c := range tn.Columns {
 			if normName(c) == n {
-				elsewhere = append(elsewhere, tn.name+"."+c)
+				elsewhere = append(elsewhere, tn.Name+"."+c)
 			}
 		}
 	}

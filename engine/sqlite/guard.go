@@ -2,8 +2,9 @@ package sqlite
 
 import (
 	"fmt"
-	"querent/engine/sqltext"
 	"strings"
+
+	"querent/engine/sqltext"
 
 	"modernc.org/sqlite"
 	lib "modernc.org/sqlite/lib"

@@ -27,7 +27,7 @@ var _ engine.History = (*HistoryStore)(nil)
 // OpenHistory opens (creating when needed) the history file at path.
 func OpenHistory(ctx context.Context, path string) (*HistoryStore, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, engine.Errorf(engine.CodeDatabase, "cannot create Querent's data folder %s: %v", filepath.Dir(path), err).WithHint(
+		return nil, engine.Errorf(engine.CodeDatabase, "cannot create Querent's data folder %s: %v", filepath.Dir(path), err).WithErr(err).WithHint(
 			"set QUERENT_DATA_DIR to a folder you may write")
 	}
 	q := url.Values{}

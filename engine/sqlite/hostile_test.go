@@ -6,10 +6,11 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"querent/engine/text"
 	"strings"
 	"testing"
 	"time"
+
+	"querent/engine/text"
 
 	"querent/engine"
 )

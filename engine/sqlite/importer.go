@@ -8,17 +8,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"querent/engine/sqltext"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
-	"golang.org/x/sync/semaphore"
-
 	"querent/engine"
+	"querent/engine/files"
 	"querent/engine/imports"
+	"querent/engine/sqltext"
+	"querent/engine/words"
 )
 
 // ImportOptions control how Import writes tables.
@@ -51,25 +50,6 @@ func (o ImportOptions) cachePragma() string {
 	}
 	return fmt.Sprintf("PRAGMA cache_size = -%d", kib)
 }
-
-// importBatchRows is the most rows one INSERT statement carries: wide
-// multi-row statements with typed binds are what made modernc as fast as
-// the sqlite3 shell (performance.md).
-const importBatchRows = 100
-
-// maxImportVariables is SQLite's limit on parameters in one statement.
-const maxImportVariables = 32766
-
-// importBatchBytes bounds the values of one batch too: a batch is copied
-// twice more to be bound (into one Go buffer, then into C memory), and up
-// to a dozen batches are in flight between the reader and the writer. By
-// rows alone, 100 rows of 10 MB values were 1 GB a batch, and an XLSX of
-// 90 such shared strings took 4.4 GB to import.
-const importBatchBytes = 4 << 20
-
-// importInFlight bounds the values of the batches read and not yet
-// written.
-const importInFlight = 16 << 20
 
 var safeTableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -105,9 +85,9 @@ func Import(ctx context.Context, target string, tables []*imports.ImportTable, o
 		}
 		rep, err = importNew(ctx, abs, tables, names, opts)
 	case statErr != nil:
-		return nil, engine.Errorf(engine.CodeImport, "%s: cannot read the target: %v", target, statErr).WithHint("check the path and its permissions")
+		return nil, engine.Errorf(engine.CodeImport, "%s: cannot read the target: %v", target, statErr).WithErr(statErr).WithHint("check the path and its permissions")
 	case st.IsDir():
-		return nil, engine.Errorf(engine.CodeUsage, "%s is a folder", target).WithHint("give --db a file name, such as %s", filepath.Join(target, "data.sqlite"))
+		return nil, folderTarget(target)
 	default:
 		if err := checkQuerentMade(ctx, abs, target); err != nil {
 			return nil, err
@@ -134,21 +114,21 @@ func checkRequest(target string, tables []*imports.ImportTable, opts ImportOptio
 		return opts, "", engine.Errorf(engine.CodeImport, "there is nothing to import: no table was read").WithHint("check that the files hold data")
 	}
 	if opts.ReplaceUserTable && opts.Append {
-		return opts, "", engine.Errorf(engine.CodeUsage, "--replace-user-table and --append cannot be used together").WithHint("choose one")
+		return opts, "", engine.Say(engine.CodeUsage, words.New("target.not_together", words.ReplaceUserTable, words.Append)).WithHint("choose one")
 	}
 	if opts.ReplaceUserTable {
 		opts.Replace = true
 	}
 	if opts.Replace && opts.Append {
-		return opts, "", engine.Errorf(engine.CodeUsage, "--replace and --append cannot be used together").WithHint("choose one")
+		return opts, "", engine.Say(engine.CodeUsage, words.New("target.not_together", words.Replace, words.Append)).WithHint("choose one")
 	}
 	if opts.Table != "" {
 		if len(tables) != 1 {
-			return opts, "", engine.Errorf(engine.CodeUsage, "--table names one table, but this import makes %d", len(tables)).WithHint(
-				"import the files one at a time, or leave out --table to name each table after its file or sheet")
+			return opts, "", engine.Say(engine.CodeUsage, words.New("target.table_one", words.Table, words.Value(strconv.Itoa(len(tables))))).SayHint(
+				words.New("target.one_at_a_time", words.Table))
 		}
 		if !safeTableName.MatchString(opts.Table) || isInternalTable(opts.Table) {
-			return opts, "", engine.Errorf(engine.CodeUsage, "--table %q is not a usable table name", opts.Table).WithHint(
+			return opts, "", engine.Say(engine.CodeUsage, words.New("target.bad_table_name", words.Table, words.Quoted(opts.Table))).WithHint(
 				"use letters, digits and _ (not starting with a digit, sqlite_ or _querent_)")
 		}
 	}
@@ -159,11 +139,11 @@ func checkRequest(target string, tables []*imports.ImportTable, opts ImportOptio
 	}
 	abs, err := filepath.Abs(target)
 	if err != nil {
-		return opts, "", engine.Errorf(engine.CodeUsage, "cannot resolve the path %s: %v", target, err)
+		return opts, "", engine.Errorf(engine.CodeUsage, "cannot resolve the path %s: %v", target, err).WithErr(err)
 	}
 	for _, t := range tables {
 		if t.SourcePath != "" && sameFile(t.SourcePath, abs) {
-			return opts, "", engine.Errorf(engine.CodeUsage, "the target %s is also a source of this import", target).WithHint("write to another file with --db")
+			return opts, "", engine.Errorf(engine.CodeUsage, "the target %s is also a source of this import", target).SayHint(words.New("target.other_target", words.DB))
 		}
 	}
 	return opts, abs, nil
@@ -177,8 +157,8 @@ func checkRequest(target string, tables []*imports.ImportTable, opts ImportOptio
 func checkQuerentMade(ctx context.Context, abs, target string) error {
 	if cerr := checkFile(abs, target); cerr != nil {
 		e := engine.AsError(cerr)
-		return engine.Errorf(engine.CodeImport, "the target is not a usable SQLite database: %s", e.Message).WithHint(
-			"Querent writes only into SQLite files; name a new file with --db to create one")
+		return engine.Errorf(engine.CodeImport, "the target is not a usable SQLite database: %s", e.Message).SayHint(
+			words.New("target.sqlite_only", words.DB))
 	}
 	made, merr := madeByQuerent(ctx, abs)
 	if merr != nil {
@@ -216,9 +196,9 @@ func Check(ctx context.Context, target string, tables []*imports.ImportTable, op
 	case errors.Is(statErr, os.ErrNotExist):
 		return out, nil, nil
 	case statErr != nil:
-		return nil, nil, engine.Errorf(engine.CodeImport, "%s: cannot read the target: %v", target, statErr).WithHint("check the path and its permissions")
+		return nil, nil, engine.Errorf(engine.CodeImport, "%s: cannot read the target: %v", target, statErr).WithErr(statErr).WithHint("check the path and its permissions")
 	case st.IsDir():
-		return nil, nil, engine.Errorf(engine.CodeUsage, "%s is a folder", target).WithHint("give --db a file name, such as %s", filepath.Join(target, "data.sqlite"))
+		return nil, nil, folderTarget(target)
 	}
 	if err := checkQuerentMade(ctx, abs, target); err != nil {
 		return nil, nil, err
@@ -269,7 +249,7 @@ func Check(ctx context.Context, target string, tables []*imports.ImportTable, op
 			continue
 		}
 		if kind == "view" {
-			return nil, nil, engine.Errorf(engine.CodeImport, "%s has a view named %s", filepath.Base(abs), name).WithHint("choose another table name with --table")
+			return nil, nil, engine.Errorf(engine.CodeImport, "%s has a view named %s", filepath.Base(abs), name).SayHint(words.New("target.other_table_name", words.Table))
 		}
 		switch {
 		case opts.Append:
@@ -293,9 +273,15 @@ func Check(ctx context.Context, target string, tables []*imports.ImportTable, op
 	return out, append(warnings, rep.Warnings...), nil
 }
 
+// folderTarget refuses a target that is a folder.
+func folderTarget(target string) *engine.Error {
+	return engine.Errorf(engine.CodeUsage, "%s is a folder", target).SayHint(
+		words.New("target.give_name", words.DB, words.Value(filepath.Join(target, "data.sqlite"))))
+}
+
 func existsErr(abs, name, source string) error {
-	return engine.Errorf(engine.CodeImport, "%s already has a table named %s (from %s)", filepath.Base(abs), name, source).WithHint(
-		"choose what to do: --replace to replace that table, --append to add the rows to it, or --table NAME to import into a new table")
+	return engine.Errorf(engine.CodeImport, "%s already has a table named %s (from %s)", filepath.Base(abs), name, source).SayHint(
+		words.New("target.exists_choose", words.Replace, words.Append, words.Table.With("NAME")))
 }
 
 // plannedNames gives each table its name: --table, else its own, made
@@ -335,11 +321,11 @@ func sameFile(a, b string) bool {
 func importNew(ctx context.Context, abs string, tables []*imports.ImportTable, names []string, opts ImportOptions) (rep *imports.ImportReport, err error) {
 	dir := filepath.Dir(abs)
 	if st, serr := os.Stat(dir); serr != nil || !st.IsDir() {
-		return nil, engine.Errorf(engine.CodeImport, "the folder %s does not exist", dir).WithHint("create it first, or choose another --db path")
+		return nil, engine.Errorf(engine.CodeImport, "the folder %s does not exist", dir).SayHint(words.New("target.create_folder", words.DB))
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(abs)+".querent-import-*")
 	if err != nil {
-		return nil, engine.Errorf(engine.CodeImport, "cannot create a file in %s: %v", dir, err).WithHint("check that you may write there and that the disk has space")
+		return nil, engine.Errorf(engine.CodeImport, "cannot create a file in %s: %v", dir, err).WithErr(err).WithHint("check that you may write there and that the disk has space")
 	}
 	tmp := f.Name()
 	f.Close()
@@ -375,7 +361,7 @@ func importNew(ctx context.Context, abs string, tables []*imports.ImportTable, n
 	if err := renameNoReplace(tmp, abs); err != nil {
 		return nil, err
 	}
-	syncDir(dir)
+	files.SyncDir(dir)
 	return rep, nil
 }
 
@@ -470,7 +456,7 @@ func notQuerentMade(target string) *engine.Error {
 	dir, base := filepath.Split(target)
 	other := filepath.Join(dir, strings.TrimSuffix(base, filepath.Ext(base))+"-imported.sqlite")
 	return engine.Errorf(engine.CodeImport, "%s was not made by Querent's import (it has no %s table): Querent never writes into another database",
-		base, querentImportsTable).WithHint("import into a new database file instead, such as --db %s", other)
+		base, querentImportsTable).SayHint(words.New("target.new_file_instead", words.DB.With(other), words.Value(other)))
 }
 
 // checkReplace allows replacing the table name when Querent imported it
@@ -496,9 +482,8 @@ func checkReplace(q queryFunc, abs, name string, opts ImportOptions) (string, er
 		}
 	}
 	if !opts.ReplaceUserTable {
-		return "", engine.Errorf(engine.CodeImport, "%s has a table named %s that Querent did not import (%s rows): --replace replaces only tables Querent imported",
-			filepath.Base(abs), name, count).WithHint(
-			"to replace it anyway, use --replace-user-table; to keep it, use --table NAME to import into a new table")
+		return "", engine.Say(engine.CodeImport, words.New("target.user_table", words.Value(filepath.Base(abs)), words.Value(name), words.Value(count), words.Replace)).SayHint(
+			words.New("target.user_table_hint", words.ReplaceUserTable, words.Table.With("NAME")))
 	}
 	return fmt.Sprintf("replaced table %s, which Querent did not import (%s rows)", name, count), nil
 }
@@ -546,7 +531,7 @@ func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*imports
 		into := name
 		kind, exists := existing[strings.ToLower(name)]
 		if exists && kind == "view" {
-			return engine.Errorf(engine.CodeImport, "%s has a view named %s", filepath.Base(abs), name).WithHint("choose another table name with --table")
+			return engine.Errorf(engine.CodeImport, "%s has a view named %s", filepath.Base(abs), name).SayHint(words.New("target.other_table_name", words.Table))
 		}
 		switch {
 		case exists && opts.Append:
@@ -685,22 +670,8 @@ func checkAppend(q queryFunc, abs, name string, t *imports.ImportTable, rep *imp
 		wantNames = append(wantNames, col.Name)
 	}
 	if !strings.EqualFold(strings.Join(haveNames, ","), strings.Join(wantNames, ",")) {
-		hint := "append only files with the same columns in the same order, or use --replace, or --table NAME for a new table"
-		// A table an older Querent made kept empty unnamed CSV columns,
-		// which the one empty-column rule now leaves out: say how to keep them.
-		var keep []string
-		for _, k := range t.Skipped {
-			for _, h := range haveNames {
-				if !k.ByAnalyst && strings.EqualFold(h, k.Name) {
-					keep = append(keep, fmt.Sprintf(`--column "#%d:text"`, k.Position))
-				}
-			}
-		}
-		if len(keep) > 0 {
-			hint = "the table has empty unnamed columns that this import leaves out (one rule for CSV and XLSX); to append, keep them: " + strings.Join(keep, " ")
-		}
 		return engine.Errorf(engine.CodeImport, "cannot append %s to %s: the columns differ (the table has %s; the file has %s)",
-			t.Source, name, strings.Join(haveNames, ", "), strings.Join(wantNames, ", ")).WithHint("%s", hint)
+			t.Source, name, strings.Join(haveNames, ", "), strings.Join(wantNames, ", ")).SayHint(appendHint(t, haveNames))
 	}
 	for i, r := range have {
 		if !strings.EqualFold(r[1], t.Columns[i].Type) {
@@ -711,170 +682,35 @@ func checkAppend(q queryFunc, abs, name string, t *imports.ImportTable, rep *imp
 	return nil
 }
 
+// appendHint is the hint of an append whose columns differ: to append
+// only files with the same columns, or, when the table has empty unnamed
+// columns an older Querent kept (the one empty-column rule now leaves them
+// out), how to keep them.
+func appendHint(t *imports.ImportTable, haveNames []string) words.Sentence {
+	var keep []words.Part
+	var positions []string
+	for _, k := range t.Skipped {
+		for _, h := range haveNames {
+			if !k.ByAnalyst && strings.EqualFold(h, k.Name) {
+				if len(keep) > 0 {
+					keep = append(keep, words.Value(" "))
+				}
+				keep = append(keep, words.Column.With(fmt.Sprintf(`"#%d:text"`, k.Position)))
+				positions = append(positions, fmt.Sprintf("#%d", k.Position))
+			}
+		}
+	}
+	if len(keep) > 0 {
+		return words.New("target.keep_unnamed", words.Seq(keep...), words.Values(words.Comma, positions...))
+	}
+	return words.New("target.append_same", words.Replace, words.Table.With("NAME"))
+}
+
 func orText(t string) string {
 	if t == "" {
 		return "untyped"
 	}
 	return t
-}
-
-// valuesBytes is what a row's values take to bind: their text and blobs.
-func valuesBytes(row []engine.Value) int64 {
-	n := int64(16 * len(row))
-	for _, v := range row {
-		switch x := v.(type) {
-		case string:
-			n += int64(len(x))
-		case []byte:
-			n += int64(len(x))
-		}
-	}
-	return n
-}
-
-// insertRows streams a table's rows into the table `into` with wide
-// multi-row INSERTs; reading (parsing, converting) and writing overlap on
-// two goroutines.
-func insertRows(ctx context.Context, c *bulkConn, abs, into string, t *imports.ImportTable, opts ImportOptions) (int64, error) {
-	ncols := len(t.Columns)
-	if ncols == 0 {
-		return 0, nil
-	}
-	per := min(importBatchRows, max(1, maxImportVariables/ncols))
-	stmtFor := func(rows int) (*bulkStmt, error) {
-		one := "(" + strings.TrimSuffix(strings.Repeat("?,", ncols), ",") + ")"
-		return c.prepare(fmt.Sprintf("INSERT INTO %s VALUES %s", sqltext.QuoteIdent(into), strings.TrimSuffix(strings.Repeat(one+",", rows), ",")))
-	}
-	full, err := stmtFor(per)
-	if err != nil {
-		return 0, importErr(abs, err)
-	}
-	defer full.close()
-	// Batches cut short by their bytes have other row counts; their
-	// statements are kept, few as they are (a size is one per row count).
-	short := map[int]*bulkStmt{}
-	defer func() {
-		for _, st := range short {
-			st.close()
-		}
-	}()
-
-	rctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	// The batches between the reader and the writer hold at most
-	// importInFlight bytes of values (one batch at least, however large
-	// its rows: a row may hold 64 MB).
-	type batch struct {
-		vals   []any
-		weight int64
-	}
-	inflight := semaphore.NewWeighted(importInFlight)
-	batches := make(chan batch, 4)
-	free := make(chan []any, 6)
-	readErr := make(chan error, 1)
-	go func() {
-		defer close(batches)
-		buf := make([]any, 0, per*ncols)
-		var line, bytes int64
-		send := func() error {
-			w := min(max(bytes, 1), importInFlight)
-			if err := inflight.Acquire(rctx, w); err != nil {
-				return err
-			}
-			select {
-			case batches <- batch{buf, w}:
-			case <-rctx.Done():
-				inflight.Release(w)
-				return rctx.Err()
-			}
-			bytes = 0
-			return nil
-		}
-		err := t.Rows(rctx, func(row []engine.Value) error {
-			line++
-			if len(row) != ncols {
-				return engine.Errorf(engine.CodeInternal, "%s: row %d has %d values for %d columns", t.Source, line, len(row), ncols)
-			}
-			buf = append(buf, row...)
-			bytes += valuesBytes(row)
-			if len(buf) == per*ncols || bytes >= importBatchBytes {
-				if err := send(); err != nil {
-					return err
-				}
-				select {
-				case buf = <-free:
-					buf = buf[:0]
-				default:
-					buf = make([]any, 0, per*ncols)
-				}
-			}
-			return nil
-		})
-		if err == nil && len(buf) > 0 {
-			err = send()
-		}
-		readErr <- err
-	}()
-	var n int64
-	var lastReport time.Time
-	var werr error
-	for bt := range batches {
-		b := bt.vals
-		if werr != nil {
-			inflight.Release(bt.weight)
-			continue // drain
-		}
-		if ctx.Err() != nil {
-			werr = ctx.Err()
-			cancel()
-			inflight.Release(bt.weight)
-			continue
-		}
-		rows := len(b) / ncols
-		stmt := full
-		if rows != per {
-			if stmt = short[rows]; stmt == nil {
-				s, err := stmtFor(rows)
-				if err != nil {
-					werr = importErr(abs, err)
-					cancel()
-					inflight.Release(bt.weight)
-					continue
-				}
-				short[rows], stmt = s, s
-			}
-		}
-		err := stmt.execValues(b)
-		clear(b) // a buffer kept for reuse must not keep its values alive
-		inflight.Release(bt.weight)
-		if err != nil {
-			werr = importErr(abs, err)
-			cancel()
-			continue
-		}
-		n += int64(rows)
-		select {
-		case free <- b:
-		default:
-		}
-		if opts.Progress != nil && time.Since(lastReport) > 100*time.Millisecond {
-			lastReport = time.Now()
-			opts.Progress(imports.ImportProgress{Phase: "writing", Source: t.Source, Rows: n, RowsTotal: t.RowCount})
-		}
-	}
-	rerr := <-readErr
-	switch {
-	case ctx.Err() != nil:
-		return 0, engine.AsError(ctx.Err())
-	case werr != nil:
-		return 0, werr
-	case rerr != nil:
-		return 0, engine.AsError(rerr)
-	}
-	if opts.Progress != nil {
-		opts.Progress(imports.ImportProgress{Phase: "writing", Source: t.Source, Rows: n, RowsTotal: t.RowCount})
-	}
-	return n, nil
 }
 
 // importErr translates a writing error.
@@ -891,16 +727,16 @@ func importErr(abs string, err error) error {
 	if errors.As(err, &be) {
 		msg = be.msg
 	}
-	hint := "check that the disk has space and that you may write to the file"
+	hint := words.Plain("check that the disk has space and that you may write to the file")
 	switch {
 	case strings.Contains(msg, "locked") || strings.Contains(msg, "busy"):
-		hint = "another program is writing to this database; close it and try again"
+		hint = words.Plain("another program is writing to this database; close it and try again")
 	case strings.Contains(msg, "readonly") || strings.Contains(msg, "read-only"):
-		hint = "the file or its folder is read-only; choose a file you may write with --db"
+		hint = words.New("target.read_only", words.DB)
 	case strings.Contains(msg, "full"):
-		hint = "the disk is full; free some space and try again"
+		hint = words.Plain("the disk is full; free some space and try again")
 	}
-	return engine.Errorf(engine.CodeImport, "%s: cannot write: %s", filepath.Base(abs), msg).WithErr(err).WithHint("%s", hint)
+	return engine.Errorf(engine.CodeImport, "%s: cannot write: %s", filepath.Base(abs), msg).WithErr(err).SayHint(hint)
 }
 
 // removeDB removes a database file and any sidecar SQLite left.
@@ -919,16 +755,6 @@ func syncFile(path string) error {
 	return f.Sync()
 }
 
-func syncDir(dir string) {
-	if runtime.GOOS == "windows" {
-		return
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-}
-
 // renameNoReplace moves tmp to dst unless dst appeared meanwhile, which it
 // must never overwrite.
 func renameNoReplace(tmp, dst string) error {
@@ -936,14 +762,14 @@ func renameNoReplace(tmp, dst string) error {
 		os.Remove(tmp)
 		return nil
 	} else if errors.Is(err, os.ErrExist) {
-		return engine.Errorf(engine.CodeImport, "%s appeared while importing; it was left alone", filepath.Base(dst)).WithHint("run the import again to add to it, or choose another --db")
+		return engine.Errorf(engine.CodeImport, "%s appeared while importing; it was left alone", filepath.Base(dst)).SayHint(words.New("target.appeared", words.DB))
 	}
 	// No hard links here (some file systems): check, then rename.
 	if _, err := os.Stat(dst); err == nil {
-		return engine.Errorf(engine.CodeImport, "%s appeared while importing; it was left alone", filepath.Base(dst)).WithHint("run the import again to add to it, or choose another --db")
+		return engine.Errorf(engine.CodeImport, "%s appeared while importing; it was left alone", filepath.Base(dst)).SayHint(words.New("target.appeared", words.DB))
 	}
 	if err := os.Rename(tmp, dst); err != nil {
-		return engine.Errorf(engine.CodeImport, "cannot move the new database into place: %v", err).WithHint("check that you may write to the folder")
+		return engine.Errorf(engine.CodeImport, "cannot move the new database into place: %v", err).WithErr(err).WithHint("check that you may write to the folder")
 	}
 	return nil
 }

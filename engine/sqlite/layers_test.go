@@ -129,11 +129,11 @@ func TestErrorOffsetReachable(t *testing.T) {
 	db := openT(t, copyChinook(t), Options{})
 	err := db.withLock(context.Background(), func() error {
 		db.auth.reset(policyQuery)
-		_, off, err := db.columnInfoLocked("SELECT Title FROM Album WHERE")
+		_, _, err := db.columnInfoLocked("SELECT Title FROM Album WHERE")
 		if err == nil {
 			t.Fatal("no error for an incomplete statement")
 		}
-		_, off, _ = db.columnInfoLocked("SELECT Titel FROM Album")
+		_, off, _ := db.columnInfoLocked("SELECT Titel FROM Album")
 		if off != 7 {
 			t.Errorf("error offset = %d, want 7: errorOffset cannot reach sqlite3_error_offset through the driver's connection (modernc.org/sqlite changed?)", off)
 		}

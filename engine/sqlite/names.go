@@ -3,44 +3,15 @@ package sqlite
 import (
 	"context"
 	"strings"
+
+	"querent/engine/adapter"
 )
 
-// nameIndex holds the names of the tables, views and columns, for the
-// "did you mean …?" suggestions of unknown_table and unknown_column errors.
-type nameIndex struct {
-	tables []tableNames
-}
-
-type tableNames struct {
-	name     string
-	kind     string
-	internal bool
-	columns  []string
-}
-
-func (n *nameIndex) table(name string) *tableNames {
-	for i := range n.tables {
-		if strings.EqualFold(n.tables[i].name, name) {
-			return &n.tables[i]
-		}
-	}
-	return nil
-}
-
-// tableList returns the names of the user's tables and views.
-func (n *nameIndex) tableList() []string {
-	var out []string
-	for _, t := range n.tables {
-		if !t.internal {
-			out = append(out, t.name)
-		}
-	}
-	return out
-}
-
-// nameIndexLocked loads the names once (the file cannot change while open);
-// a failed load, a cancelled one say, is tried again next time.
-func (d *DB) nameIndexLocked(ctx context.Context) (*nameIndex, error) {
+// nameIndexLocked loads the names of the tables, views and columns once,
+// for the "did you mean …?" suggestions of unknown_table and
+// unknown_column errors (the file cannot change while open); a failed
+// load, a cancelled one say, is tried again next time.
+func (d *DB) nameIndexLocked(ctx context.Context) (*adapter.Names, error) {
 	if d.names != nil {
 		return d.names, nil
 	}
@@ -52,32 +23,32 @@ func (d *DB) nameIndexLocked(ctx context.Context) (*nameIndex, error) {
 	return idx, nil
 }
 
-func (d *DB) loadNamesLocked(ctx context.Context) (*nameIndex, error) {
+func (d *DB) loadNamesLocked(ctx context.Context) (*adapter.Names, error) {
 	d.auth.reset(policyInternal)
 	rows, err := d.conn.QueryContext(ctx, "SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view') ORDER BY rowid")
 	if err != nil {
 		return nil, err
 	}
-	idx := &nameIndex{}
+	idx := &adapter.Names{}
 	for rows.Next() {
-		var t tableNames
-		if err := rows.Scan(&t.name, &t.kind); err != nil {
+		var t adapter.TableNames
+		if err := rows.Scan(&t.Name, &t.Kind); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		t.internal = isInternalTable(t.name)
-		idx.tables = append(idx.tables, t)
+		t.Internal = isInternalTable(t.Name)
+		idx.Tables = append(idx.Tables, t)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	for i := range idx.tables {
-		cols, err := d.tableColumnNamesLocked(ctx, idx.tables[i].name)
+	for i := range idx.Tables {
+		cols, err := d.tableColumnNamesLocked(ctx, idx.Tables[i].Name)
 		if err != nil {
 			continue // a broken view: no column names to suggest
 		}
-		idx.tables[i].columns = cols
+		idx.Tables[i].Columns = cols
 	}
 	return idx, nil
 }

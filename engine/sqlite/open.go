@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"querent/engine/sqltext"
 	"reflect"
 	"runtime"
 	"strings"
@@ -20,12 +19,16 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"querent/engine/adapter"
+	"querent/engine/sqltext"
+
 	"modernc.org/libc"
 	"modernc.org/sqlite"
 	lib "modernc.org/sqlite/lib"
 
 	"querent/engine"
 	"querent/engine/files"
+	"querent/engine/words"
 )
 
 // Options tune how a database is opened and bounded. The zero value gives
@@ -133,7 +136,7 @@ type DB struct {
 	warnings []string
 	cleanup  []func()
 
-	names *nameIndex // under lock
+	names *adapter.Names // under lock
 
 	schemaMu sync.Mutex
 	schema   *engine.Schema
@@ -172,7 +175,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	opts = opts.withDefaults()
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, dbError(path, "cannot resolve the path: %v", err).WithHint("check the path")
+		return nil, dbError(path, "cannot resolve the path: %v", err).WithErr(err).WithHint("check the path")
 	}
 	var warnings []string
 	var cleanup []func()
@@ -473,13 +476,7 @@ func (d *DB) checkViews(ctx context.Context) error {
 
 // withLock runs f holding the connection, or returns when ctx ends first.
 func (d *DB) withLock(ctx context.Context, f func() error) error {
-	select {
-	case d.lock <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	defer func() { <-d.lock }()
-	return f()
+	return adapter.WithLock(ctx, d.lock, f)
 }
 
 // columnInfoLocked compiles query without running it (the authorizer sees
@@ -577,8 +574,8 @@ func checkOpened(f *os.File, shown string) (fs.FileInfo, []byte, error) {
 	case !st.Mode().IsRegular():
 		return nil, nil, dbError(shown, "this is not a regular file").WithHint("choose a .sqlite or .db file")
 	case st.Size() == 0:
-		return nil, nil, dbError(shown, "the file is empty (0 bytes), so it holds no database").WithHint(
-			"choose another file; to build a database from CSV or XLSX files, use: querent import --db new.sqlite data.csv")
+		return nil, nil, dbError(shown, "the file is empty (0 bytes), so it holds no database").SayHint(
+			words.New("open.empty_file", importInto("data.csv")))
 	}
 	head := make([]byte, 512)
 	n, err := f.ReadAt(head, 0)
@@ -612,11 +609,11 @@ func notSQLite(shown string, head []byte) *engine.Error {
 	ext := strings.ToLower(filepath.Ext(shown))
 	switch {
 	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
-		return dbError(shown, "this is not a SQLite database: it is a ZIP archive (an .xlsx workbook is one)").WithHint(
-			"to query a spreadsheet, import it: querent import --db new.sqlite %s", quoteShell(shown))
+		return dbError(shown, "this is not a SQLite database: it is a ZIP archive (an .xlsx workbook is one)").SayHint(
+			words.New("open.import_spreadsheet", importInto(quoteShell(shown))))
 	case bytes.HasPrefix(head, []byte("\xd0\xcf\x11\xe0")):
-		return dbError(shown, "this is not a SQLite database: it is an old Office file (.xls)").WithHint(
-			"save it as .xlsx or .csv in your spreadsheet program, then import it with querent import")
+		return dbError(shown, "this is not a SQLite database: it is an old Office file (.xls)").SayHint(
+			words.New("open.save_as", words.Import))
 	case bytes.HasPrefix(head, []byte("%PDF")):
 		return dbError(shown, "this is not a SQLite database: it is a PDF document").WithHint("choose a .sqlite or .db file")
 	case looksLikeText(head):
@@ -624,11 +621,17 @@ func notSQLite(shown string, head []byte) *engine.Error {
 		if ext == ".db" || ext == ".sqlite" || ext == ".sqlite3" {
 			what = "a text file with a database name"
 		}
-		return dbError(shown, "this is not a SQLite database: it is %s (CSV or similar?)", what).WithHint(
-			"to query CSV data, import it into a database: querent import --db new.sqlite %s", quoteShell(shown))
+		return dbError(shown, "this is not a SQLite database: it is %s (CSV or similar?)", what).SayHint(
+			words.New("open.import_csv", importInto(quoteShell(shown))))
 	}
 	return dbError(shown, "this is not a SQLite database, or it is encrypted (SQLCipher and similar tools scramble the whole file)").WithHint(
 		"Querent cannot open encrypted files: open it in the program that made it and export an unencrypted copy")
+}
+
+// importInto is the import of source into a new database, the way on
+// from a file that is not one: querent import --db new.sqlite source.
+func importInto(source string) words.Part {
+	return words.Import.With(words.DB.With("new.sqlite"), words.Value(source))
 }
 
 func looksLikeText(b []byte) bool {

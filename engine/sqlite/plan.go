@@ -3,11 +3,13 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"querent/engine/sqltext"
-	"querent/engine/text"
 	"regexp"
 	"strings"
 	"time"
+
+	"querent/engine/adapter"
+	"querent/engine/sqltext"
+	"querent/engine/text"
 
 	"querent/engine"
 )
@@ -46,12 +48,33 @@ var (
 )
 
 func (d *DB) explainLocked(ctx context.Context, v *engine.Validation) ([]string, error) {
+	plan, err := d.queryPlanLocked(ctx, v.SQL)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := d.nameIndexLocked(ctx)
+	if err != nil {
+		return nil, err
+	}
+	_, aliases := queryTables(v.SQL, idx)
+	r := &planReader{d: d, ctx: ctx, idx: idx, aliases: aliases, clauses: clauseColumns(v.SQL),
+		large: d.opts.LargeTableRows, scansByParent: map[int64][]string{}}
+	for _, row := range plan {
+		r.row(row)
+	}
+	r.joins()
+	return r.hints.List(), nil
+}
+
+// queryPlanLocked runs EXPLAIN QUERY PLAN for sql, under a deadline of its
+// own.
+func (d *DB) queryPlanLocked(ctx context.Context, sql string) ([]planRow, error) {
 	tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	d.auth.reset(policyQuery)
-	rows, err := d.conn.QueryContext(tctx, "EXPLAIN QUERY PLAN "+v.SQL)
+	rows, err := d.conn.QueryContext(tctx, "EXPLAIN QUERY PLAN "+sql)
 	if err != nil {
-		return nil, d.runError(ctx, tctx, v.SQL, v.SQL, 5*time.Second, err)
+		return nil, d.runError(ctx, tctx, sql, sql, 5*time.Second, err)
 	}
 	var plan []planRow
 	for rows.Next() {
@@ -67,95 +90,121 @@ func (d *DB) explainLocked(ctx context.Context, v *engine.Validation) ([]string,
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	idx, err := d.nameIndexLocked(ctx)
-	if err != nil {
-		return nil, err
+	return plan, nil
+}
+
+// planReader reads a query plan's rows into hints: what makes the query
+// slow on tables of at least large rows, and what would help.
+type planReader struct {
+	d       *DB
+	ctx     context.Context
+	idx     *adapter.Names
+	aliases map[string]string   // the query's aliases, lower-cased, to their tables
+	clauses map[string][]string // the names each clause cites (clauseColumns)
+	large   int64
+	hints   adapter.Hints
+	// maxScanned is the most rows of a table the plan scans so far;
+	// scansByParent the tables scanned under each plan row (table, then
+	// the name the plan gives it, joined by a NUL), for the joins.
+	maxScanned    int64
+	scansByParent map[int64][]string
+}
+
+// resolve is the table a plan's name stands for (an alias, or a table of
+// the database), "" for another name (a view, a subquery).
+func (r *planReader) resolve(name string) string {
+	if t, ok := r.aliases[strings.ToLower(name)]; ok {
+		return t
 	}
-	_, aliases := queryTables(v.SQL, idx)
-	clauses := clauseColumns(v.SQL)
-	resolve := func(name string) string {
-		if t, ok := aliases[strings.ToLower(name)]; ok {
-			return t
-		}
-		if tn := idx.table(name); tn != nil && tn.kind == "table" {
-			return tn.name
-		}
-		return ""
+	if tn := r.idx.Table(name); tn != nil && tn.Kind == "table" {
+		return tn.Name
 	}
-	var hints []string
-	add := func(format string, args ...any) {
-		h := fmt.Sprintf(format, args...)
-		for _, x := range hints {
-			if x == h {
-				return
-			}
-		}
-		hints = append(hints, h)
+	return ""
+}
+
+// row reads one row of the plan.
+func (r *planReader) row(p planRow) {
+	if m := reScan.FindStringSubmatch(p.detail); m != nil {
+		r.scan(p, m)
+		return
 	}
-	large := d.opts.LargeTableRows
-	var maxScanned int64
-	scansByParent := map[int64][]string{}
-	for _, r := range plan {
-		if m := reScan.FindStringSubmatch(r.detail); m != nil {
-			t := resolve(m[1])
-			if t == "" {
-				continue
-			}
-			n := d.rowCountLocked(ctx, t)
-			maxScanned = max(maxScanned, n)
-			scansByParent[r.parent] = append(scansByParent[r.parent], t+"\x00"+m[1])
-			if n < large {
-				continue
-			}
-			filtered := columnsOf(clauses["WHERE"], t, idx)
-			if len(filtered) > 0 {
-				add("full scan of %s (%s rows) although the query filters it on %s: an index would let SQLite read only the matching rows — %s "+
-					"(the file's owner can add it; Querent never changes the file)",
-					t, engine.GroupThousands(n), strings.Join(filtered, ", "), createIndex(t, filtered))
-			} else {
-				add("reads all %s rows of %s (no WHERE filter on it); if only part of it is needed, filter with WHERE or stop early with LIMIT",
-					engine.GroupThousands(n), t)
-			}
-			continue
-		}
-		if m := reAutoIndex.FindStringSubmatch(r.detail); m != nil {
-			table, cols := m[1], m[2]
-			if table == "" {
-				if s := reSearchOn.FindStringSubmatch(r.detail); s != nil {
-					table = s[1]
-				}
-				cols = m[3]
-			}
-			t := resolve(table)
-			if t == "" {
-				t = table
-			}
-			names := planColumns(cols)
-			add("SQLite builds a temporary index on %s(%s) every time this query runs, because no index fits the join; "+
-				"a permanent one would make it faster — %s (the file's owner can add it)", t, strings.Join(names, ", "), createIndex(t, names))
-			continue
-		}
-		if m := reTempTree.FindStringSubmatch(r.detail); m != nil {
-			what := m[1]
-			if maxScanned < large {
-				continue
-			}
-			clause := "ORDER BY"
-			if strings.HasPrefix(what, "GROUP BY") {
-				clause = "GROUP BY"
-			} else if strings.HasPrefix(what, "DISTINCT") {
-				clause = "DISTINCT"
-			}
-			add("sorts up to %s rows in a temporary B-tree for %s; an index on the %s column(s) would give the rows already in order",
-				engine.GroupThousands(maxScanned), what, clause)
-			continue
-		}
-		if reCorrel.MatchString(r.detail) {
-			add("a correlated subquery runs once for every row of the outer query; a JOIN with GROUP BY, or a window function, computes the same in one pass")
-		}
+	if m := reAutoIndex.FindStringSubmatch(p.detail); m != nil {
+		r.autoIndex(p, m)
+		return
 	}
-	hasJoinCondition := len(clauses["ON"]) > 0 || len(clauses["USING"]) > 0 || len(clauses["WHERE"]) > 0
-	for _, scans := range scansByParent {
+	if m := reTempTree.FindStringSubmatch(p.detail); m != nil {
+		r.tempTree(m[1])
+		return
+	}
+	if reCorrel.MatchString(p.detail) {
+		r.hints.Add("a correlated subquery runs once for every row of the outer query; a JOIN with GROUP BY, or a window function, computes the same in one pass")
+	}
+}
+
+// scan reads a full scan of a table (m: reScan's match): large and
+// filtered, an index would help; large and unfiltered, a WHERE or LIMIT.
+func (r *planReader) scan(p planRow, m []string) {
+	t := r.resolve(m[1])
+	if t == "" {
+		return
+	}
+	n := r.d.rowCountLocked(r.ctx, t)
+	r.maxScanned = max(r.maxScanned, n)
+	r.scansByParent[p.parent] = append(r.scansByParent[p.parent], t+"\x00"+m[1])
+	if n < r.large {
+		return
+	}
+	filtered := columnsOf(r.clauses["WHERE"], t, r.idx)
+	if len(filtered) > 0 {
+		r.hints.Add("full scan of %s (%s rows) although the query filters it on %s: an index would let SQLite read only the matching rows — %s "+
+			"(the file's owner can add it; Querent never changes the file)",
+			t, engine.GroupThousands(n), strings.Join(filtered, ", "), createIndex(t, filtered))
+	} else {
+		r.hints.Add("reads all %s rows of %s (no WHERE filter on it); if only part of it is needed, filter with WHERE or stop early with LIMIT",
+			engine.GroupThousands(n), t)
+	}
+}
+
+// autoIndex reads an automatic index SQLite builds for a join (m:
+// reAutoIndex's match): a permanent one would make it faster.
+func (r *planReader) autoIndex(p planRow, m []string) {
+	table, cols := m[1], m[2]
+	if table == "" {
+		if s := reSearchOn.FindStringSubmatch(p.detail); s != nil {
+			table = s[1]
+		}
+		cols = m[3]
+	}
+	t := r.resolve(table)
+	if t == "" {
+		t = table
+	}
+	names := planColumns(cols)
+	r.hints.Add("SQLite builds a temporary index on %s(%s) every time this query runs, because no index fits the join; "+
+		"a permanent one would make it faster — %s (the file's owner can add it)", t, strings.Join(names, ", "), createIndex(t, names))
+}
+
+// tempTree reads a sort in a temporary B-tree for what, after a scan of a
+// large table: an index would give the rows in order.
+func (r *planReader) tempTree(what string) {
+	if r.maxScanned < r.large {
+		return
+	}
+	clause := "ORDER BY"
+	if strings.HasPrefix(what, "GROUP BY") {
+		clause = "GROUP BY"
+	} else if strings.HasPrefix(what, "DISTINCT") {
+		clause = "DISTINCT"
+	}
+	r.hints.Add("sorts up to %s rows in a temporary B-tree for %s; an index on the %s column(s) would give the rows already in order",
+		engine.GroupThousands(r.maxScanned), what, clause)
+}
+
+// joins reads the tables scanned side by side under one plan row: with
+// many combinations, a join without a condition SQLite can use.
+func (r *planReader) joins() {
+	hasJoinCondition := len(r.clauses["ON"]) > 0 || len(r.clauses["USING"]) > 0 || len(r.clauses["WHERE"]) > 0
+	for _, scans := range r.scansByParent {
 		if len(scans) < 2 {
 			continue
 		}
@@ -163,25 +212,24 @@ func (d *DB) explainLocked(ctx context.Context, v *engine.Validation) ([]string,
 		var names []string
 		for _, s := range scans {
 			t, alias, _ := strings.Cut(s, "\x00")
-			product = satMul(product, d.rowCountLocked(ctx, t))
+			product = satMul(product, r.d.rowCountLocked(r.ctx, t))
 			if alias != t {
 				names = append(names, t+" "+alias)
 			} else {
 				names = append(names, t)
 			}
 		}
-		if product < large {
+		if product < r.large {
 			continue
 		}
 		if hasJoinCondition {
-			add("%s are joined without an equality condition SQLite can use: each row of one is compared with every row of the other (%s combinations); "+
+			r.hints.Add("%s are joined without an equality condition SQLite can use: each row of one is compared with every row of the other (%s combinations); "+
 				"join on key columns (ON a.key = b.key)", orAnd(names), engine.GroupThousands(product))
 		} else {
-			add("%s are joined without a join condition (a cartesian product: %s combinations); add ON a.key = b.key, "+
+			r.hints.Add("%s are joined without a join condition (a cartesian product: %s combinations); add ON a.key = b.key, "+
 				"or JOIN … USING (key), for the columns that link them", orAnd(names), engine.GroupThousands(product))
 		}
 	}
-	return hints, nil
 }
 
 // clauseColumns collects the identifiers that appear in each clause of a
@@ -227,14 +275,14 @@ func clauseColumns(sql string) map[string][]string {
 }
 
 // columnsOf returns the names in names that are columns of table.
-func columnsOf(names []string, table string, idx *nameIndex) []string {
-	tn := idx.table(table)
+func columnsOf(names []string, table string, idx *adapter.Names) []string {
+	tn := idx.Table(table)
 	if tn == nil {
 		return nil
 	}
 	var out []string
 	for _, n := range names {
-		for _, c := range tn.columns {
+		for _, c := range tn.Columns {
 			if strings.EqualFold(c, n) && !text.ContainsFold(out, c) {
 				out = append(out, c)
 			}

@@ -5,14 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"querent/engine/enginetest/casefile"
-	"querent/engine/sqltext"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"querent/engine/enginetest/casefile"
+	"querent/engine/sqltext"
 
 	"querent/engine"
 	"querent/engine/worker"

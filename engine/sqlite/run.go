@@ -12,6 +12,7 @@ import (
 	lib "modernc.org/sqlite/lib"
 
 	"querent/engine"
+	"querent/engine/words"
 )
 
 // wrapperName is the CTE of the execution wrapper; Querent's own names start
@@ -219,8 +220,8 @@ func (d *DB) runError(ctx, tctx context.Context, query, text string, timeout tim
 		return engine.AsError(ctx.Err())
 	}
 	if tctx.Err() != nil || isInterrupt(err) {
-		return engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", timeout).WithHint(
-			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time with --timeout")
+		return engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", timeout).SayHint(
+			words.New("hint.cheaper", words.Timeout))
 	}
 	if code, ok := sqliteCode(err); ok {
 		switch code {
@@ -338,8 +339,8 @@ func (d *DB) streamLocked(ctx context.Context, query string, v *engine.Validatio
 			return info, engine.AsError(ctx.Err())
 		}
 		if tctx.Err() != nil {
-			return info, engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", opts.Timeout).WithHint(
-				"make it cheaper (filter with WHERE, join on key columns, aggregate before joining) or allow more time with --timeout")
+			return info, engine.QueryErrorf(engine.CodeTimeout, query, -1, "the query ran past its %s timeout and was stopped", opts.Timeout).SayHint(
+				words.New("hint.cheaper_stream", words.Timeout))
 		}
 		return info, d.runError(ctx, tctx, query, v.SQL, opts.Timeout, err)
 	}
@@ -348,46 +349,8 @@ func (d *DB) streamLocked(ctx context.Context, query string, v *engine.Validatio
 		return fail(err)
 	}
 	defer st.close()
-	n := len(v.Columns)
-	// Column types need the first non-NULL value of each undeclared column:
-	// look ahead at the first rows before telling the caller, until each
-	// has one, for 100 rows at most and lookAheadBytes of values (100 rows
-	// of 10 MB values were a gigabyte held before the first row was sent).
-	var ahead [][]engine.Value
-	var aheadBytes int64
-	untyped := map[int]bool{}
-	for i, c := range info.Columns {
-		if c.Type == "" {
-			untyped[i] = true
-		}
-	}
-	vals := make([]any, n)
-	out := make([]engine.Value, n)
-	emit := func(r []engine.Value) error {
-		if opts.MaxRows > 0 && info.Rows == opts.MaxRows {
-			info.Truncated = true
-			return errStop
-		}
-		info.Rows++
-		return row(r)
-	}
-	sentColumns := false
-	sendColumns := func() error {
-		res := &engine.Result{Columns: info.Columns, Rows: ahead}
-		fillTypes(res)
-		info.Columns = res.Columns
-		sentColumns = true
-		if err := columns(info.Columns); err != nil {
-			return err
-		}
-		for _, r := range ahead {
-			if err := emit(r); err != nil {
-				return err
-			}
-		}
-		ahead = nil
-		return nil
-	}
+	s := newStreamer(info, opts.MaxRows, columns, row)
+	vals := make([]any, len(v.Columns))
 	var cbErr error
 	for {
 		if info.Rows%256 == 0 && ctx.Err() != nil {
@@ -400,44 +363,107 @@ func (d *DB) streamLocked(ctx context.Context, query string, v *engine.Validatio
 		if !ok {
 			break
 		}
-		if rb, maxRow := st.rowBytes(), d.maxRow(); rb > maxRow {
+		rb, maxRow := st.rowBytes(), d.maxRow()
+		if rb > maxRow {
 			return info, engine.QueryErrorf(engine.CodeTooBig, query, -1,
-				"row %d of the result holds %s, more than the %s a row may take", info.Rows+int64(len(ahead))+1,
+				"row %d of the result holds %s, more than the %s a row may take", info.Rows+int64(len(s.ahead))+1,
 				humanBytes(rb), humanBytes(maxRow)).WithHint(
 				"select fewer or shorter columns: substr(col, 1, 200) or length(col) instead of a long text or blob")
 		}
 		st.readRow(vals)
-		if !sentColumns {
-			r := make([]engine.Value, n)
-			copy(r, vals)
-			ahead = append(ahead, r)
-			for i := range untyped {
-				if r[i] != nil {
-					delete(untyped, i)
-				}
-			}
-			aheadBytes += st.rowBytes()
-			if len(ahead) < 100 && len(untyped) > 0 && aheadBytes < lookAheadBytes {
-				continue
-			}
-			if cbErr = sendColumns(); cbErr != nil {
-				break
-			}
-			continue
-		}
-		copy(out, vals)
-		if cbErr = emit(out); cbErr != nil {
+		if cbErr = s.add(vals, rb); cbErr != nil {
 			break
 		}
 	}
-	if cbErr == nil && !sentColumns {
-		cbErr = sendColumns()
+	if cbErr == nil && !s.sent {
+		cbErr = s.sendColumns()
 	}
 	if cbErr != nil && cbErr != errStop {
 		return info, cbErr
 	}
 	info.Elapsed = time.Since(start)
 	return info, nil
+}
+
+// streamer hands a stream's rows to its caller, up to the row limit: the
+// columns first, then each row. Column types need the first non-NULL
+// value of each undeclared column: it looks ahead at the first rows
+// before telling the caller, until each has one, for 100 rows at most and
+// lookAheadBytes of values (100 rows of 10 MB values were a gigabyte held
+// before the first row was sent).
+type streamer struct {
+	info    *engine.StreamInfo
+	maxRows int64
+	columns func([]engine.Column) error
+	row     func([]engine.Value) error
+
+	ahead      [][]engine.Value // the rows looked ahead at, not yet sent
+	aheadBytes int64
+	untyped    map[int]bool // the columns without a type yet
+	sent       bool         // the columns were sent
+	out        []engine.Value
+}
+
+func newStreamer(info *engine.StreamInfo, maxRows int64, columns func([]engine.Column) error, row func([]engine.Value) error) *streamer {
+	s := &streamer{info: info, maxRows: maxRows, columns: columns, row: row,
+		untyped: map[int]bool{}, out: make([]engine.Value, len(info.Columns))}
+	for i, c := range info.Columns {
+		if c.Type == "" {
+			s.untyped[i] = true
+		}
+	}
+	return s
+}
+
+// add hands on one row read (rowBytes its values' size): looked ahead at
+// while the columns are not sent, else sent.
+func (s *streamer) add(vals []any, rowBytes int64) error {
+	if s.sent {
+		copy(s.out, vals)
+		return s.emit(s.out)
+	}
+	r := make([]engine.Value, len(vals))
+	copy(r, vals)
+	s.ahead = append(s.ahead, r)
+	for i := range s.untyped {
+		if r[i] != nil {
+			delete(s.untyped, i)
+		}
+	}
+	s.aheadBytes += rowBytes
+	if len(s.ahead) < 100 && len(s.untyped) > 0 && s.aheadBytes < lookAheadBytes {
+		return nil
+	}
+	return s.sendColumns()
+}
+
+// emit sends one row, or errStop past the row limit.
+func (s *streamer) emit(r []engine.Value) error {
+	if s.maxRows > 0 && s.info.Rows == s.maxRows {
+		s.info.Truncated = true
+		return errStop
+	}
+	s.info.Rows++
+	return s.row(r)
+}
+
+// sendColumns types the columns from the rows looked ahead at, sends them,
+// then those rows.
+func (s *streamer) sendColumns() error {
+	res := &engine.Result{Columns: s.info.Columns, Rows: s.ahead}
+	fillTypes(res)
+	s.info.Columns = res.Columns
+	s.sent = true
+	if err := s.columns(s.info.Columns); err != nil {
+		return err
+	}
+	for _, r := range s.ahead {
+		if err := s.emit(r); err != nil {
+			return err
+		}
+	}
+	s.ahead = nil
+	return nil
 }
 
 // lookAheadBytes bounds the rows a stream holds before it sends its

@@ -142,12 +142,12 @@ func TestRunConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			res, err := db.Run(context.Background(), "SELECT count(*) FROM Track WHERE AlbumId > ?1", engine.RunOptions{})
+			_, err := db.Run(context.Background(), "SELECT count(*) FROM Track WHERE AlbumId > ?1", engine.RunOptions{})
 			if err == nil {
 				errs <- errors.New("a parameter was accepted")
 				return
 			}
-			res, err = db.Run(context.Background(), "SELECT count(*) FROM Track", engine.RunOptions{})
+			res, err := db.Run(context.Background(), "SELECT count(*) FROM Track", engine.RunOptions{})
 			if err != nil || res.Rows[0][0] != int64(3503) {
 				errs <- err
 			}

@@ -5,22 +5,19 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"querent/engine/sqltext"
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"querent/engine/adapter"
+	"querent/engine/sqltext"
 
 	"querent/engine"
 )
 
-// Bounds of schema introspection: it stays cheap on huge tables.
+// Bounds of schema introspection (with the adapters' shared ones,
+// adapter.SampleRows and the others): it stays cheap on huge tables.
 const (
-	sampleRows        = 3
-	distinctMax       = 25     // columns with more distinct values get none listed
-	distinctScanRows  = 10_000 // distinct values are taken from at most this many rows
-	sampleTextRunes   = 200    // longer sample texts are cut with …
-	sampleBlobBytes   = 64     // longer sample blobs are cut
 	unknownRowCount   = -1
 	schemaCallTimeout = 30 * time.Second
 )
@@ -80,12 +77,12 @@ func (d *DB) schemaLocked(ctx context.Context, skip map[string]bool, onStep func
 	}
 	s := &engine.Schema{Database: d.name, Tables: []*engine.Table{}}
 	byName := map[string]*engine.Table{}
-	for _, tn := range idx.tables {
-		t := &engine.Table{Name: tn.name, Kind: tn.kind, Internal: tn.internal,
+	for _, tn := range idx.Tables {
+		t := &engine.Table{Name: tn.Name, Kind: tn.Kind, Internal: tn.Internal,
 			Columns: []*engine.TableColumn{}, PrimaryKey: []string{}, ForeignKeys: []engine.ForeignKey{},
 			Indexes: []engine.Index{}, Samples: engine.Rows{Values: [][]engine.Value{}}}
 		s.Tables = append(s.Tables, t)
-		byName[strings.ToLower(tn.name)] = t
+		byName[strings.ToLower(tn.Name)] = t
 	}
 	if err := d.loadSQLLocked(ctx, byName); err != nil {
 		return nil, d.readError(ctx, err)
@@ -357,8 +354,8 @@ func (d *DB) loadOriginalNamesLocked(ctx context.Context, byName map[string]*eng
 func (d *DB) rowCountLocked(ctx context.Context, table string) int64 {
 	kind := "table"
 	if idx, err := d.nameIndexLocked(ctx); err == nil {
-		if tn := idx.table(table); tn != nil {
-			kind = tn.kind
+		if tn := idx.Table(table); tn != nil {
+			kind = tn.Kind
 		}
 	}
 	return d.rowCountFullLocked(ctx, table, kind).n
@@ -469,7 +466,7 @@ func (d *DB) loadSamplesLocked(ctx context.Context, t *engine.Table) {
 	for i, c := range cols {
 		sel[i] = cutExpr(sqltext.QuoteIdent(c))
 	}
-	rows, err := d.queryLocked(bctx, fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(sel, ", "), sqltext.QuoteIdent(t.Name), sampleRows))
+	rows, err := d.queryLocked(bctx, fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(sel, ", "), sqltext.QuoteIdent(t.Name), adapter.SampleRows))
 	if err != nil {
 		t.Note = sampleNote(bctx, err)
 		return
@@ -486,7 +483,7 @@ func (d *DB) loadSamplesLocked(ctx context.Context, t *engine.Table) {
 		}
 		row := make([]engine.Value, len(cols))
 		for i, v := range vals {
-			row[i] = shorten(normalize(v))
+			row[i] = adapter.CutSample(normalize(v))
 		}
 		t.Samples.Values = append(t.Samples.Values, row)
 	}
@@ -496,7 +493,7 @@ func (d *DB) loadSamplesLocked(ctx context.Context, t *engine.Table) {
 		t.Note = sampleNote(bctx, err)
 		return
 	}
-	sampled := t.RowCount < 0 || t.RowCount > distinctScanRows
+	sampled := t.RowCount < 0 || t.RowCount > adapter.DistinctScanRows
 	for _, c := range t.Columns {
 		if c.Generated == "hidden" || (c.Affinity != "TEXT" && strings.TrimSpace(c.Type) != "") {
 			continue
@@ -523,12 +520,12 @@ func sampleNote(ctx context.Context, err error) string {
 }
 
 // distinctLocked returns the distinct text values of a column when it is a
-// category: at most distinctMax values among the first distinctScanRows
+// category: at most adapter.DistinctMax values among the first adapter.DistinctScanRows
 // rows, at least one of them repeated (a column of unique names is not a
 // category, however short the table).
 func (d *DB) distinctLocked(ctx context.Context, table, col string) ([]engine.Value, bool) {
 	q := fmt.Sprintf("SELECT +c, count(*) FROM (SELECT %s AS c FROM %s LIMIT %d) WHERE c IS NOT NULL GROUP BY c ORDER BY c LIMIT %d",
-		cutExpr(sqltext.QuoteIdent(col)), sqltext.QuoteIdent(table), distinctScanRows, distinctMax+1)
+		cutExpr(sqltext.QuoteIdent(col)), sqltext.QuoteIdent(table), adapter.DistinctScanRows, adapter.DistinctMax+1)
 	rows, err := d.queryLocked(ctx, q)
 	if err != nil {
 		return nil, false
@@ -546,39 +543,23 @@ func (d *DB) distinctLocked(ctx context.Context, table, col string) ([]engine.Va
 		if !ok {
 			return nil, false // numbers or blobs in a text column: not a category
 		}
-		out = append(out, shorten(s))
+		out = append(out, adapter.CutSample(s))
 		total += n
 	}
-	if rows.Err() != nil || len(out) == 0 || len(out) > distinctMax || total <= int64(len(out)) {
+	if rows.Err() != nil || len(out) == 0 || len(out) > adapter.DistinctMax || total <= int64(len(out)) {
 		return nil, false
 	}
 	return out, true
 }
 
 // cutExpr selects col cut to what a sample shows (one character more than
-// shown, so that shorten still marks the cut), inside SQLite: a long value
+// shown, so that adapter.CutSample still marks the cut), inside SQLite: a long value
 // is never copied out whole. Numbers are left alone (substr would turn them
 // into text); the expression has no declared type, so the driver hands
 // back text exactly as stored.
 func cutExpr(col string) string {
 	return fmt.Sprintf("CASE typeof(%[1]s) WHEN 'text' THEN substr(%[1]s, 1, %[2]d) WHEN 'blob' THEN substr(%[1]s, 1, %[3]d) ELSE %[1]s END",
-		col, sampleTextRunes+1, sampleBlobBytes)
-}
-
-// shorten cuts long sample values: they are for showing, not for analysis.
-func shorten(v engine.Value) engine.Value {
-	switch x := v.(type) {
-	case string:
-		if utf8.RuneCountInString(x) > sampleTextRunes {
-			r := []rune(x)
-			return string(r[:sampleTextRunes]) + "…"
-		}
-	case []byte:
-		if len(x) > sampleBlobBytes {
-			return x[:sampleBlobBytes]
-		}
-	}
-	return v
+		col, adapter.SampleTextRunes+1, adapter.SampleBlobBytes)
 }
 
 // affinity applies SQLite's rules for a declared type's column affinity.

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"querent/engine"
+	"querent/engine/adapter"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -138,10 +139,10 @@ func TestSchemaEdges(t *testing.T) {
 		}
 	}
 	blobs := s.Table("blobs").Samples.Values[0]
-	if b := blobs[0].([]byte); len(b) != sampleBlobBytes {
+	if b := blobs[0].([]byte); len(b) != adapter.SampleBlobBytes {
 		t.Errorf("sample blob of %d bytes", len(b))
 	}
-	if txt := blobs[1].(string); len([]rune(txt)) != sampleTextRunes+1 || !strings.HasSuffix(txt, "…") {
+	if txt := blobs[1].(string); len([]rune(txt)) != adapter.SampleTextRunes+1 || !strings.HasSuffix(txt, "…") {
 		t.Errorf("sample text not cut: %d runes", len([]rune(txt)))
 	}
 }

@@ -91,7 +91,7 @@ var snapshots = struct {
 func MakeSnapshot(ctx context.Context, root, path string) (dir, copyPath, warning string, err error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return "", "", "", dbError(path, "cannot resolve the path: %v", err).WithHint("check the path")
+		return "", "", "", dbError(path, "cannot resolve the path: %v", err).WithErr(err).WithHint("check the path")
 	}
 	in, _, err := files.OpenDatabase(abs)
 	if err != nil {
@@ -108,7 +108,7 @@ func MakeSnapshot(ctx context.Context, root, path string) (dir, copyPath, warnin
 func MakeSnapshotOf(ctx context.Context, root, path string, in *os.File) (dir, copyPath, warning string, err error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return "", "", "", dbError(path, "cannot resolve the path: %v", err).WithHint("check the path")
+		return "", "", "", dbError(path, "cannot resolve the path: %v", err).WithErr(err).WithHint("check the path")
 	}
 	roots := []string{root}
 	if root == "" {

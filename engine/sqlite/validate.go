@@ -4,16 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"querent/engine/sqltext"
 	"regexp"
 	"sort"
 	"strings"
+
+	"querent/engine/adapter"
+	"querent/engine/sqltext"
 
 	"modernc.org/sqlite"
 	lib "modernc.org/sqlite/lib"
 
 	"querent/engine"
 	"querent/engine/text"
+	"querent/engine/words"
 )
 
 // Validate compiles query with SQLite's own compiler, without running it,
@@ -270,12 +273,12 @@ func (d *DB) addJoinedTables(ctx context.Context, text string, tables []string) 
 			continue
 		}
 		name := sqltext.IdentText(text, sig[i])
-		tn := idx.table(name)
-		if tn == nil || ctes[strings.ToLower(name)] || seen[strings.ToLower(tn.name)] {
+		tn := idx.Table(name)
+		if tn == nil || ctes[strings.ToLower(name)] || seen[strings.ToLower(tn.Name)] {
 			continue
 		}
-		seen[strings.ToLower(tn.name)] = true
-		tables = append(tables, tn.name)
+		seen[strings.ToLower(tn.Name)] = true
+		tables = append(tables, tn.Name)
 	}
 	return tables
 }
@@ -392,7 +395,7 @@ func (d *DB) compileError(ctx context.Context, query, stmt string, base, offset 
 	}
 	idx, _ := d.nameIndexLocked(ctx)
 	if idx == nil {
-		idx = &nameIndex{}
+		idx = &adapter.Names{}
 	}
 	if m := reNoTable.FindStringSubmatch(msg); m != nil {
 		return unknownTable(query, stmt, base, m[1], idx)
@@ -401,19 +404,7 @@ func (d *DB) compileError(ctx context.Context, query, stmt string, base, offset 
 		return unknownColumn(query, stmt, base, offset, m[1], m[2] != "", idx)
 	}
 	if m := reAmbiguous.FindStringSubmatch(msg); m != nil {
-		var owners []string
-		tables, _ := queryTables(stmt, idx)
-		for _, t := range tables {
-			if tn := idx.table(t); tn != nil && text.ContainsFold(tn.columns, m[1]) {
-				owners = append(owners, tn.name+"."+m[1])
-			}
-		}
-		hint := "qualify the column with its table or alias, e.g. t." + m[1]
-		if len(owners) > 0 {
-			hint = "qualify the column with its table or alias: " + strings.Join(owners, " or ")
-		}
-		return engine.QueryErrorf(engine.CodeSyntax, query, firstPos(offset, stmt, base, m[1]),
-			"ambiguous column name %s: more than one table in the query has it", m[1]).WithHint("%s", hint)
+		return ambiguousColumn(query, stmt, base, offset, m[1], idx)
 	}
 	if m := reNoFunction.FindStringSubmatch(msg); m != nil {
 		return unknownFunction(query, stmt, base, offset, m[1])
@@ -424,34 +415,64 @@ func (d *DB) compileError(ctx context.Context, query, stmt string, base, offset 
 			"query the underlying tables directly instead of that view or column")
 	}
 	if m := reNear.FindStringSubmatch(msg); m != nil {
-		pos := offset
-		if pos < 0 {
-			pos = firstPos(-1, stmt, base, m[1])
-		}
-		where := ""
-		if pos >= 0 {
-			line, col := sqltext.LineCol(query, pos)
-			where = fmt.Sprintf(" at line %d, column %d", line, col)
-		}
-		e := engine.QueryErrorf(engine.CodeSyntax, query, pos, "syntax error near %q%s", m[1], where)
-		near := strings.ToUpper(m[1])
-		if pos > 0 {
-			// "SELECT TOP 5 …": SQLite reads TOP as a column and stumbles on 5.
-			before := strings.Fields(strings.ToUpper(query[:min(pos, len(query))]))
-			if len(before) > 0 && before[len(before)-1] == "TOP" {
-				near = "TOP"
-			}
-		}
-		if h, ok := foreignSyntax[near]; ok {
-			// Another dialect's word: say what SQLite writes instead.
-			e.Message += ": " + h[0]
-			return e.WithHint("%s", h[1])
-		}
-		if pos >= 0 {
-			return e.WithHint("check the SQL just before %q: a missing or extra comma, parenthesis, quote or keyword (%s)", m[1], sqltext.Marked(query, pos))
-		}
-		return e.WithHint("check the SQL around %q: a missing or extra comma, parenthesis, quote or keyword", m[1])
+		return nearError(query, stmt, base, offset, m[1])
 	}
+	return syntaxError(query, stmt, base, offset, msg)
+}
+
+// ambiguousColumn is the error of a column that more than one table of the
+// query has: its hint names them qualified.
+func ambiguousColumn(query, stmt string, base, offset int, name string, idx *adapter.Names) *engine.Error {
+	var owners []string
+	tables, _ := queryTables(stmt, idx)
+	for _, t := range tables {
+		if tn := idx.Table(t); tn != nil && text.ContainsFold(tn.Columns, name) {
+			owners = append(owners, tn.Name+"."+name)
+		}
+	}
+	hint := "qualify the column with its table or alias, e.g. t." + name
+	if len(owners) > 0 {
+		hint = "qualify the column with its table or alias: " + strings.Join(owners, " or ")
+	}
+	return engine.QueryErrorf(engine.CodeSyntax, query, firstPos(offset, stmt, base, name),
+		"ambiguous column name %s: more than one table in the query has it", name).WithHint("%s", hint)
+}
+
+// nearError is SQLite's syntax error near the token near: where it is, and
+// what another dialect's word is written as in SQLite.
+func nearError(query, stmt string, base, offset int, near string) *engine.Error {
+	pos := offset
+	if pos < 0 {
+		pos = firstPos(-1, stmt, base, near)
+	}
+	where := ""
+	if pos >= 0 {
+		line, col := sqltext.LineCol(query, pos)
+		where = fmt.Sprintf(" at line %d, column %d", line, col)
+	}
+	e := engine.QueryErrorf(engine.CodeSyntax, query, pos, "syntax error near %q%s", near, where)
+	word := strings.ToUpper(near)
+	if pos > 0 {
+		// "SELECT TOP 5 …": SQLite reads TOP as a column and stumbles on 5.
+		before := strings.Fields(strings.ToUpper(query[:min(pos, len(query))]))
+		if len(before) > 0 && before[len(before)-1] == "TOP" {
+			word = "TOP"
+		}
+	}
+	if h, ok := foreignSyntax[word]; ok {
+		// Another dialect's word: say what SQLite writes instead.
+		e.Message += ": " + h[0]
+		return e.WithHint("%s", h[1])
+	}
+	if pos >= 0 {
+		return e.WithHint("check the SQL just before %q: a missing or extra comma, parenthesis, quote or keyword (%s)", near, sqltext.Marked(query, pos))
+	}
+	return e.WithHint("check the SQL around %q: a missing or extra comma, parenthesis, quote or keyword", near)
+}
+
+// syntaxError is the error of SQLite's other compile messages, with the
+// hint each calls for.
+func syntaxError(query, stmt string, base, offset int, msg string) *engine.Error {
 	if msg == "incomplete input" {
 		return engine.QueryErrorf(engine.CodeSyntax, query, base+len(stmt), "the statement ends too early (incomplete input)").WithHint(
 			"a closing parenthesis or quote, or the rest of a clause, is missing at the end")
@@ -485,30 +506,17 @@ func isLimitMessage(msg string) bool {
 	return false
 }
 
-// unknownTable builds the unknown_table error with the closest names.
-func unknownTable(query, stmt string, base int, name string, idx *nameIndex) *engine.Error {
-	bare := name
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		bare = name[i+1:]
-	}
-	tables := idx.tableList()
-	e := engine.QueryErrorf(engine.CodeUnknownTable, query, firstPos(-1, stmt, base, bare), "no such table: %s", name)
-	var hint []string
-	if s := text.Closest(bare, tables, 3); len(s) > 0 {
-		hint = append(hint, "did you mean "+text.OrList(s)+"?")
-	}
-	if len(tables) == 0 {
-		hint = append(hint, "this database has no tables")
-	} else {
-		hint = append(hint, "the tables and views are: "+text.NameList(tables, 40))
-	}
-	return e.WithHint("%s", strings.Join(hint, " "))
+// unknownTable builds the unknown_table error with the closest names, at
+// the first token of the statement that names the table.
+func unknownTable(query, stmt string, base int, name string, idx *adapter.Names) *engine.Error {
+	pos := firstPos(-1, stmt, base, adapter.BareName(name))
+	return adapter.UnknownTable(query, pos, name, idx.TableList(), "this database has no tables")
 }
 
 // unknownColumn builds the unknown_column error: the closest columns of the
 // tables the query reads, or the table that has the column when the query
 // does not read it.
-func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, idx *nameIndex) *engine.Error {
+func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, idx *adapter.Names) *engine.Error {
 	name := raw
 	if dqs {
 		// SQLite prints the dequoted name between quotes, without escaping
@@ -536,18 +544,18 @@ func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, i
 	if qualifier != "" {
 		if t, ok := aliases[strings.ToLower(qualifier)]; ok {
 			tables = []string{t}
-		} else if tn := idx.table(qualifier); tn != nil {
-			tables = []string{tn.name}
+		} else if tn := idx.Table(qualifier); tn != nil {
+			tables = []string{tn.Name}
 		}
 	}
 	var cands []string
 	owner := map[string]string{}
 	for _, t := range tables {
-		if tn := idx.table(t); tn != nil {
-			for _, c := range tn.columns {
+		if tn := idx.Table(t); tn != nil {
+			for _, c := range tn.Columns {
 				cands = append(cands, c)
 				if _, ok := owner[c]; !ok {
-					owner[c] = tn.name
+					owner[c] = tn.Name
 				}
 			}
 		}
@@ -579,12 +587,12 @@ func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, i
 	} else {
 		// Perhaps the column is in a table the query does not read yet.
 		var elsewhere []string
-		for _, tn := range idx.tables {
-			if tn.internal || text.ContainsFold(tables, tn.name) {
+		for _, tn := range idx.Tables {
+			if tn.Internal || text.ContainsFold(tables, tn.Name) {
 				continue
 			}
-			for _, c := range text.Closest(name, tn.columns, 1) {
-				elsewhere = append(elsewhere, tn.name+"."+c)
+			for _, c := range text.Closest(name, tn.Columns, 1) {
+				elsewhere = append(elsewhere, tn.Name+"."+c)
 			}
 		}
 		if len(elsewhere) > 0 {
@@ -592,12 +600,12 @@ func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, i
 		}
 	}
 	for _, t := range tables {
-		if tn := idx.table(t); tn != nil && len(tn.columns) > 0 {
-			hint = append(hint, fmt.Sprintf("%s has: %s.", tn.name, text.NameList(tn.columns, 40)))
+		if tn := idx.Table(t); tn != nil && len(tn.Columns) > 0 {
+			hint = append(hint, fmt.Sprintf("%s has: %s.", tn.Name, text.NameList(tn.Columns, 40)))
 		}
 	}
 	if len(hint) == 0 {
-		hint = append(hint, "check the column's name in the schema (querent schema)")
+		return e.SayHint(words.New("hint.column_in_schema", words.Schema))
 	}
 	return e.WithHint("%s", strings.Join(hint, " "))
 }
@@ -673,7 +681,7 @@ func firstPos(offset int, text string, base int, name string) int {
 
 // queryTables finds the tables of the schema that the statement names, and
 // the aliases given to them (FROM Invoice i, JOIN Customer AS c).
-func queryTables(text string, idx *nameIndex) (tables []string, aliases map[string]string) {
+func queryTables(text string, idx *adapter.Names) (tables []string, aliases map[string]string) {
 	aliases = map[string]string{}
 	var sig []sqltext.Token
 	for _, t := range sqltext.Lex(text) {
@@ -686,15 +694,15 @@ func queryTables(text string, idx *nameIndex) (tables []string, aliases map[stri
 		if t.Kind != sqltext.Word && t.Kind != sqltext.Quoted {
 			continue
 		}
-		tn := idx.table(sqltext.IdentText(text, t))
+		tn := idx.Table(sqltext.IdentText(text, t))
 		if tn == nil {
 			continue
 		}
-		if !seen[strings.ToLower(tn.name)] {
-			seen[strings.ToLower(tn.name)] = true
-			tables = append(tables, tn.name)
+		if !seen[strings.ToLower(tn.Name)] {
+			seen[strings.ToLower(tn.Name)] = true
+			tables = append(tables, tn.Name)
 		}
-		aliases[strings.ToLower(tn.name)] = tn.name
+		aliases[strings.ToLower(tn.Name)] = tn.Name
 		j := i + 1
 		if j < len(sig) && strings.EqualFold(text[sig[j].Start:sig[j].End], "AS") {
 			j++
@@ -702,7 +710,7 @@ func queryTables(text string, idx *nameIndex) (tables []string, aliases map[stri
 		if j < len(sig) && (sig[j].Kind == sqltext.Word || sig[j].Kind == sqltext.Quoted) {
 			a := sqltext.IdentText(text, sig[j])
 			if sig[j].Kind == sqltext.Quoted || !sqlKeywords[strings.ToUpper(a)] {
-				aliases[strings.ToLower(a)] = tn.name
+				aliases[strings.ToLower(a)] = tn.Name
 			}
 		}
 	}

@@ -2,10 +2,11 @@ package sqlite
 
 import (
 	"context"
-	"querent/engine/sqltext"
 	"reflect"
 	"strings"
 	"testing"
+
+	"querent/engine/sqltext"
 
 	"querent/engine"
 )

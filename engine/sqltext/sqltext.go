@@ -242,11 +242,10 @@ func IdentText(sql string, t Token) string {
 	return s
 }
 
-// LineCol returns the 1-based line and column of byte offset pos in s.
+// LineCol returns the 1-based line and column (in bytes) of byte offset
+// pos in s, pos clamped to s.
 func LineCol(s string, pos int) (line, col int) {
-	if pos > len(s) {
-		pos = len(s)
-	}
+	pos = min(max(pos, 0), len(s))
 	line = 1 + strings.Count(s[:pos], "\n")
 	col = pos - strings.LastIndex(s[:pos], "\n")
 	return line, col

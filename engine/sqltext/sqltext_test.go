@@ -38,3 +38,12 @@ func TestSplit(t *testing.T) {
 		t.Errorf("statements %+v", st)
 	}
 }
+
+func TestLineCol(t *testing.T) {
+	s := "SELECT 1\nFROM t\nWHERE x"
+	for _, c := range []struct{ pos, line, col int }{{0, 1, 1}, {7, 1, 8}, {9, 2, 1}, {14, 2, 6}, {16, 3, 1}, {-3, 1, 1}, {99, 3, 8}} {
+		if line, col := LineCol(s, c.pos); line != c.line || col != c.col {
+			t.Errorf("LineCol(%d) = %d:%d, want %d:%d", c.pos, line, col, c.line, c.col)
+		}
+	}
+}

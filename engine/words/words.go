@@ -395,11 +395,16 @@ const (
 	Sheet     Flag = "sheet"
 	Column    Flag = "column"
 	Skip      Flag = "skip"
+	// The flags of an import's target (engine/sqlite).
+	Table            Flag = "table"
+	Replace          Flag = "replace"
+	Append           Flag = "append"
+	ReplaceUserTable Flag = "replace-user-table"
 )
 
 // Flags are the flags above, for the tests.
 var Flags = []Flag{Timeout, MaxRows, Model, ModelTimeout, Ollama, AllowSuperuser, DB, Gold, Force, Out, Chart, Delimiter, BOM, Raw, Preview,
-	Encoding, Ragged, HeaderRow, Sheet, Column, Skip}
+	Encoding, Ragged, HeaderRow, Sheet, Column, Skip, Table, Replace, Append, ReplaceUserTable}
 
 func (f Flag) say(sp *speaker) string { return flagWith{f, ""}.say(sp) }
 
@@ -445,10 +450,13 @@ const (
 	SQL    Command = "sql"
 	Schema Command = "schema"
 	Import Command = "import"
+	// The commands that keep files open (a file changed meanwhile).
+	MCP   Command = "mcp"
+	Serve Command = "serve"
 )
 
 // Commands are the commands above, for the tests.
-var Commands = []Command{SQL, Schema, Import}
+var Commands = []Command{SQL, Schema, Import, MCP, Serve}
 
 func (c Command) say(sp *speaker) string { return commandWith{c, nil}.say(sp) }
 

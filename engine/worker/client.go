@@ -10,6 +10,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/files"
+	"querent/engine/words"
 )
 
 // Bounds of the parent's watch over a worker.
@@ -383,117 +384,173 @@ func (c *Client) roundTrip(ctx context.Context, p *process, req request, o callO
 		}
 		return nil, p.deathError("stopped")
 	}
-	var hard <-chan time.Time
-	if !o.deadline.IsZero() {
-		t := time.NewTimer(time.Until(o.deadline))
-		defer t.Stop()
-		hard = t.C
-	}
-	var memC <-chan time.Time
-	if rssOf(p) > 0 {
-		t := time.NewTicker(memoryPoll)
-		defer t.Stop()
-		memC = t.C
-	}
-	stepTimer := time.NewTimer(time.Hour)
-	stepTimer.Stop()
-	defer stepTimer.Stop()
-	var curStep string
-	var stepC <-chan time.Time
+	t := newTrip(ctx, c, p, req, o, sh)
+	defer t.stop()
 	done := ctx.Done()
-	var graceC <-chan time.Time
-	var frameErr error
-	graceTimer := time.NewTimer(time.Hour)
-	graceTimer.Stop()
-	defer graceTimer.Stop()
-	startCancel := func() {
-		if graceC == nil {
-			p.cancel(req.ID)
-			graceTimer.Reset(cancelGrace)
-			graceC = graceTimer.C
-		}
-	}
 	for {
 		select {
 		case f := <-p.frames:
 			p.took(f)
-			switch f.typ {
-			case frameReply:
-				var rep reply
-				if err := decodeGob(f, &rep); err != nil || rep.ID != req.ID {
-					c.drop(p)
-					return nil, engine.Errorf(engine.CodeInternal, "the query worker's answer did not fit the question (%v)", err)
-				}
-				if frameErr != nil {
-					return nil, frameErr
-				}
-				if ctx.Err() != nil {
-					return nil, engine.AsError(ctx.Err())
-				}
-				if rep.Err != nil {
-					return &rep, rep.Err.toError()
-				}
-				return &rep, nil
-			case frameStep:
-				var s step
-				if decodeGob(f, &s) == nil {
-					curStep = s.Name
-					stepTimer.Reset(s.Budget + stepGrace)
-					stepC = stepTimer.C
-				}
-			default:
-				if frameErr == nil && o.onFrame != nil {
-					if err := o.onFrame(f); err != nil {
-						frameErr = err
-						startCancel()
-					}
-				}
+			if rep, end, err := t.frame(f); end {
+				return rep, err
 			}
 		case <-p.dead:
 			c.drop(p)
 			switch {
-			case frameErr != nil:
-				return nil, frameErr
+			case t.frameErr != nil:
+				return nil, t.frameErr
 			case ctx.Err() != nil:
 				return nil, engine.AsError(ctx.Err())
 			}
 			return nil, p.deathError("stopped unexpectedly")
-		case <-hard:
+		case <-t.hard:
 			c.drop(p)
-			if frameErr != nil {
-				return nil, frameErr
+			if t.frameErr != nil {
+				return nil, t.frameErr
 			}
 			return nil, o.onTimeout()
-		case <-stepC:
+		case <-t.stepC:
 			c.drop(p)
-			return nil, &stepOverrun{step: curStep}
+			return nil, &stepOverrun{step: t.curStep}
 		case <-done:
 			done = nil
-			startCancel()
-		case <-graceC:
+			t.startCancel()
+		case <-t.graceC:
 			c.drop(p)
-			if frameErr != nil {
-				return nil, frameErr
+			if t.frameErr != nil {
+				return nil, t.frameErr
 			}
 			return nil, engine.AsError(ctx.Err())
-		case <-memC:
-			limit := req.Open.MaxMemory
-			if sh != nil {
-				limit = sh.limit.Load()
-			}
-			rss := rssOf(p)
-			switch {
-			case rss > limit:
-				c.drop(p)
-				return nil, c.tooBig(limit)
-			case sh != nil && c.budget.overTree(sh, rss):
-				c.drop(p)
-				return nil, engine.Errorf(engine.CodeTooBig, "Querent's processes together needed more than the %s memory ceiling, and this query was the largest running: it was stopped",
-					engine.FormatSize(c.budget.Total())).WithHint(
-					"ask for less: fewer rows or columns, shorter values (substr(col, 1, 200)), or aggregate first; run fewer queries at once; the ceiling is a setting (QUERENT_MAX_MEMORY)")
+		case <-t.memC:
+			if err := t.memory(); err != nil {
+				return nil, err
 			}
 		}
 	}
+}
+
+// trip is one request's round trip, as the parent watches it: the hard
+// deadline, the worker's size polled, the current schema step's budget,
+// the grace a cancelled request has to stop, and the first error of the
+// caller's frame handler.
+type trip struct {
+	c   *Client
+	p   *process
+	ctx context.Context
+	req request
+	o   callOpts
+	sh  *share
+
+	hard, memC, stepC, graceC <-chan time.Time
+	stepTimer, graceTimer     *time.Timer
+	stops                     []func()
+	curStep                   string
+	frameErr                  error
+}
+
+func newTrip(ctx context.Context, c *Client, p *process, req request, o callOpts, sh *share) *trip {
+	t := &trip{c: c, p: p, ctx: ctx, req: req, o: o, sh: sh}
+	if !o.deadline.IsZero() {
+		hard := time.NewTimer(time.Until(o.deadline))
+		t.stops = append(t.stops, func() { hard.Stop() })
+		t.hard = hard.C
+	}
+	if rssOf(p) > 0 {
+		poll := time.NewTicker(memoryPoll)
+		t.stops = append(t.stops, poll.Stop)
+		t.memC = poll.C
+	}
+	t.stepTimer = time.NewTimer(time.Hour)
+	t.stepTimer.Stop()
+	t.graceTimer = time.NewTimer(time.Hour)
+	t.graceTimer.Stop()
+	t.stops = append(t.stops, func() { t.stepTimer.Stop() }, func() { t.graceTimer.Stop() })
+	return t
+}
+
+// stop stops the trip's timers.
+func (t *trip) stop() {
+	for i := len(t.stops) - 1; i >= 0; i-- {
+		t.stops[i]()
+	}
+}
+
+// startCancel asks the worker to cancel the request, once, and gives it
+// cancelGrace to stop.
+func (t *trip) startCancel() {
+	if t.graceC == nil {
+		t.p.cancel(t.req.ID)
+		t.graceTimer.Reset(cancelGrace)
+		t.graceC = t.graceTimer.C
+	}
+}
+
+// frame takes one frame of the request: the reply ends the trip (end),
+// a step starts its budget, the others go to the caller's handler (whose
+// error cancels the request).
+func (t *trip) frame(f frame) (rep *reply, end bool, err error) {
+	switch f.typ {
+	case frameReply:
+		rep, err = t.reply(f)
+		return rep, true, err
+	case frameStep:
+		var s step
+		if decodeGob(f, &s) == nil {
+			t.curStep = s.Name
+			t.stepTimer.Reset(s.Budget + stepGrace)
+			t.stepC = t.stepTimer.C
+		}
+	default:
+		if t.frameErr == nil && t.o.onFrame != nil {
+			if err := t.o.onFrame(f); err != nil {
+				t.frameErr = err
+				t.startCancel()
+			}
+		}
+	}
+	return nil, false, nil
+}
+
+// reply reads the worker's reply: its answer, or the error it carries, or
+// the caller's frame error or the context's end that came first.
+func (t *trip) reply(f frame) (*reply, error) {
+	var rep reply
+	if err := decodeGob(f, &rep); err != nil || rep.ID != t.req.ID {
+		t.c.drop(t.p)
+		return nil, engine.Errorf(engine.CodeInternal, "the query worker's answer did not fit the question (%v)", err).WithErr(err)
+	}
+	if t.frameErr != nil {
+		return nil, t.frameErr
+	}
+	if t.ctx.Err() != nil {
+		return nil, engine.AsError(t.ctx.Err())
+	}
+	if rep.Err != nil {
+		return &rep, rep.Err.toError()
+	}
+	return &rep, nil
+}
+
+// memory checks the worker's size against the call's share and, with the
+// other processes', against the ceiling: past either, the worker is
+// killed and the call fails with too_big.
+func (t *trip) memory() error {
+	limit := t.req.Open.MaxMemory
+	if t.sh != nil {
+		limit = t.sh.limit.Load()
+	}
+	rss := rssOf(t.p)
+	switch {
+	case rss > limit:
+		t.c.drop(t.p)
+		return t.c.tooBig(limit)
+	case t.sh != nil && t.c.budget.overTree(t.sh, rss):
+		t.c.drop(t.p)
+		return engine.Errorf(engine.CodeTooBig, "Querent's processes together needed more than the %s memory ceiling, and this query was the largest running: it was stopped",
+			engine.FormatSize(t.c.budget.Total())).WithHint(
+			"ask for less: fewer rows or columns, shorter values (substr(col, 1, 200)), or aggregate first; run fewer queries at once; the ceiling is a setting (QUERENT_MAX_MEMORY)")
+	}
+	return nil
 }
 
 // tooBig is the error of a call whose worker grew past its share.
@@ -611,8 +668,8 @@ func checkTimedOut(sql string) func() error {
 // ranPast is the timeout error of a statement the worker was killed for.
 func ranPast(sql string, timeout time.Duration) func() error {
 	return func() error {
-		e := engine.Errorf(engine.CodeTimeout, "the query ran past its %s timeout and was stopped", timeout).WithHint(
-			"make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time with --timeout")
+		e := engine.Errorf(engine.CodeTimeout, "the query ran past its %s timeout and was stopped", timeout).SayHint(
+			words.New("hint.cheaper", words.Timeout))
 		e.Query = sql
 		return e
 	}
@@ -633,7 +690,7 @@ func (c *Client) Run(ctx context.Context, sql string, opts engine.RunOptions) (*
 			}
 			_, rs, err := decodeRows(f.payload)
 			if err != nil {
-				return engine.Errorf(engine.CodeInternal, "the query worker sent rows that cannot be read: %v", err)
+				return engine.Errorf(engine.CodeInternal, "the query worker sent rows that cannot be read: %v", err).WithErr(err)
 			}
 			rows = append(rows, rs...)
 			return nil
@@ -669,13 +726,13 @@ func (c *Client) Stream(ctx context.Context, sql string, opts engine.StreamOptio
 			case frameColumns:
 				var cols []engine.Column
 				if err := decodeGob(f, &cols); err != nil {
-					return engine.Errorf(engine.CodeInternal, "the query worker sent columns that cannot be read: %v", err)
+					return engine.Errorf(engine.CodeInternal, "the query worker sent columns that cannot be read: %v", err).WithErr(err)
 				}
 				return columns(cols)
 			case frameRows:
 				_, rs, err := decodeRows(f.payload)
 				if err != nil {
-					return engine.Errorf(engine.CodeInternal, "the query worker sent rows that cannot be read: %v", err)
+					return engine.Errorf(engine.CodeInternal, "the query worker sent rows that cannot be read: %v", err).WithErr(err)
 				}
 				for _, r := range rs {
 					if err := row(r); err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/files"
+	"querent/engine/words"
 )
 
 // The protocol between a parent and its worker: frames on the worker's
@@ -150,10 +151,14 @@ type step struct {
 	Budget time.Duration
 }
 
-// wireError carries an *engine.Error across the process boundary; Cause
-// restores the context errors that callers test with errors.Is.
+// wireError carries an *engine.Error across the process boundary: its
+// message and hint as text and in parts (words.Sentence crosses gob part
+// for part), so that the parent's error is said by each face as the
+// worker's was; Cause restores the context errors that callers test with
+// errors.Is.
 type wireError struct {
 	Code, Message, Hint, Query string
+	MessageWords, HintWords    words.Sentence
 	Position                   int
 	Cause                      string // "canceled", "deadline" or ""
 }
@@ -163,7 +168,8 @@ func toWire(err error) *wireError {
 		return nil
 	}
 	e := engine.AsError(err)
-	w := &wireError{Code: e.Code, Message: e.Message, Hint: e.Hint, Query: e.Query, Position: e.Position}
+	w := &wireError{Code: e.Code, Message: e.Message, Hint: e.Hint, Query: e.Query, Position: e.Position,
+		MessageWords: e.MessageWords, HintWords: e.HintWords}
 	switch {
 	case errors.Is(err, context.Canceled):
 		w.Cause = "canceled"
@@ -174,7 +180,8 @@ func toWire(err error) *wireError {
 }
 
 func (w *wireError) toError() *engine.Error {
-	e := &engine.Error{Code: w.Code, Message: w.Message, Hint: w.Hint, Query: w.Query, Position: w.Position}
+	e := &engine.Error{Code: w.Code, Message: w.Message, Hint: w.Hint, Query: w.Query, Position: w.Position,
+		MessageWords: w.MessageWords, HintWords: w.HintWords}
 	switch w.Cause {
 	case "canceled":
 		e.Err = context.Canceled

@@ -16,6 +16,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/files"
+	"querent/engine/words"
 )
 
 // OpenFunc opens the database a worker serves, in the worker process.
@@ -140,8 +141,8 @@ func openArgs(w openWire) (OpenArgs, error) {
 
 // changedError is the refusal of a file that is not what was opened.
 func changedError(path, why string) *engine.Error {
-	return engine.Errorf(engine.CodeDatabase, "%s changed on disk while Querent had it open (%s); Querent reads a file only in the state it opened and checked", path, why).WithHint(
-		"open it again to read it as it is now (restart querent mcp or querent serve, or open the file again in the app)")
+	return engine.Errorf(engine.CodeDatabase, "%s changed on disk while Querent had it open (%s); Querent reads a file only in the state it opened and checked", path, why).SayHint(
+		words.New("hint.reopen_changed", words.MCP, words.Serve))
 }
 
 // MemoryLimiter is implemented by databases whose statements' memory can
@@ -239,54 +240,9 @@ var errWrite = errors.New("cannot write to the parent")
 func (s *server) do(ctx context.Context, req request, rep *reply) error {
 	switch req.Op {
 	case opOpen:
-		if req.Open.MaxMemory > 0 {
-			// Go's collector works harder as the heap nears half the ceiling;
-			// SQLite's own heap is limited by the opener.
-			debug.SetMemoryLimit(req.Open.MaxMemory / 2)
-		}
-		args, err := openArgs(req.Open)
-		if err != nil {
-			return err
-		}
-		db, err := s.open(ctx, args)
-		if err != nil {
-			return err
-		}
-		s.db = db
-		s.dbReady.Store(&db)
-		o := &openReply{Name: db.Name(), Dialect: db.Dialect(), Warnings: db.Warnings()}
-		if f, ok := db.(interface{ Path() string }); ok {
-			o.Path = f.Path()
-		}
-		if args.Path == "" {
-			// The demo's sha256 is the worker's to know (its own bytes).
-			if f, ok := db.(engine.Fingerprinter); ok {
-				rep.SHA, _ = f.SHA256(ctx)
-			}
-		}
-		rep.Open = o
-		return nil
+		return s.openDB(ctx, req, rep)
 	case opSchema:
-		if st, ok := s.db.(SteppedSchema); ok {
-			skip := map[string]bool{}
-			for _, n := range req.Skip {
-				skip[n] = true
-			}
-			var werr error
-			sch, err := st.SchemaSteps(ctx, skip, func(name string, budget time.Duration) {
-				if werr == nil {
-					werr = s.fw.writeGob(frameStep, step{ID: req.ID, Name: name, Budget: budget})
-				}
-			})
-			if werr != nil {
-				return errWrite
-			}
-			rep.Schema = sch
-			return err
-		}
-		sch, err := s.db.Schema(ctx)
-		rep.Schema = sch
-		return err
+		return s.schema(ctx, req, rep)
 	case opValidate:
 		v, err := s.db.Validate(ctx, req.SQL)
 		rep.Valid = v
@@ -296,67 +252,136 @@ func (s *server) do(ctx context.Context, req request, rep *reply) error {
 		rep.Hints = h
 		return err
 	case opRun:
-		res, err := s.db.Run(ctx, req.SQL, req.Run)
-		if err != nil {
-			return err
+		return s.run(ctx, req, rep)
+	case opStream:
+		return s.stream(ctx, req, rep)
+	}
+	return engine.Errorf(engine.CodeInternal, "the query worker does not know the request %q", req.Op)
+}
+
+// openDB opens the database the worker serves.
+func (s *server) openDB(ctx context.Context, req request, rep *reply) error {
+	if req.Open.MaxMemory > 0 {
+		// Go's collector works harder as the heap nears half the ceiling;
+		// SQLite's own heap is limited by the opener.
+		debug.SetMemoryLimit(req.Open.MaxMemory / 2)
+	}
+	args, err := openArgs(req.Open)
+	if err != nil {
+		return err
+	}
+	db, err := s.open(ctx, args)
+	if err != nil {
+		return err
+	}
+	s.db = db
+	s.dbReady.Store(&db)
+	o := &openReply{Name: db.Name(), Dialect: db.Dialect(), Warnings: db.Warnings()}
+	if f, ok := db.(interface{ Path() string }); ok {
+		o.Path = f.Path()
+	}
+	if args.Path == "" {
+		// The demo's sha256 is the worker's to know (its own bytes).
+		if f, ok := db.(engine.Fingerprinter); ok {
+			rep.SHA, _ = f.SHA256(ctx)
 		}
-		var b rowBatch
-		b.reset(req.ID, len(res.Columns))
-		for _, row := range res.Rows {
-			b.add(row)
-			if b.full() {
-				if err := s.fw.write(frameRows, b.payloadParts()...); err != nil {
-					return errWrite
-				}
-				b.reset(req.ID, len(res.Columns))
-			}
+	}
+	rep.Open = o
+	return nil
+}
+
+// schema reads the schema, announcing each bounded step to the parent
+// where the database reads it in steps (SteppedSchema), without the steps
+// the parent says to skip.
+func (s *server) schema(ctx context.Context, req request, rep *reply) error {
+	st, ok := s.db.(SteppedSchema)
+	if !ok {
+		sch, err := s.db.Schema(ctx)
+		rep.Schema = sch
+		return err
+	}
+	skip := map[string]bool{}
+	for _, n := range req.Skip {
+		skip[n] = true
+	}
+	var werr error
+	sch, err := st.SchemaSteps(ctx, skip, func(name string, budget time.Duration) {
+		if werr == nil {
+			werr = s.fw.writeGob(frameStep, step{ID: req.ID, Name: name, Budget: budget})
 		}
-		if b.rows > 0 {
+	})
+	if werr != nil {
+		return errWrite
+	}
+	rep.Schema = sch
+	return err
+}
+
+// run runs a statement and sends its rows in row frames before the reply.
+func (s *server) run(ctx context.Context, req request, rep *reply) error {
+	res, err := s.db.Run(ctx, req.SQL, req.Run)
+	if err != nil {
+		return err
+	}
+	var b rowBatch
+	b.reset(req.ID, len(res.Columns))
+	for _, row := range res.Rows {
+		b.add(row)
+		if b.full() {
 			if err := s.fw.write(frameRows, b.payloadParts()...); err != nil {
 				return errWrite
 			}
+			b.reset(req.ID, len(res.Columns))
 		}
-		rep.Result = &resultMeta{Query: res.Query, ExecutedSQL: res.ExecutedSQL, Columns: res.Columns,
-			Truncated: res.Truncated, Elapsed: res.Elapsed, TablesUsed: res.TablesUsed, Warnings: res.Warnings}
-		return nil
-	case opStream:
-		var b rowBatch
-		var werr error
-		flush := func() error {
-			if b.rows == 0 {
-				return nil
-			}
-			if err := s.fw.write(frameRows, b.payloadParts()...); err != nil {
-				werr = errWrite
-				return werr
-			}
-			b.reset(req.ID, b.cols)
+	}
+	if b.rows > 0 {
+		if err := s.fw.write(frameRows, b.payloadParts()...); err != nil {
+			return errWrite
+		}
+	}
+	rep.Result = &resultMeta{Query: res.Query, ExecutedSQL: res.ExecutedSQL, Columns: res.Columns,
+		Truncated: res.Truncated, Elapsed: res.Elapsed, TablesUsed: res.TablesUsed, Warnings: res.Warnings}
+	return nil
+}
+
+// stream streams a statement's rows: its columns in a frame, then its rows
+// in row frames as they come, before the reply.
+func (s *server) stream(ctx context.Context, req request, rep *reply) error {
+	var b rowBatch
+	var werr error
+	flush := func() error {
+		if b.rows == 0 {
 			return nil
 		}
-		info, err := s.db.Stream(ctx, req.SQL, req.Stream, func(cols []engine.Column) error {
-			b.reset(req.ID, len(cols))
-			if err := s.fw.writeGob(frameColumns, cols); err != nil {
-				werr = errWrite
-				return werr
-			}
-			return nil
-		}, func(row []engine.Value) error {
-			b.add(row)
-			if b.full() {
-				return flush()
-			}
-			return nil
-		})
-		if werr != nil {
+		if err := s.fw.write(frameRows, b.payloadParts()...); err != nil {
+			werr = errWrite
 			return werr
 		}
-		if err == nil {
-			if ferr := flush(); ferr != nil {
-				return ferr
-			}
-		}
-		rep.Info = info
-		return err
+		b.reset(req.ID, b.cols)
+		return nil
 	}
-	return engine.Errorf(engine.CodeInternal, "the query worker does not know the request %q", req.Op)
+	info, err := s.db.Stream(ctx, req.SQL, req.Stream, func(cols []engine.Column) error {
+		b.reset(req.ID, len(cols))
+		if err := s.fw.writeGob(frameColumns, cols); err != nil {
+			werr = errWrite
+			return werr
+		}
+		return nil
+	}, func(row []engine.Value) error {
+		b.add(row)
+		if b.full() {
+			return flush()
+		}
+		return nil
+	})
+	if werr != nil {
+		return werr
+	}
+	if err == nil {
+		if ferr := flush(); ferr != nil {
+			return ferr
+		}
+	}
+	rep.Info = info
+	return err
 }

@@ -20,6 +20,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/sqlite"
+	"querent/engine/words"
 	"querent/engine/worker"
 )
 
@@ -665,4 +666,25 @@ func TestRunawaysCostTheirCallersOnly(t *testing.T) {
 		t.Errorf("%d of 300 calls failed", n)
 	}
 	t.Logf("300 calls with 5 runaways: %s, %d workers started", time.Since(start).Round(time.Millisecond), c.Starts())
+}
+
+// TestErrorWordsCrossTheBoundary: an error the worker's database said in
+// parts reaches the parent in parts, so that each face says it its own
+// way (the page its sidebar, not querent schema).
+func TestErrorWordsCrossTheBoundary(t *testing.T) {
+	c := open(t, makeDB(t, "CREATE TABLE t(i INTEGER)"), worker.Config{})
+	for _, call := range []func() error{
+		func() error { _, err := c.Validate(context.Background(), "SELECT nosuch"); return err },
+		func() error { _, err := c.Run(context.Background(), "SELECT nosuch", engine.RunOptions{}); return err },
+	} {
+		e := engine.AsError(call())
+		if e == nil || e.Code != engine.CodeUnknownColumn {
+			t.Fatalf("%v", e)
+		}
+		h := e.HintSentence()
+		if h.MainKey() != "hint.column_in_schema" || e.Hint != "check the column's name in the schema (querent schema)" ||
+			(words.Speaker{Lang: "en", Face: words.Page}).Say(h) != "check the column's name in the sidebar" {
+			t.Errorf("hint %q, in parts %#v", e.Hint, h)
+		}
+	}
 }
