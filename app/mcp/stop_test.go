@@ -67,15 +67,15 @@ func (s *stopSession) line(t *testing.T) string {
 }
 
 // wait returns what Run returned and how long after began it did.
-func (s *stopSession) wait(t *testing.T) (error, time.Duration) {
+func (s *stopSession) wait(t *testing.T) (time.Duration, error) {
 	t.Helper()
 	select {
 	case err := <-s.done:
 		s.done <- err // for the cleanup
-		return err, time.Since(s.began)
+		return time.Since(s.began), err
 	case <-time.After(time.Minute):
 		t.Fatal("the server did not stop")
-		return nil, 0
+		return 0, nil
 	}
 }
 
@@ -112,7 +112,7 @@ func TestRunStopCancelsTheCallsInFlight(t *testing.T) {
 	if err := <-cancelled; !errors.Is(err, context.Canceled) {
 		t.Errorf("the call's context: %v", err)
 	}
-	err, d := s.wait(t)
+	d, err := s.wait(t)
 	if !errors.Is(err, context.Canceled) || d > 5*time.Second {
 		t.Errorf("Run returned %v after %s, want context.Canceled at once", err, d)
 	}
@@ -151,7 +151,7 @@ func TestRunEndOfInputDrainsThenCancels(t *testing.T) {
 	if !strings.Contains(answers["1"], `"isError":true`) || !strings.Contains(answers["1"], `cancelled`) {
 		t.Errorf("the slow call should answer cancelled: %s", answers["1"])
 	}
-	err, d := s.wait(t)
+	d, err := s.wait(t)
 	if err != nil || d < drain || d > drain+5*time.Second {
 		t.Errorf("Run returned %v after %s, want nil after the drain (%s)", err, d, drain)
 	}
@@ -174,7 +174,7 @@ func TestRunGivesUpOnACallThatDoesNotStop(t *testing.T) {
 				s.in.Close()
 			}
 			<-cancelled
-			err, d := s.wait(t)
+			d, err := s.wait(t)
 			if !errors.Is(err, mcp.ErrStopped) || d < grace || d > grace+5*time.Second {
 				t.Errorf("Run returned %v after %s, want ErrStopped after the grace (%s)", err, d, grace)
 			}
