@@ -151,7 +151,7 @@ func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
 		return a.fail(s, engine.Errorf(engine.CodeInternal, "this build cannot import"))
 	}
 	if line := newProgress(s.err, a.format, "Ctrl-C cancels"); line != nil {
-		req.Progress = func(pr imports.ImportProgress) { importStage(line, pr) }
+		req.Progress = func(pr imports.Progress) { importStage(line, pr) }
 		defer line.clear()
 	}
 	if a.preview {
@@ -169,7 +169,7 @@ func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
 		return 0
 	}
 	if req.Progress != nil {
-		req.Progress(imports.ImportProgress{Phase: "done"})
+		req.Progress(imports.Progress{Phase: "done"})
 	}
 	printWarnings(s.err, got.Warnings)
 	if err := writeImportText(s.out, got); err != nil {
@@ -182,7 +182,7 @@ func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
 // importArgs are querent import's flags: the request, and the choices
 // still to read into it.
 type importArgs struct {
-	req                     imports.ImportRequest
+	req                     imports.Request
 	columns, renames, skips []string
 	planFile, format        string
 	preview                 bool
@@ -227,10 +227,10 @@ func (a *importArgs) fail(s *stdio, err error) int {
 	if a.format == "json" {
 		var doc any
 		if a.preview {
-			doc = &imports.ImportPlan{PlanVersion: imports.PlanVersion, Database: a.req.Target, Tables: []imports.PlanTable{},
+			doc = &imports.Plan{PlanVersion: imports.PlanVersion, Database: a.req.Target, Tables: []imports.PlanTable{},
 				Warnings: []string{}, Errors: []engine.ErrorDoc{engine.NewErrorDoc(err)}}
 		} else {
-			doc = &imports.ImportReport{Database: a.req.Target, Warnings: []string{}, Errors: []engine.ErrorDoc{engine.NewErrorDoc(err)},
+			doc = &imports.Report{Database: a.req.Target, Warnings: []string{}, Errors: []engine.ErrorDoc{engine.NewErrorDoc(err)},
 				Tables: []imports.ImportedTable{}}
 		}
 		if werr := writeJSON(s.out, doc); werr != nil {
@@ -287,12 +287,12 @@ func (a *importArgs) check() error {
 
 // loadPlan reads a plan file into req: its tables' choices, its files
 // (unless inputs were named), its sheets and database (unless given).
-func loadPlan(path string, req *imports.ImportRequest) error {
+func loadPlan(path string, req *imports.Request) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return engine.Errorf(engine.CodeUsage, "cannot read the plan %s: %v", path, err).WithErr(err).WithHint("give the file --preview --format json wrote")
 	}
-	var plan imports.ImportPlan
+	var plan imports.Plan
 	if err := json.Unmarshal(b, &plan); err != nil || plan.PlanVersion == 0 {
 		return engine.Errorf(engine.CodeUsage, "%s is not a Querent import plan", path).
 			WithHint("write one with: querent import --preview --format json [choices] FILE > plan.json")
@@ -326,11 +326,11 @@ func loadPlan(path string, req *imports.ImportRequest) error {
 // printPreview prints the plan: JSON, or for people per table how it is
 // read, its columns and its first rows. It exits 1 when the import would
 // fail (the plan's errors), 0 otherwise.
-func (c *CLI) printPreview(ctx context.Context, req imports.ImportRequest, format string, s *stdio) int {
+func (c *CLI) printPreview(ctx context.Context, req imports.Request, format string, s *stdio) int {
 	plan, err := c.Importer.Preview(ctx, req)
 	if err != nil {
 		if format == "json" {
-			doc := &imports.ImportPlan{PlanVersion: imports.PlanVersion, Database: req.Target, Tables: []imports.PlanTable{},
+			doc := &imports.Plan{PlanVersion: imports.PlanVersion, Database: req.Target, Tables: []imports.PlanTable{},
 				Warnings: []string{}, Errors: []engine.ErrorDoc{engine.NewErrorDoc(err)}}
 			writeJSON(s.out, doc)
 		} else {
@@ -339,7 +339,7 @@ func (c *CLI) printPreview(ctx context.Context, req imports.ImportRequest, forma
 		return engine.ExitCode(engine.ErrorCode(err))
 	}
 	if req.Progress != nil {
-		req.Progress(imports.ImportProgress{Phase: "done"})
+		req.Progress(imports.Progress{Phase: "done"})
 	}
 	code := 0
 	if len(plan.Errors) > 0 {
@@ -369,7 +369,7 @@ func (c *CLI) printPreview(ctx context.Context, req imports.ImportRequest, forma
 // previewTextRows is how many of a plan's first rows the text shows.
 const previewTextRows = 10
 
-func writePlanText(w io.Writer, plan *imports.ImportPlan) error {
+func writePlanText(w io.Writer, plan *imports.Plan) error {
 	var b strings.Builder
 	where := "nothing written"
 	if plan.Database != "" {
@@ -391,7 +391,7 @@ func writePlanText(w io.Writer, plan *imports.ImportPlan) error {
 				rows, plural64(t.SampleRows, "row"))
 		}
 		fmt.Fprintf(&b, "\n  %s (%s): %s%s\n", t.Name, src, rows, action)
-		fmt.Fprintf(&b, "    read: %s\n", layoutText(t.ImportLayout, t.Overridden))
+		fmt.Fprintf(&b, "    read: %s\n", layoutText(t.Layout, t.Overridden))
 		if len(t.Overridden) > 0 {
 			fmt.Fprintf(&b, "    chosen: %s\n", strings.Join(t.Overridden, ", "))
 		}
@@ -429,7 +429,7 @@ func writePlanText(w io.Writer, plan *imports.ImportPlan) error {
 }
 
 // layoutText words how a table is read.
-func layoutText(l imports.ImportLayout, chosen []string) string {
+func layoutText(l imports.Layout, chosen []string) string {
 	var parts []string
 	mark := func(what, field string) string {
 		for _, c := range chosen {
@@ -509,7 +509,7 @@ func containsWord(list []string, w string) bool {
 	return false
 }
 
-func writeImportText(w io.Writer, rep *imports.ImportReport) error {
+func writeImportText(w io.Writer, rep *imports.Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Imported %s into %s in %s:\n", plural(len(rep.Tables), "table"), rep.Database, humanSeconds(rep.ElapsedS))
 	for _, t := range rep.Tables {
@@ -518,7 +518,7 @@ func writeImportText(w io.Writer, rep *imports.ImportReport) error {
 			src += ", sheet " + *t.Sheet
 		}
 		fmt.Fprintf(&b, "\n  %s (%s): %s, %s\n", t.Name, src, plural64(t.Rows, "row"), t.Action)
-		fmt.Fprintf(&b, "    read: %s\n", layoutText(t.ImportLayout, t.Overridden))
+		fmt.Fprintf(&b, "    read: %s\n", layoutText(t.Layout, t.Overridden))
 		if len(t.Overridden) > 0 {
 			fmt.Fprintf(&b, "    chosen: %s\n", strings.Join(t.Overridden, ", "))
 		}
@@ -554,7 +554,7 @@ func writeImportText(w io.Writer, rep *imports.ImportReport) error {
 }
 
 // importStage draws the import's phase, file, bar and counts.
-func importStage(line *progress, pr imports.ImportProgress) {
+func importStage(line *progress, pr imports.Progress) {
 	if pr.Phase == "done" {
 		line.clear()
 		return

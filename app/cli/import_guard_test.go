@@ -75,7 +75,7 @@ func TestImportReplaceUserTableFlag(t *testing.T) {
 		t.Errorf("with --append: exit %d\n%s", code, errs)
 	}
 	code, out, errs := runImport(t, "import", "--db", db, "--table", "Artist", "--replace-user-table", "--format", "json", in)
-	var rep imports.ImportReport
+	var rep imports.Report
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || len(rep.Tables) != 1 || rep.Tables[0].Action != "replaced" ||
 		!reflect.DeepEqual(rep.Warnings, []string{"replaced table Artist, which Querent did not import (3 rows)"}) {
 		t.Errorf("--replace-user-table: exit %d %s %s", code, out, errs)

@@ -23,9 +23,9 @@ func messy(t *testing.T, path string) string {
 	return abs
 }
 
-func readPlan(t *testing.T, out string) imports.ImportPlan {
+func readPlan(t *testing.T, out string) imports.Plan {
 	t.Helper()
-	var p imports.ImportPlan
+	var p imports.Plan
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatalf("the preview is not a plan: %v\n%s", err, out)
 	}
@@ -108,15 +108,15 @@ func TestImportNullBad(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s %s", code, out, errs)
 	}
-	var rep imports.ImportReport
+	var rep imports.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
 	tb := rep.Tables[0]
 	if tb.BadValues != 8+32 || tb.Encoding != "utf-8-bom" || tb.HeaderRow != 1 || len(tb.Skipped) != 3 || !tb.Skipped[0].ByAnalyst {
-		t.Errorf("report: bad %d, layout %+v, skipped %+v", tb.BadValues, tb.ImportLayout, tb.Skipped)
+		t.Errorf("report: bad %d, layout %+v, skipped %+v", tb.BadValues, tb.Layout, tb.Skipped)
 	}
-	var sd imports.ImportColumn
+	var sd imports.Column
 	for _, c := range tb.Columns {
 		if c.Name == "start_date" {
 			sd = c
@@ -189,7 +189,7 @@ func TestImportPlanReplay(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("replay: exit %d %s %s", code, out, errs)
 	}
-	var rep imports.ImportReport
+	var rep imports.Report
 	json.Unmarshal([]byte(out), &rep)
 	if rep.Database != db || rep.Tables[0].Name != "cabinet" || rep.Tables[0].BadValues != 8 {
 		t.Fatalf("replay report: %+v", rep)
@@ -219,7 +219,7 @@ func TestImportPlanReplay(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("replay on next month: exit %d %s %s", code, out, errs)
 	}
-	rep = imports.ImportReport{}
+	rep = imports.Report{}
 	json.Unmarshal([]byte(out), &rep)
 	if got := columnsOf(rep.Tables[0]); !slices.Equal(got, want) || rep.Tables[0].Action != "appended" || rep.Tables[0].Rows != 381 {
 		t.Errorf("next month: %q, %s %d rows", got, rep.Tables[0].Action, rep.Tables[0].Rows)
@@ -272,7 +272,7 @@ func TestImportXLSXLayoutFlags(t *testing.T) {
 	p := readPlan(t, out)
 	tb := p.Tables[0]
 	if tb.Range != "B2:E50" || tb.HeaderRow != 2 || tb.Rows != 48 || len(tb.Columns) != 4 || !slices.Contains(tb.Overridden, "range") {
-		t.Errorf("range: %+v, %d rows, %d columns", tb.ImportLayout, tb.Rows, len(tb.Columns))
+		t.Errorf("range: %+v, %d rows, %d columns", tb.Layout, tb.Rows, len(tb.Columns))
 	}
 	if c := planColumn(t, tb, "ncpp_aapor_roper"); c.Position != 5 || c.Type != "BOOLEAN" {
 		t.Errorf("column E: %+v", c)
@@ -280,7 +280,7 @@ func TestImportXLSXLayoutFlags(t *testing.T) {
 	code, out, errs = runImport(t, "import", "--preview", "--format", "json", "--sheet", "Description of Columns", "--header-row", "none", book)
 	p = readPlan(t, out)
 	if code != 0 || p.Tables[0].HeaderRow != 0 || p.Tables[0].Columns[0].Name != "column_1" || p.Tables[0].Rows != 26 {
-		t.Errorf("no header: exit %d %+v %s", code, p.Tables[0].ImportLayout, errs)
+		t.Errorf("no header: exit %d %+v %s", code, p.Tables[0].Layout, errs)
 	}
 	if code, _, errs := runImport(t, "import", "--preview", "--range", "B2", book); code != 2 || !strings.Contains(errs, "is not a cell range") {
 		t.Errorf("bad range: exit %d %s", code, errs)

@@ -46,7 +46,7 @@ func TestImportCommand(t *testing.T) {
 	}
 	// JSON, with --append.
 	code, out, _ = runImport(t, "import", "--db", db, "--append", "--format", "json", csv)
-	var rep imports.ImportReport
+	var rep imports.Report
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || len(rep.Tables) != 1 || rep.Tables[0].Action != "appended" || rep.Tables[0].Rows != 3 {
 		t.Errorf("json append: exit %d %s", code, out)
 	}

@@ -46,7 +46,7 @@ type RecentFile struct {
 // ImportRequest is an import from the page: the engine's request, and
 // whether to open the result.
 type ImportRequest struct {
-	imports.ImportRequest
+	imports.Request
 	// Open opens the target when the import is done.
 	Open bool `json:"open"`
 }
@@ -241,7 +241,7 @@ func (d *Datasets) Schema() (*engine.Schema, error) {
 // Import imports CSV/XLSX files (progress events "import:progress"; Cancel
 // stops it, leaving the target as it was) and, when asked, opens the
 // result.
-func (d *Datasets) Import(req ImportRequest) (*imports.ImportReport, error) {
+func (d *Datasets) Import(req ImportRequest) (*imports.Report, error) {
 	if d.a.deps.Importer == nil {
 		return nil, engine.Errorf(engine.CodeInternal, "this build cannot import")
 	}
@@ -250,8 +250,8 @@ func (d *Datasets) Import(req ImportRequest) (*imports.ImportReport, error) {
 	}
 	ctx, done := d.a.begin("import")
 	defer done()
-	req.Progress = func(p imports.ImportProgress) { d.a.emit(EventImportProgress, p) }
-	rep, err := d.a.deps.Importer.Import(ctx, req.ImportRequest)
+	req.Progress = func(p imports.Progress) { d.a.emit(EventImportProgress, p) }
+	rep, err := d.a.deps.Importer.Import(ctx, req.Request)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +273,7 @@ func (d *Datasets) Import(req ImportRequest) (*imports.ImportReport, error) {
 // the next preview, so that changing a column's choices does not read
 // them again, and the import after it reads them only once more. A new
 // preview cancels one still running (progress events "import:progress").
-func (d *Datasets) PreviewImport(req ImportRequest) (*imports.ImportPlan, error) {
+func (d *Datasets) PreviewImport(req ImportRequest) (*imports.Plan, error) {
 	if d.a.deps.Importer == nil {
 		return nil, engine.Errorf(engine.CodeInternal, "this build cannot import")
 	}
@@ -282,8 +282,8 @@ func (d *Datasets) PreviewImport(req ImportRequest) (*imports.ImportPlan, error)
 	}
 	ctx, done := d.a.begin("preview")
 	defer done()
-	req.Progress = func(p imports.ImportProgress) { d.a.emit(EventImportProgress, p) }
-	plan, err := d.a.deps.Importer.Preview(ctx, req.ImportRequest)
+	req.Progress = func(p imports.Progress) { d.a.emit(EventImportProgress, p) }
+	plan, err := d.a.deps.Importer.Preview(ctx, req.Request)
 	if err != nil {
 		return nil, err
 	}

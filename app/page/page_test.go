@@ -154,7 +154,7 @@ func TestServicesAskImportExport(t *testing.T) {
 	csv := filepath.Join(dir, "people.csv")
 	os.WriteFile(csv, []byte("name,age\nAnn,31\nBob,42\n"), 0o644)
 	target := filepath.Join(dir, "people.sqlite")
-	rep, err := svc.Datasets.Import(page.ImportRequest{ImportRequest: imports.ImportRequest{Target: target, Inputs: []string{csv}}, Open: true})
+	rep, err := svc.Datasets.Import(page.ImportRequest{Request: imports.Request{Target: target, Inputs: []string{csv}}, Open: true})
 	if err != nil || len(rep.Tables) != 1 || rep.Tables[0].Rows != 2 {
 		t.Fatalf("import: %v %+v", err, rep)
 	}
@@ -187,7 +187,7 @@ func TestServicesPreviewImport(t *testing.T) {
 	csv := filepath.Join(dir, "people.csv")
 	os.WriteFile(csv, []byte("name,age,born\nAnn,31,1/2/1994\nBob,42,unknown\n"), 0o644)
 	target := filepath.Join(dir, "people.sqlite")
-	req := page.ImportRequest{ImportRequest: imports.ImportRequest{Target: target, Inputs: []string{csv},
+	req := page.ImportRequest{Request: imports.Request{Target: target, Inputs: []string{csv},
 		Overrides: []imports.TableOverride{{Source: csv, Columns: []imports.ColumnOverride{{Column: "born", Type: "date", OnBad: "null"}}}}}}
 	plan, err := svc.Datasets.PreviewImport(req)
 	if err != nil {

@@ -51,7 +51,7 @@ func TestServicesNeverWriteTheOpenDatabase(t *testing.T) {
 	mine := filepath.Join(t.TempDir(), "mine.sqlite")
 	os.WriteFile(mine, b, 0o644)
 	made := filepath.Join(t.TempDir(), "made.sqlite")
-	if _, err := svc.Datasets.Import(page.ImportRequest{ImportRequest: imports.ImportRequest{Target: made, Inputs: []string{csv}}}); err != nil {
+	if _, err := svc.Datasets.Import(page.ImportRequest{Request: imports.Request{Target: made, Inputs: []string{csv}}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, path := range []string{mine, made} {
@@ -73,13 +73,13 @@ func TestServicesNeverWriteTheOpenDatabase(t *testing.T) {
 					t.Errorf("export %s (%s) onto the open %s: %v", filepath.Base(target), format, filepath.Base(path), err)
 				}
 			}
-			for _, req := range []imports.ImportRequest{
+			for _, req := range []imports.Request{
 				{Target: target, Inputs: []string{csv}, Table: "injected"},
 				{Target: target, Inputs: []string{csv}, Table: "in", Replace: true},
 				{Target: target, Inputs: []string{csv}, Table: "in", Append: true},
 				{Target: target, Inputs: []string{csv}, Table: "in", Replace: true, ReplaceUserTable: true},
 			} {
-				_, err := svc.Datasets.Import(page.ImportRequest{ImportRequest: req})
+				_, err := svc.Datasets.Import(page.ImportRequest{Request: req})
 				if e := engine.AsError(err); e == nil || e.Code != engine.CodeImport || !strings.Contains(e.Hint, "new") {
 					t.Errorf("import %+v into the open %s: %v", req, filepath.Base(path), err)
 				}
@@ -90,7 +90,7 @@ func TestServicesNeverWriteTheOpenDatabase(t *testing.T) {
 		}
 	}
 	// Into a new file: fine, and the open database is still the one shown.
-	if _, err := svc.Datasets.Import(page.ImportRequest{ImportRequest: imports.ImportRequest{Target: filepath.Join(src, "new.sqlite"), Inputs: []string{csv}}}); err != nil {
+	if _, err := svc.Datasets.Import(page.ImportRequest{Request: imports.Request{Target: filepath.Join(src, "new.sqlite"), Inputs: []string{csv}}}); err != nil {
 		t.Errorf("import into a new file: %v", err)
 	}
 	if cur, _ := svc.Datasets.Current(); cur == nil || cur.Path != made {

@@ -27,10 +27,10 @@ import (
 // ImportWriter).
 type Writer interface {
 	// Write writes the tables into the database at target.
-	Write(ctx context.Context, target string, tables []*imports.ImportTable, opts imports.WriteOptions) (*imports.ImportReport, error)
+	Write(ctx context.Context, target string, tables []*imports.Table, opts imports.WriteOptions) (*imports.Report, error)
 	// Check says, without writing, each table's name and what writing it
 	// would do (created, replaced, appended), with warnings.
-	Check(ctx context.Context, target string, tables []*imports.ImportTable, opts imports.WriteOptions) ([]imports.TargetCheck, []string, error)
+	Check(ctx context.Context, target string, tables []*imports.Table, opts imports.WriteOptions) ([]imports.TargetCheck, []string, error)
 }
 
 // defaultMaxMemory is an import's memory ceiling when none is given: 1 GB,
@@ -76,7 +76,7 @@ const (
 type importRead struct {
 	w       Writer
 	sources []*ingest.Source
-	tables  []*imports.ImportTable
+	tables  []*imports.Table
 	skipped []bool // tables the analyst left out
 	stop    error  // a policy error: the import must not go on
 	sampled bool
@@ -90,7 +90,7 @@ func (r *importRead) close() {
 
 // grant takes the import's share of the process's memory ceiling and sets
 // req.MaxMemory to it; release gives it back.
-func (im *Importer) grant(ctx context.Context, req *imports.ImportRequest) (release func(), err error) {
+func (im *Importer) grant(ctx context.Context, req *imports.Request) (release func(), err error) {
 	if im.opts.Budget == nil {
 		return func() {}, nil
 	}
@@ -104,7 +104,7 @@ func (im *Importer) grant(ctx context.Context, req *imports.ImportRequest) (rele
 
 // readOptions are the ingest options for one input, from the request and
 // the overrides naming that file.
-func (im *Importer) readOptions(req imports.ImportRequest, in string, sample bool) ingest.Options {
+func (im *Importer) readOptions(req imports.Request, in string, sample bool) ingest.Options {
 	o := ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter, Ragged: req.Ragged, Sheets: req.Sheets,
 		Progress: req.Progress, MaxMemory: req.MaxMemory, HeaderRow: req.HeaderRow, Range: req.Range}
 	if o.MaxMemory <= 0 {
@@ -172,7 +172,7 @@ func sourceMatches(source, in string) bool {
 
 // readImport reads every input (a sample of large ones when preview),
 // then applies the choices.
-func (im *Importer) readImport(ctx context.Context, req imports.ImportRequest, preview bool) (*importRead, error) {
+func (im *Importer) readImport(ctx context.Context, req imports.Request, preview bool) (*importRead, error) {
 	r := &importRead{w: im.w}
 	for _, in := range req.Inputs {
 		srcs, err := ingest.ReadSources(ctx, in, im.readOptions(req, in, preview))
@@ -193,7 +193,7 @@ func (im *Importer) readImport(ctx context.Context, req imports.ImportRequest, p
 }
 
 // apply applies the request's choices to the sources read.
-func (r *importRead) apply(req imports.ImportRequest) error {
+func (r *importRead) apply(req imports.Request) error {
 	r.tables, r.skipped, r.stop = nil, nil, nil
 	inputOf := func(s *ingest.Source) string {
 		for _, in := range req.Inputs {
@@ -272,7 +272,7 @@ func (r *importRead) apply(req imports.ImportRequest) error {
 	return nil
 }
 
-func describeTable(t *imports.ImportTable) string {
+func describeTable(t *imports.Table) string {
 	if t.Sheet != "" {
 		return t.Source + ", sheet " + t.Sheet
 	}
@@ -289,8 +289,8 @@ func containsString(list []string, s string) bool {
 }
 
 // written are the tables to write (those not left out).
-func (r *importRead) written() []*imports.ImportTable {
-	var out []*imports.ImportTable
+func (r *importRead) written() []*imports.Table {
+	var out []*imports.Table
 	for i, t := range r.tables {
 		if !r.skipped[i] {
 			out = append(out, t)
@@ -299,13 +299,13 @@ func (r *importRead) written() []*imports.ImportTable {
 	return out
 }
 
-func writeOptions(req imports.ImportRequest) imports.WriteOptions {
+func writeOptions(req imports.Request) imports.WriteOptions {
 	return imports.WriteOptions{Table: req.Table, Replace: req.Replace, ReplaceUserTable: req.ReplaceUserTable,
 		Append: req.Append, Progress: req.Progress, MaxMemory: req.MaxMemory}
 }
 
 // write writes the tables, all or nothing.
-func (r *importRead) write(ctx context.Context, req imports.ImportRequest) (*imports.ImportReport, error) {
+func (r *importRead) write(ctx context.Context, req imports.Request) (*imports.Report, error) {
 	if r.stop != nil {
 		return nil, r.stop
 	}
@@ -313,8 +313,8 @@ func (r *importRead) write(ctx context.Context, req imports.ImportRequest) (*imp
 }
 
 // plan describes the import, and checks the target (read only).
-func (r *importRead) plan(ctx context.Context, req imports.ImportRequest) *imports.ImportPlan {
-	p := &imports.ImportPlan{PlanVersion: imports.PlanVersion, Database: req.Target, Tables: []imports.PlanTable{},
+func (r *importRead) plan(ctx context.Context, req imports.Request) *imports.Plan {
+	p := &imports.Plan{PlanVersion: imports.PlanVersion, Database: req.Target, Tables: []imports.PlanTable{},
 		Warnings: []string{}, Errors: []engine.ErrorDoc{}}
 	if req.Target != "" {
 		if abs, err := filepath.Abs(req.Target); err == nil {
@@ -384,7 +384,7 @@ type fileStat struct {
 
 // readKey is what a first pass depends on: the inputs and how they are
 // read (not the column choices, which apply to the sources read).
-func readKey(req imports.ImportRequest) string {
+func readKey(req imports.Request) string {
 	type ov struct {
 		Source, Sheet, Encoding, Delimiter, Range string
 		HeaderRow                                 int
@@ -429,7 +429,7 @@ func sameStats(a, b []fileStat) bool {
 
 // take returns the cached first pass for req when the files are unchanged
 // (and forgets it when anything differs).
-func (im *Importer) take(req imports.ImportRequest, whole bool) *importRead {
+func (im *Importer) take(req imports.Request, whole bool) *importRead {
 	c := im.last
 	if c == nil {
 		return nil
@@ -456,7 +456,7 @@ func (im *Importer) drop() {
 // policy "error", a table that exists) is in the plan's errors; the error
 // returned is one that leaves nothing to show (a file that cannot be read,
 // a choice that names no column). The first pass is kept for the next call.
-func (im *Importer) Preview(ctx context.Context, req imports.ImportRequest) (*imports.ImportPlan, error) {
+func (im *Importer) Preview(ctx context.Context, req imports.Request) (*imports.Plan, error) {
 	defer ingest.CleanupTemp()
 	im.mu.Lock()
 	defer im.mu.Unlock()
@@ -488,7 +488,7 @@ func (im *Importer) Preview(ctx context.Context, req imports.ImportRequest) (*im
 // before anything is written, then all the tables are written in one
 // all-or-nothing step. Its memory is bounded by req.MaxMemory, else the
 // Importer's.
-func (im *Importer) Import(ctx context.Context, req imports.ImportRequest) (*imports.ImportReport, error) {
+func (im *Importer) Import(ctx context.Context, req imports.Request) (*imports.Report, error) {
 	defer ingest.CleanupTemp()
 	release, err := im.grant(ctx, &req)
 	if err != nil {

@@ -55,7 +55,7 @@ func TestImporterReusesThePreview(t *testing.T) {
 	src := copyMessy(t, dir, "csv/538_cabinet-turnover.csv")
 	db := filepath.Join(dir, "cabinet.sqlite")
 	var reads atomic.Int64
-	req := imports.ImportRequest{Target: db, Inputs: []string{src}, Progress: func(p imports.ImportProgress) {
+	req := imports.Request{Target: db, Inputs: []string{src}, Progress: func(p imports.Progress) {
 		if p.Phase == "reading" {
 			reads.Add(1)
 		}
@@ -143,7 +143,7 @@ func TestImporterSampledPreview(t *testing.T) {
 	im := newSQLite()
 	defer im.Close()
 	var reads atomic.Int64
-	req := imports.ImportRequest{Target: filepath.Join(dir, "big.sqlite"), Inputs: []string{src}, Progress: func(p imports.ImportProgress) {
+	req := imports.Request{Target: filepath.Join(dir, "big.sqlite"), Inputs: []string{src}, Progress: func(p imports.Progress) {
 		if p.Phase == "reading" {
 			reads.Add(1)
 		}
@@ -178,7 +178,7 @@ func TestImportCancelledLeavesNothing(t *testing.T) {
 	for _, in := range []string{csv, book} {
 		ctx, cancel := context.WithCancel(context.Background())
 		db := filepath.Join(dir, "out.sqlite")
-		req := imports.ImportRequest{Target: db, Inputs: []string{in}, Progress: func(p imports.ImportProgress) {
+		req := imports.Request{Target: db, Inputs: []string{in}, Progress: func(p imports.Progress) {
 			if p.Phase == "writing" {
 				cancel()
 			}
@@ -197,7 +197,7 @@ func TestImportCancelledLeavesNothing(t *testing.T) {
 	}
 	// A preview closed without an import keeps nothing either.
 	im := newSQLite()
-	if _, err := im.Preview(context.Background(), imports.ImportRequest{Inputs: []string{book}}); err != nil {
+	if _, err := im.Preview(context.Background(), imports.Request{Inputs: []string{book}}); err != nil {
 		t.Fatal(err)
 	}
 	if len(names(tmp)) == 0 {
@@ -216,7 +216,7 @@ func TestImportSheetChoices(t *testing.T) {
 	dir := t.TempDir()
 	book := copyMessy(t, dir, "xlsx/538_pollster-stats-full_2019.xlsx")
 	db := filepath.Join(dir, "polls.sqlite")
-	req := imports.ImportRequest{Target: db, Inputs: []string{book}, Overrides: []imports.TableOverride{
+	req := imports.Request{Target: db, Inputs: []string{book}, Overrides: []imports.TableOverride{
 		{Source: filepath.Base(book), Sheet: "Description of Columns", Skip: true},
 		{Source: book, Sheet: "Results", Range: "B2:D20", Table: "pollsters"},
 	}}

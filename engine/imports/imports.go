@@ -33,7 +33,7 @@ const (
 	// (the default, and what inference does without a choice).
 	OnBadText = "text"
 	// OnBadNull stores the values that do not fit as NULL; the report
-	// counts them and says where they were (ImportColumn.BadValues, BadAt).
+	// counts them and says where they were (Column.BadValues, BadAt).
 	OnBadNull = "null"
 	// OnBadError stops the import with an error naming them.
 	OnBadError = "error"
@@ -86,10 +86,10 @@ type BadValue struct {
 	Value string `json:"value"`
 }
 
-// ImportColumn describes one column of an imported table: the JSON of
+// Column describes one column of an imported table: the JSON of
 // `querent import --format json` (and of the preview, where a column may
 // be skipped).
-type ImportColumn struct {
+type Column struct {
 	// Name is the safe SQL name: letters, digits and _ only, lowercase,
 	// c_ before a leading digit, column_N for an empty header, _2, _3… for
 	// a repeat; the analyst's own name when renamed.
@@ -151,11 +151,11 @@ type SkippedColumn struct {
 // as reports state it.
 const EmptyColumnRule = "a column with neither a header nor any value is left out (CSV and XLSX alike); one with a header is kept"
 
-// ImportTable is one table read from a source (a CSV file or a sheet): what
+// Table is one table read from a source (a CSV file or a sheet): what
 // the reader learnt in its first pass over the whole source, the analyst's
 // choices applied, and a way to stream the converted rows (its second
 // pass).
-type ImportTable struct {
+type Table struct {
 	// Name is the proposed safe table name (from the file stem or the
 	// sheet, or the analyst's); the writer makes it unique in the target.
 	Name string
@@ -166,14 +166,14 @@ type ImportTable struct {
 	// Sheet is the sheet's name for XLSX sources, "" for CSV.
 	Sheet string
 	// Columns are the table's columns, in order (the skipped ones left out).
-	Columns []ImportColumn
+	Columns []Column
 	// Skipped are the source's columns that are not stored.
 	Skipped []SkippedColumn
 	// RowCount is the number of data rows the first pass found (an
 	// estimate when Sampled).
 	RowCount int64
 	// Layout is how the source was read.
-	Layout ImportLayout
+	Layout Layout
 	// Overridden names what the analyst chose for the table: "name",
 	// "encoding", "delimiter", "header_row", "range".
 	Overridden []string
@@ -203,8 +203,8 @@ type ImportTable struct {
 // PreviewRows is how many rows a preview shows.
 const PreviewRows = 50
 
-// ImportLayout is how a source was read: what was detected, or chosen.
-type ImportLayout struct {
+// Layout is how a source was read: what was detected, or chosen.
+type Layout struct {
 	// Encoding is the CSV text encoding ("utf-8", "utf-8-bom", "utf-16le",
 	// "utf-16be", "windows-1252"); "" for XLSX.
 	Encoding string `json:"encoding"`
@@ -217,8 +217,8 @@ type ImportLayout struct {
 	Range string `json:"range"`
 }
 
-// ImportProgress reports how far an import has come.
-type ImportProgress struct {
+// Progress reports how far an import has come.
+type Progress struct {
 	// Phase is "reading" (the first pass: types) or "writing".
 	Phase string `json:"phase"`
 	// Source is the file being read.
@@ -244,7 +244,7 @@ type WriteOptions struct {
 	// Replace.
 	ReplaceUserTable bool
 	// Progress, when set, is told how far the writing has come.
-	Progress func(ImportProgress)
+	Progress func(Progress)
 	// MaxMemory is the import's share of the memory ceiling, which sizes
 	// the writer's page cache and batches (0: the writer's default).
 	MaxMemory int64
@@ -259,15 +259,15 @@ type TargetCheck struct {
 // ImportedTable is one table of an import report: what was written, and
 // what was decided and chosen on the way.
 type ImportedTable struct {
-	Name    string         `json:"name"`
-	Source  string         `json:"source"`
-	Sheet   *string        `json:"sheet"`
-	Rows    int64          `json:"rows"`
-	Action  string         `json:"action"` // created, replaced or appended
-	Columns []ImportColumn `json:"columns"`
+	Name    string   `json:"name"`
+	Source  string   `json:"source"`
+	Sheet   *string  `json:"sheet"`
+	Rows    int64    `json:"rows"`
+	Action  string   `json:"action"` // created, replaced or appended
+	Columns []Column `json:"columns"`
 	// Layout is how the source was read (encoding, delimiter, header
 	// row, range), flattened into the table's JSON.
-	ImportLayout
+	Layout
 	// Skipped are the source's columns that were not stored, and why.
 	Skipped []SkippedColumn `json:"skipped"`
 	// Overridden names what the analyst chose for the table ("name",
@@ -279,8 +279,8 @@ type ImportedTable struct {
 	BadValues int64 `json:"bad_values"`
 }
 
-// ImportReport is the JSON of `querent import --format json`.
-type ImportReport struct {
+// Report is the JSON of `querent import --format json`.
+type Report struct {
 	Database string            `json:"database"`
 	ElapsedS float64           `json:"elapsed_s"`
 	Warnings []string          `json:"warnings"`
@@ -288,11 +288,11 @@ type ImportReport struct {
 	Tables   []ImportedTable   `json:"tables"`
 }
 
-// ImportRequest is one import, as every face asks for it (the page sends it
+// Request is one import, as every face asks for it (the page sends it
 // as JSON): the inputs to read, the database to write, and how. wiring's
 // ImportFiles carries it out, reading with engine/ingest and writing with
 // engine/sqlite.
-type ImportRequest struct {
+type Request struct {
 	// Target is the database to write: a new file, or one Querent's import made.
 	Target string `json:"target"`
 	// Inputs are the CSV and XLSX files to read.
@@ -327,7 +327,7 @@ type ImportRequest struct {
 	// MaxMemory bounds the import's memory (0: the default, 1 GB).
 	MaxMemory int64 `json:"-"`
 	// Progress, when set, follows the import.
-	Progress func(ImportProgress) `json:"-"`
+	Progress func(Progress) `json:"-"`
 }
 
 // TableOverride is what the analyst chose for one table: the source it is
@@ -343,7 +343,7 @@ type TableOverride struct {
 	// Encoding and Delimiter read a CSV file ("" or "auto": detected).
 	Encoding  string `json:"encoding"`
 	Delimiter string `json:"delimiter"`
-	// HeaderRow and Range as in ImportRequest (0 and "": detected).
+	// HeaderRow and Range as in Request (0 and "": detected).
 	HeaderRow int    `json:"header_row"`
 	Range     string `json:"range"`
 	// Columns are the choices for its columns.
@@ -376,13 +376,13 @@ type ColumnOverride struct {
 	Keep bool `json:"keep"`
 }
 
-// PlanVersion is the version of the plan document ImportPlan writes.
+// PlanVersion is the version of the plan document Plan writes.
 const PlanVersion = 1
 
-// ImportPlan is what an import will do, before anything is written: the
+// Plan is what an import will do, before anything is written: the
 // JSON of `querent import --preview --format json`, what the page's
 // preview shows, and a plan file that `querent import --plan` replays.
-type ImportPlan struct {
+type Plan struct {
 	// PlanVersion is PlanVersion.
 	PlanVersion int `json:"plan_version"`
 	// Database is the target ("" when none was named).
@@ -412,7 +412,7 @@ type PlanTable struct {
 	Skip bool `json:"skip"`
 	// Layout is how the source is read (encoding, delimiter, header row,
 	// range), flattened into the table's JSON.
-	ImportLayout
+	Layout
 	// Rows is the number of data rows (estimated when Sampled).
 	Rows int64 `json:"rows"`
 	// Sampled is true when only the start of a large source was read:
@@ -432,7 +432,7 @@ type PlanTable struct {
 
 // PlanColumn is one column of a plan.
 type PlanColumn struct {
-	ImportColumn
+	Column
 	// Skip is true when the column is not stored; SkipReason says why.
 	Skip       bool   `json:"skip"`
 	SkipReason string `json:"skip_reason,omitempty"`
@@ -455,7 +455,7 @@ type PlanColumn struct {
 // when it has none); how the file is read (encoding, delimiter, header
 // row, range) is detected again, but for what the plan's Overridden says
 // was chosen. It also returns the inputs.
-func (p *ImportPlan) Overrides(inputs []string) ([]TableOverride, []string, error) {
+func (p *Plan) Overrides(inputs []string) ([]TableOverride, []string, error) {
 	var files []string // the plan's source files, in order
 	seen := map[string]bool{}
 	for _, t := range p.Tables {
@@ -545,8 +545,8 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // Plan describes the table for a plan: every column (skipped ones
 // included), the first rows as stored, how the source is read. Name and
 // Action are the caller's to set when a target is known.
-func (t *ImportTable) Plan() PlanTable {
-	p := PlanTable{Source: t.Source, SourcePath: t.SourcePath, Name: t.Name, ImportLayout: t.Layout,
+func (t *Table) Plan() PlanTable {
+	p := PlanTable{Source: t.Source, SourcePath: t.SourcePath, Name: t.Name, Layout: t.Layout,
 		Rows: t.RowCount, Sampled: t.Sampled, SampleRows: t.SampleRows, Columns: t.PreviewColumns,
 		PreviewRows: t.Preview, Overridden: t.Overridden, Warnings: t.Warnings}
 	if t.Sheet != "" {

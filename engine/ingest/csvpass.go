@@ -141,7 +141,7 @@ func (pl *csvPlan) firstPass(ctx context.Context, f *os.File) (*Source, error) {
 	src := &Source{
 		Name: TableName(strings.TrimSuffix(pl.name, filepath.Ext(pl.name))),
 		File: pl.name, Path: pl.path,
-		Layout:   imports.ImportLayout{Encoding: pl.enc.name(), Delimiter: delimiterName(pl.delim)},
+		Layout:   imports.Layout{Encoding: pl.enc.name(), Delimiter: delimiterName(pl.delim)},
 		Chosen:   chosen,
 		lineWord: "line", head: head.rows, headLines: head.lines,
 	}
@@ -286,7 +286,7 @@ func (pl *csvPlan) warnDecoding(sc *scanOutcome, st *decodeStats, warn func(stri
 			countNoun(st.invalid, "code unit", "code units"), pl.enc.enc, where)
 	default:
 		// The way on is said in parts, in English: a warning is text
-		// (imports.ImportTable.Warnings) until the imports carry sentences.
+		// (imports.Table.Warnings) until the imports carry sentences.
 		warn("%s not valid UTF-8 replaced with U+FFFD%s; %s", countNoun(st.invalid, "byte", "bytes"), where,
 			words.English(words.New("import.if_windows_1252", words.Encoding.With("windows-1252"))))
 	}

@@ -1,5 +1,5 @@
 // Package ingest reads the sources Querent imports (CSV here; XLSX through
-// the same entry point) into imports.ImportTable values that the SQLite
+// the same entry point) into imports.Table values that the SQLite
 // writer stores.
 //
 // Reading is two passes over the file, so memory stays bounded whatever its
@@ -7,7 +7,7 @@
 // UTF-16 with a BOM, or legacy Windows-1252), sniffs the delimiter, parses
 // every record with a byte-level RFC 4180 parser, checks the row lengths,
 // infers each column's type from all its values and hashes the file. The
-// second pass (ImportTable.Rows) parses the file again and streams each row
+// second pass (imports.Table.Rows) parses the file again and streams each row
 // converted to its columns' types; it fails if the file changed in between.
 //
 // Inputs are bounded by mechanisms, not by the cases foreseen (limits.go):

@@ -31,7 +31,7 @@ type Options struct {
 	Sheets []string
 	// Progress, when set, is called during the first pass (phase
 	// "reading"), at most about ten times a second.
-	Progress func(imports.ImportProgress)
+	Progress func(imports.Progress)
 	// MaxMemory is the memory ceiling of reading one input, in bytes
 	// (DefaultMaxMemory, 1 GiB, when 0). An XLSX workbook whose parts
 	// excelize would hold beyond half of it (estimated from the archive's
@@ -87,12 +87,12 @@ func importErr(format string, args ...any) *engine.Error {
 
 // Read reads one source file into the tables to import, as detected: its
 // sources (ReadSources) with no choices applied.
-func Read(ctx context.Context, path string, opts Options) ([]*imports.ImportTable, error) {
+func Read(ctx context.Context, path string, opts Options) ([]*imports.Table, error) {
 	srcs, err := ReadSources(ctx, path, opts)
 	if err != nil {
 		return nil, err
 	}
-	tables := make([]*imports.ImportTable, len(srcs))
+	tables := make([]*imports.Table, len(srcs))
 	for i, s := range srcs {
 		t, _, err := s.Apply(Choices{})
 		if err != nil {
@@ -258,7 +258,7 @@ func (h *hashReader) Read(p []byte) (int, error) {
 
 // progress throttles Options.Progress.
 type progress struct {
-	fn    func(imports.ImportProgress)
+	fn    func(imports.Progress)
 	src   string
 	total int64
 	last  time.Time
@@ -273,5 +273,5 @@ func (p *progress) report(done, rows int64, force bool) {
 		return
 	}
 	p.last = now
-	p.fn(imports.ImportProgress{Phase: "reading", Source: p.src, BytesDone: min(done, p.total), BytesTotal: p.total, Rows: rows})
+	p.fn(imports.Progress{Phase: "reading", Source: p.src, BytesDone: min(done, p.total), BytesTotal: p.total, Rows: rows})
 }

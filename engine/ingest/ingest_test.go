@@ -30,7 +30,7 @@ func writeFile(t *testing.T, name string, data []byte) string {
 }
 
 // readTable reads path and all its rows; it fails the test on any error.
-func readTable(t *testing.T, path string, opts Options) (*imports.ImportTable, [][]engine.Value) {
+func readTable(t *testing.T, path string, opts Options) (*imports.Table, [][]engine.Value) {
 	t.Helper()
 	tables, err := Read(context.Background(), path, opts)
 	if err != nil {
@@ -90,7 +90,7 @@ func wantImportError(t *testing.T, e *engine.Error, subs ...string) {
 	}
 }
 
-func column(t *testing.T, tb *imports.ImportTable, name string) (int, imports.ImportColumn) {
+func column(t *testing.T, tb *imports.Table, name string) (int, imports.Column) {
 	t.Helper()
 	for j, c := range tb.Columns {
 		if c.Name == name {
@@ -98,10 +98,10 @@ func column(t *testing.T, tb *imports.ImportTable, name string) (int, imports.Im
 		}
 	}
 	t.Fatalf("no column %q in %v", name, columnNames(tb))
-	return 0, imports.ImportColumn{}
+	return 0, imports.Column{}
 }
 
-func columnNames(tb *imports.ImportTable) []string {
+func columnNames(tb *imports.Table) []string {
 	var out []string
 	for _, c := range tb.Columns {
 		out = append(out, c.Name)
@@ -109,7 +109,7 @@ func columnNames(tb *imports.ImportTable) []string {
 	return out
 }
 
-func columnTypes(tb *imports.ImportTable) []string {
+func columnTypes(tb *imports.Table) []string {
 	var out []string
 	for _, c := range tb.Columns {
 		out = append(out, c.Type)
@@ -117,7 +117,7 @@ func columnTypes(tb *imports.ImportTable) []string {
 	return out
 }
 
-func warningsContain(tb *imports.ImportTable, sub string) bool {
+func warningsContain(tb *imports.Table, sub string) bool {
 	for _, w := range tb.Warnings {
 		if strings.Contains(w, sub) {
 			return true
@@ -138,7 +138,7 @@ func messyFile(t *testing.T, name string) string {
 }
 
 // logTable prints the chosen types for a reviewer.
-func logTable(t *testing.T, tb *imports.ImportTable) {
+func logTable(t *testing.T, tb *imports.Table) {
 	t.Helper()
 	t.Logf("%s: table %s, %d rows, sha256 %s…, warnings %q", tb.Source, tb.Name, tb.RowCount, tb.SourceSHA256[:12], tb.Warnings)
 	for _, c := range tb.Columns {
@@ -823,8 +823,8 @@ func TestCancel(t *testing.T) {
 	// Cancelled from the progress callback during the first pass.
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
-	var calls []imports.ImportProgress
-	_, err := Read(ctx, path, Options{Progress: func(p imports.ImportProgress) {
+	var calls []imports.Progress
+	_, err := Read(ctx, path, Options{Progress: func(p imports.Progress) {
 		calls = append(calls, p)
 		cancel()
 	}})
@@ -866,10 +866,10 @@ func TestProgress(t *testing.T) {
 	for i := range 20000 {
 		fmt.Fprintf(&b, "%d,%d\n", i, i)
 	}
-	var calls []imports.ImportProgress
+	var calls []imports.Progress
 	start := time.Now()
 	tables, err := Read(context.Background(), writeFile(t, "p.csv", []byte(b.String())), Options{
-		Progress: func(p imports.ImportProgress) { calls = append(calls, p) },
+		Progress: func(p imports.Progress) { calls = append(calls, p) },
 	})
 	if err != nil {
 		t.Fatal(err)

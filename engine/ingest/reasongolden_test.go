@@ -49,7 +49,7 @@ func importReasonsDump(t *testing.T) []string {
 			lines = append(lines, fmt.Sprintf("%s | %s | %s: %s", where, what, lang, reasons[lang]))
 		}
 	}
-	table := func(where string, tb *imports.ImportTable, err error) {
+	table := func(where string, tb *imports.Table, err error) {
 		if err != nil {
 			lines = append(lines, fmt.Sprintf("%s | error: %v", where, err))
 			return

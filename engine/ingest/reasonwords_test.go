@@ -24,7 +24,7 @@ func TestImportWordsSkipEmpty(t *testing.T) {
 
 // reasonsOf checks every reason of a table: said in every language, the
 // English one the Reason, none left with a marker.
-func reasonsOf(t *testing.T, where string, tb *imports.ImportTable) {
+func reasonsOf(t *testing.T, where string, tb *imports.Table) {
 	t.Helper()
 	check := func(what, reason string, reasons map[string]string) {
 		t.Helper()

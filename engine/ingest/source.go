@@ -28,7 +28,7 @@ type Source struct {
 	File, Path, SHA256, Sheet string
 	// Layout is how the file was read; Chosen names the parts of it the
 	// analyst chose ("encoding", "delimiter", "header_row", "range").
-	Layout imports.ImportLayout
+	Layout imports.Layout
 	Chosen []string
 	// Rows is the number of data rows (estimated when Sampled).
 	Rows int64
@@ -262,7 +262,7 @@ func (s *Source) columnList() string {
 // column's policy: OnBadText keeps the column as text (with a reason
 // naming the values), OnBadNull stores them as NULL (counted and listed),
 // OnBadError is an error, returned here, before anything is written.
-func (s *Source) Apply(ch Choices) (t *imports.ImportTable, matched []bool, err error) {
+func (s *Source) Apply(ch Choices) (t *imports.Table, matched []bool, err error) {
 	ps := make([]*planned, len(s.cols))
 	for i, c := range s.cols {
 		ps[i] = &planned{col: c, name: c.name, onBad: imports.OnBadText}
@@ -459,8 +459,8 @@ func (s *Source) decideTypes(ps []*planned) (stop, err error) {
 // newTable is the table of the source, named as the analyst chose (table,
 // "" for the proposed name), with the source's warnings and then those of
 // the choices.
-func (s *Source) newTable(table string, warnings []string) (*imports.ImportTable, error) {
-	t := &imports.ImportTable{
+func (s *Source) newTable(table string, warnings []string) (*imports.Table, error) {
+	t := &imports.Table{
 		Name: s.Name, Source: s.File, SourcePath: s.Path, SourceSHA256: s.SHA256, Sheet: s.Sheet,
 		RowCount: s.Rows, Layout: s.Layout, Sampled: s.Sampled, SampleRows: s.SampleRows,
 		Warnings: append(append([]string{}, s.Warnings...), warnings...),
@@ -479,7 +479,7 @@ func (s *Source) newTable(table string, warnings []string) (*imports.ImportTable
 // addColumns describes every column in t's preview, and adds each to t's
 // columns or to those skipped (with why). It returns the columns kept: their
 // indexes in the source, and their plans.
-func (s *Source) addColumns(t *imports.ImportTable, ps []*planned) (keep []int, kept []*planned) {
+func (s *Source) addColumns(t *imports.Table, ps []*planned) (keep []int, kept []*planned) {
 	for i, p := range ps {
 		pc := s.planColumn(p)
 		t.PreviewColumns = append(t.PreviewColumns, pc)
@@ -491,7 +491,7 @@ func (s *Source) addColumns(t *imports.ImportTable, ps []*planned) (keep []int, 
 		}
 		keep = append(keep, i)
 		kept = append(kept, p)
-		t.Columns = append(t.Columns, pc.ImportColumn)
+		t.Columns = append(t.Columns, pc.Column)
 	}
 	return keep, kept
 }
@@ -499,7 +499,7 @@ func (s *Source) addColumns(t *imports.ImportTable, ps []*planned) (keep []int, 
 // storedRows is t's Rows: the source's second pass over the columns kept,
 // each converted by its own converter. Afterwards the counts of what was
 // stored as NULL are exact, from the rows themselves, in t's columns.
-func (s *Source) storedRows(t *imports.ImportTable, keep []int, kept []*planned) func(context.Context, func([]engine.Value) error) error {
+func (s *Source) storedRows(t *imports.Table, keep []int, kept []*planned) func(context.Context, func([]engine.Value) error) error {
 	return func(ctx context.Context, yield func([]engine.Value) error) error {
 		convs := make([]*cellConv, len(kept))
 		ncols := max(len(kept), 1)
@@ -685,7 +685,7 @@ func typeWords(typ string) part {
 // planColumn describes a column for the report and the preview.
 func (s *Source) planColumn(p *planned) imports.PlanColumn {
 	typ, _ := p.col.inf.Result()
-	c := imports.PlanColumn{ImportColumn: imports.ImportColumn{
+	c := imports.PlanColumn{Column: imports.Column{
 		Name: p.name, OriginalName: p.col.original, Type: p.typ, Converted: p.conv, KeptAsText: p.kept,
 		Position: p.col.pos, DetectedType: typ, OnBad: p.onBad, BadAt: []imports.BadValue{},
 		Overridden: []string{},

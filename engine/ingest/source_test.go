@@ -32,7 +32,7 @@ func source(t *testing.T, path string, opts Options) *Source {
 }
 
 // applied applies ch and streams every row.
-func applied(t *testing.T, s *Source, ch Choices) (*imports.ImportTable, [][]engine.Value) {
+func applied(t *testing.T, s *Source, ch Choices) (*imports.Table, [][]engine.Value) {
 	t.Helper()
 	tb, _, err := s.Apply(ch)
 	if err != nil {
@@ -51,7 +51,7 @@ func applied(t *testing.T, s *Source, ch Choices) (*imports.ImportTable, [][]eng
 	return tb, rows
 }
 
-func previewColumn(t *testing.T, tb *imports.ImportTable, name string) (int, imports.PlanColumn) {
+func previewColumn(t *testing.T, tb *imports.Table, name string) (int, imports.PlanColumn) {
 	t.Helper()
 	for i, c := range tb.PreviewColumns {
 		if c.Name == name {
@@ -110,7 +110,7 @@ func TestChooseTypeNullBad(t *testing.T) {
 	}
 }
 
-func mustApply(t *testing.T, s *Source, ch Choices) *imports.ImportTable {
+func mustApply(t *testing.T, s *Source, ch Choices) *imports.Table {
 	t.Helper()
 	tb, _, err := s.Apply(ch)
 	if err != nil {

@@ -26,7 +26,7 @@ type sheetReader struct {
 	file     string // base name
 	sheet    string
 	date1904 bool
-	progress func(imports.ImportProgress)
+	progress func(imports.Progress)
 	prefix   string    // "book.xlsx, sheet Results: "
 	gate     *scanGate // the scan of the sheet's part, ahead of excelize
 	sst      *scanGate // the scan of the shared strings; nil without them
@@ -103,7 +103,7 @@ func (s *sheetReader) report(force bool) {
 		return
 	}
 	s.lastReport = now
-	s.progress(imports.ImportProgress{Phase: "reading", Source: s.file + ": " + s.sheet, Rows: s.rows})
+	s.progress(imports.Progress{Phase: "reading", Source: s.file + ": " + s.sheet, Rows: s.rows})
 }
 
 func isBlank(cells []string) bool {

@@ -41,7 +41,7 @@ func fixture(t testing.TB, name string) string {
 }
 
 // readAll reads path and drains every table's rows.
-func readAll(t testing.TB, path string, opts Options) ([]*imports.ImportTable, [][][]engine.Value) {
+func readAll(t testing.TB, path string, opts Options) ([]*imports.Table, [][][]engine.Value) {
 	t.Helper()
 	tables, err := Read(context.Background(), path, opts)
 	if err != nil {
@@ -54,7 +54,7 @@ func readAll(t testing.TB, path string, opts Options) ([]*imports.ImportTable, [
 	return tables, rows
 }
 
-func drain(t testing.TB, tb *imports.ImportTable) [][]engine.Value {
+func drain(t testing.TB, tb *imports.Table) [][]engine.Value {
 	t.Helper()
 	var out [][]engine.Value
 	err := tb.Rows(context.Background(), func(row []engine.Value) error {
@@ -73,7 +73,7 @@ func drain(t testing.TB, tb *imports.ImportTable) [][]engine.Value {
 	return out
 }
 
-func tableNames(tables []*imports.ImportTable) []string {
+func tableNames(tables []*imports.Table) []string {
 	var out []string
 	for _, tb := range tables {
 		out = append(out, tb.Name)
@@ -81,7 +81,7 @@ func tableNames(tables []*imports.ImportTable) []string {
 	return out
 }
 
-func sheetColumn(t testing.TB, tb *imports.ImportTable, name string) (int, imports.ImportColumn) {
+func sheetColumn(t testing.TB, tb *imports.Table, name string) (int, imports.Column) {
 	t.Helper()
 	for i, c := range tb.Columns {
 		if c.Name == name {
@@ -89,10 +89,10 @@ func sheetColumn(t testing.TB, tb *imports.ImportTable, name string) (int, impor
 		}
 	}
 	t.Fatalf("%s: no sheetColumn %q in %v", tb.Name, name, sheetColumnNames(tb))
-	return -1, imports.ImportColumn{}
+	return -1, imports.Column{}
 }
 
-func sheetColumnNames(tb *imports.ImportTable) []string {
+func sheetColumnNames(tb *imports.Table) []string {
 	var out []string
 	for _, c := range tb.Columns {
 		out = append(out, c.Name)
@@ -100,7 +100,7 @@ func sheetColumnNames(tb *imports.ImportTable) []string {
 	return out
 }
 
-func hasWarning(tb *imports.ImportTable, parts ...string) bool {
+func hasWarning(tb *imports.Table, parts ...string) bool {
 	for _, w := range tb.Warnings {
 		ok := true
 		for _, p := range parts {
@@ -790,8 +790,8 @@ func TestXLSXLargeSheet(t *testing.T) {
 	before := spillFilesLeft(t)
 	runtime.GC()
 	peak := 0.0
-	var reports []imports.ImportProgress
-	tables, err := Read(context.Background(), p, Options{Progress: func(pr imports.ImportProgress) {
+	var reports []imports.Progress
+	tables, err := Read(context.Background(), p, Options{Progress: func(pr imports.Progress) {
 		reports = append(reports, pr)
 		peak = max(peak, heapMB())
 	}})

@@ -330,7 +330,7 @@ func BenchmarkSchemaChinook(b *testing.B) {
 // BenchmarkImportWriter writes 1,000,000 generated rows × 5 columns into a
 // new file: the writer's share of an import, without parsing.
 func BenchmarkImportWriter(b *testing.B) {
-	cols := []imports.ImportColumn{{Name: "id", Type: "INTEGER"}, {Name: "name", Type: "TEXT"}, {Name: "amount", Type: "REAL"},
+	cols := []imports.Column{{Name: "id", Type: "INTEGER"}, {Name: "name", Type: "TEXT"}, {Name: "amount", Type: "REAL"},
 		{Name: "day", Type: "DATE"}, {Name: "qty", Type: "INTEGER"}}
 	names := make([]string, 100)
 	for i := range names {
@@ -338,7 +338,7 @@ func BenchmarkImportWriter(b *testing.B) {
 	}
 	for b.Loop() {
 		dir := b.TempDir()
-		tab := &imports.ImportTable{Name: "t", Source: "gen", Columns: cols, RowCount: 1_000_000,
+		tab := &imports.Table{Name: "t", Source: "gen", Columns: cols, RowCount: 1_000_000,
 			Rows: func(ctx context.Context, yield func([]engine.Value) error) error {
 				row := make([]engine.Value, 5)
 				for i := int64(0); i < 1_000_000; i++ {
@@ -349,7 +349,7 @@ func BenchmarkImportWriter(b *testing.B) {
 				}
 				return nil
 			}}
-		if _, err := Import(context.Background(), filepath.Join(dir, "out.sqlite"), []*imports.ImportTable{tab}, ImportOptions{}); err != nil {
+		if _, err := Import(context.Background(), filepath.Join(dir, "out.sqlite"), []*imports.Table{tab}, ImportOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

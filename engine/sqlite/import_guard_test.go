@@ -17,7 +17,7 @@ import (
 func querentMade(t *testing.T, dir, name string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
-	if _, err := Import(context.Background(), p, []*imports.ImportTable{salesLike("seed", 3)}, ImportOptions{}); err != nil {
+	if _, err := Import(context.Background(), p, []*imports.Table{salesLike("seed", 3)}, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -39,8 +39,8 @@ func TestImportRefusesOtherDatabases(t *testing.T) {
 			{},
 		} {
 			u := watch(t, target)
-			tab := fakeTable("Artist", []imports.ImportColumn{{Name: "a", Type: imports.TypeInteger}}, 2, func(i int64) []engine.Value { return []engine.Value{i} })
-			_, err := Import(ctx, target, []*imports.ImportTable{tab}, opts)
+			tab := fakeTable("Artist", []imports.Column{{Name: "a", Type: imports.TypeInteger}}, 2, func(i int64) []engine.Value { return []engine.Value{i} })
+			_, err := Import(ctx, target, []*imports.Table{tab}, opts)
 			e := engine.AsError(err)
 			if e == nil || e.Code != engine.CodeImport || !strings.Contains(e.Message, "not made by Querent") || !strings.Contains(e.Hint, "new database file") {
 				t.Errorf("%s %+v: got %#v", filepath.Base(target), opts, e)
@@ -62,10 +62,10 @@ func TestImportReplaceUserTable(t *testing.T) {
 		stmts = append(stmts, "INSERT INTO Artist VALUES ('a'), ('b'), ('c'), ('d')")
 	}
 	makeDB(t, dir, "made.sqlite", stmts...)
-	artist := func() *imports.ImportTable { return salesLike("artist", 5) }
+	artist := func() *imports.Table { return salesLike("artist", 5) }
 
 	u := watch(t, target)
-	_, err := Import(ctx, target, []*imports.ImportTable{artist()}, ImportOptions{Table: "Artist", Replace: true})
+	_, err := Import(ctx, target, []*imports.Table{artist()}, ImportOptions{Table: "Artist", Replace: true})
 	e := engine.AsError(err)
 	if e == nil || e.Code != engine.CodeImport || !strings.Contains(e.Message, "Querent did not import") || !strings.Contains(e.Message, "412 rows") ||
 		!strings.Contains(e.Hint, "--replace-user-table") {
@@ -73,17 +73,17 @@ func TestImportReplaceUserTable(t *testing.T) {
 	}
 	u.check(t, "a refused replace")
 	// Case does not matter to SQLite, nor here.
-	if _, err := Import(ctx, target, []*imports.ImportTable{artist()}, ImportOptions{Table: "artist", Replace: true}); engine.ErrorCode(err) != engine.CodeImport {
+	if _, err := Import(ctx, target, []*imports.Table{artist()}, ImportOptions{Table: "artist", Replace: true}); engine.ErrorCode(err) != engine.CodeImport {
 		t.Errorf("--replace of a user table in other case: %v", err)
 	}
 	u.check(t, "a refused replace")
-	if _, err := Import(ctx, target, []*imports.ImportTable{artist()}, ImportOptions{Table: "Artist", Append: true, ReplaceUserTable: true}); engine.ErrorCode(err) != engine.CodeUsage {
+	if _, err := Import(ctx, target, []*imports.Table{artist()}, ImportOptions{Table: "Artist", Append: true, ReplaceUserTable: true}); engine.ErrorCode(err) != engine.CodeUsage {
 		t.Errorf("--append with --replace-user-table: %v", err)
 	}
 	u.check(t, "a refused usage")
 
 	// With the flag: replaced, and said so.
-	rep, err := Import(ctx, target, []*imports.ImportTable{artist()}, ImportOptions{Table: "Artist", ReplaceUserTable: true})
+	rep, err := Import(ctx, target, []*imports.Table{artist()}, ImportOptions{Table: "Artist", ReplaceUserTable: true})
 	if err != nil || rep.Tables[0].Action != "replaced" || rep.Tables[0].Rows != 5 {
 		t.Fatalf("--replace-user-table: %v %+v", err, rep)
 	}
@@ -91,15 +91,15 @@ func TestImportReplaceUserTable(t *testing.T) {
 		t.Errorf("warnings %q, want %q", rep.Warnings, want)
 	}
 	// Now Querent imported it: --replace alone is enough, without a warning.
-	rep, err = Import(ctx, target, []*imports.ImportTable{artist()}, ImportOptions{Table: "Artist", Replace: true})
+	rep, err = Import(ctx, target, []*imports.Table{artist()}, ImportOptions{Table: "Artist", Replace: true})
 	if err != nil || rep.Tables[0].Action != "replaced" || len(rep.Warnings) != 0 {
 		t.Errorf("--replace of a table Querent imported: %v %+v", err, rep)
 	}
 	// A Querent-made database takes new tables and appends as before.
-	if _, err := Import(ctx, target, []*imports.ImportTable{salesLike("seed", 2)}, ImportOptions{Append: true}); err != nil {
+	if _, err := Import(ctx, target, []*imports.Table{salesLike("seed", 2)}, ImportOptions{Append: true}); err != nil {
 		t.Errorf("append: %v", err)
 	}
-	if _, err := Import(ctx, target, []*imports.ImportTable{salesLike("more", 2)}, ImportOptions{}); err != nil {
+	if _, err := Import(ctx, target, []*imports.Table{salesLike("more", 2)}, ImportOptions{}); err != nil {
 		t.Errorf("a new table: %v", err)
 	}
 	if es, _ := os.ReadDir(dir); len(es) != 1 {

@@ -21,11 +21,11 @@ func TestImportMigratesOlderImportsTable(t *testing.T) {
 		`CREATE TABLE seed (id INTEGER)`,
 		`INSERT INTO _querent_imports VALUES ('seed', 'seed.csv', 'abc', NULL, '2025-01-01 00:00:00', 0, '[]')`)
 	tab := salesLike("sales", 3)
-	tab.Columns = append([]imports.ImportColumn(nil), tab.Columns...)
+	tab.Columns = append([]imports.Column(nil), tab.Columns...)
 	tab.Columns[3].BadValues = 2
-	tab.Layout = imports.ImportLayout{Encoding: "utf-8", Delimiter: ",", HeaderRow: 1}
+	tab.Layout = imports.Layout{Encoding: "utf-8", Delimiter: ",", HeaderRow: 1}
 	tab.Skipped = []imports.SkippedColumn{{Position: 9, Name: "column_9", Reason: "no header and no values"}}
-	rep, err := Import(ctx, target, []*imports.ImportTable{tab}, ImportOptions{})
+	rep, err := Import(ctx, target, []*imports.Table{tab}, ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,29 +60,29 @@ func TestCheck(t *testing.T) {
 	target := querentMade(t, dir, "have.sqlite")
 	makeDB(t, dir, "have.sqlite", "CREATE TABLE mine(x)")
 	u := watch(t, target)
-	checks, _, err := Check(ctx, target, []*imports.ImportTable{salesLike("sales", 1), salesLike("seed", 1)}, ImportOptions{Replace: true})
+	checks, _, err := Check(ctx, target, []*imports.Table{salesLike("sales", 1), salesLike("seed", 1)}, ImportOptions{Replace: true})
 	if err != nil || !reflect.DeepEqual(checks, []TargetCheck{{"sales", "create"}, {"seed", "replace"}}) {
 		t.Errorf("checks %v, %v", checks, err)
 	}
-	if _, _, err := Check(ctx, target, []*imports.ImportTable{salesLike("seed", 1)}, ImportOptions{}); err == nil || !strings.Contains(err.Error(), "already has a table named seed") {
+	if _, _, err := Check(ctx, target, []*imports.Table{salesLike("seed", 1)}, ImportOptions{}); err == nil || !strings.Contains(err.Error(), "already has a table named seed") {
 		t.Errorf("exists: %v", err)
 	}
-	if _, _, err := Check(ctx, target, []*imports.ImportTable{salesLike("mine", 1)}, ImportOptions{Replace: true}); err == nil || !strings.Contains(err.Error(), "--replace-user-table") {
+	if _, _, err := Check(ctx, target, []*imports.Table{salesLike("mine", 1)}, ImportOptions{Replace: true}); err == nil || !strings.Contains(err.Error(), "--replace-user-table") {
 		t.Errorf("user table: %v", err)
 	}
-	_, warnings, err := Check(ctx, target, []*imports.ImportTable{salesLike("mine", 1)}, ImportOptions{ReplaceUserTable: true})
+	_, warnings, err := Check(ctx, target, []*imports.Table{salesLike("mine", 1)}, ImportOptions{ReplaceUserTable: true})
 	if err != nil || len(warnings) != 1 || !strings.Contains(warnings[0], "which Querent did not import") {
 		t.Errorf("replace user table: %q %v", warnings, err)
 	}
-	other := fakeTable("seed", []imports.ImportColumn{{Name: "a", Type: "TEXT"}}, 1, nil)
-	if _, _, err := Check(ctx, target, []*imports.ImportTable{other}, ImportOptions{Append: true}); err == nil || !strings.Contains(err.Error(), "columns differ") {
+	other := fakeTable("seed", []imports.Column{{Name: "a", Type: "TEXT"}}, 1, nil)
+	if _, _, err := Check(ctx, target, []*imports.Table{other}, ImportOptions{Append: true}); err == nil || !strings.Contains(err.Error(), "columns differ") {
 		t.Errorf("append other columns: %v", err)
 	}
 	chinook := copyChinook(t)
-	if _, _, err := Check(ctx, chinook, []*imports.ImportTable{salesLike("x", 1)}, ImportOptions{}); err == nil || !strings.Contains(err.Error(), "not made by Querent") {
+	if _, _, err := Check(ctx, chinook, []*imports.Table{salesLike("x", 1)}, ImportOptions{}); err == nil || !strings.Contains(err.Error(), "not made by Querent") {
 		t.Errorf("another program's database: %v", err)
 	}
-	if checks, _, err := Check(ctx, dir+"/new.sqlite", []*imports.ImportTable{salesLike("x", 1)}, ImportOptions{Append: true}); err != nil || checks[0].Action != "create" {
+	if checks, _, err := Check(ctx, dir+"/new.sqlite", []*imports.Table{salesLike("x", 1)}, ImportOptions{Append: true}); err != nil || checks[0].Action != "create" {
 		t.Errorf("new file: %v %v", checks, err)
 	}
 	u.check(t, "checks")
@@ -93,14 +93,14 @@ func TestCheck(t *testing.T) {
 func TestAppendHintsAtEmptyColumns(t *testing.T) {
 	ctx := context.Background()
 	target := querentMade(t, t.TempDir(), "old.sqlite")
-	cols := append(append([]imports.ImportColumn(nil), salesCols...), imports.ImportColumn{Name: "column_9", Type: imports.TypeText})
+	cols := append(append([]imports.Column(nil), salesCols...), imports.Column{Name: "column_9", Type: imports.TypeText})
 	old := fakeTable("sales", cols, 1, func(int64) []engine.Value { return []engine.Value{int64(1), "x", 1.5, "2024-02-03", int64(1), nil} })
-	if _, err := Import(ctx, target, []*imports.ImportTable{old}, ImportOptions{}); err != nil {
+	if _, err := Import(ctx, target, []*imports.Table{old}, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	now := salesLike("sales", 1)
 	now.Skipped = []imports.SkippedColumn{{Position: 9, Name: "column_9", Reason: "no header and no values"}}
-	_, err := Import(ctx, target, []*imports.ImportTable{now}, ImportOptions{Append: true})
+	_, err := Import(ctx, target, []*imports.Table{now}, ImportOptions{Append: true})
 	if e := engine.AsError(err); e == nil || !strings.Contains(e.Hint, `--column "#9:text"`) {
 		t.Errorf("append without the empty column: %v", err)
 	}

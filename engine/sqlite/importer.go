@@ -33,7 +33,7 @@ type ImportOptions struct {
 	// implies Replace.
 	ReplaceUserTable bool
 	// Progress, when set, is told how far the writing has come.
-	Progress func(imports.ImportProgress)
+	Progress func(imports.Progress)
 	// BusyTimeout is how long to wait for another program's lock on an
 	// existing target (default 5 s).
 	BusyTimeout time.Duration
@@ -68,7 +68,7 @@ var safeTableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 //
 // The sources are only read. Each table's provenance goes into
 // _querent_imports.
-func Import(ctx context.Context, target string, tables []*imports.ImportTable, opts ImportOptions) (*imports.ImportReport, error) {
+func Import(ctx context.Context, target string, tables []*imports.Table, opts ImportOptions) (*imports.Report, error) {
 	start := time.Now()
 	opts, abs, err := checkRequest(target, tables, opts, false)
 	if err != nil {
@@ -76,7 +76,7 @@ func Import(ctx context.Context, target string, tables []*imports.ImportTable, o
 	}
 	names := plannedNames(tables, opts.Table)
 	st, statErr := os.Stat(abs)
-	var rep *imports.ImportReport
+	var rep *imports.Report
 	switch {
 	case errors.Is(statErr, os.ErrNotExist):
 		if opts.Append || opts.Replace {
@@ -109,7 +109,7 @@ func Import(ctx context.Context, target string, tables []*imports.ImportTable, o
 // no source is the target, that no table is a sample (unless samples, for
 // Check). It returns the options made consistent and the target's
 // absolute path.
-func checkRequest(target string, tables []*imports.ImportTable, opts ImportOptions, samples bool) (ImportOptions, string, error) {
+func checkRequest(target string, tables []*imports.Table, opts ImportOptions, samples bool) (ImportOptions, string, error) {
 	if len(tables) == 0 {
 		return opts, "", engine.Errorf(engine.CodeImport, "there is nothing to import: no table was read").WithHint("check that the files hold data")
 	}
@@ -181,7 +181,7 @@ type TargetCheck struct {
 // (if it exists) through a read-only connection. Tables may be samples.
 // The warnings are those writing would give (a table replaced that
 // Querent did not import, types that differ from an appended table's).
-func Check(ctx context.Context, target string, tables []*imports.ImportTable, opts ImportOptions) ([]TargetCheck, []string, error) {
+func Check(ctx context.Context, target string, tables []*imports.Table, opts ImportOptions) ([]TargetCheck, []string, error) {
 	opts, abs, err := checkRequest(target, tables, opts, true)
 	if err != nil {
 		return nil, nil, err
@@ -242,7 +242,7 @@ func Check(ctx context.Context, target string, tables []*imports.ImportTable, op
 		return nil, nil, importErr(abs, err)
 	}
 	var warnings []string
-	rep := &imports.ImportReport{}
+	rep := &imports.Report{}
 	for i, name := range names {
 		kind, ok := existing[strings.ToLower(name)]
 		if !ok {
@@ -286,7 +286,7 @@ func existsErr(abs, name, source string) error {
 
 // plannedNames gives each table its name: --table, else its own, made
 // unique within this import (two files or sheets with the same name).
-func plannedNames(tables []*imports.ImportTable, override string) []string {
+func plannedNames(tables []*imports.Table, override string) []string {
 	names := make([]string, len(tables))
 	used := map[string]bool{}
 	for i, t := range tables {
@@ -318,7 +318,7 @@ func sameFile(a, b string) bool {
 
 // importNew builds a new file under a temporary name beside the target and
 // renames it into place; nothing is left behind on failure.
-func importNew(ctx context.Context, abs string, tables []*imports.ImportTable, names []string, opts ImportOptions) (rep *imports.ImportReport, err error) {
+func importNew(ctx context.Context, abs string, tables []*imports.Table, names []string, opts ImportOptions) (rep *imports.Report, err error) {
 	dir := filepath.Dir(abs)
 	if st, serr := os.Stat(dir); serr != nil || !st.IsDir() {
 		return nil, engine.Errorf(engine.CodeImport, "the folder %s does not exist", dir).SayHint(words.New("target.create_folder", words.DB))
@@ -345,7 +345,7 @@ func importNew(ctx context.Context, abs string, tables []*imports.ImportTable, n
 		PRAGMA locking_mode = EXCLUSIVE; ` + opts.cachePragma() + `; PRAGMA temp_store = MEMORY; BEGIN`); err != nil {
 		return nil, importErr(abs, err)
 	}
-	rep = &imports.ImportReport{Warnings: []string{}, Errors: []engine.ErrorDoc{}, Tables: []imports.ImportedTable{}}
+	rep = &imports.Report{Warnings: []string{}, Errors: []engine.ErrorDoc{}, Tables: []imports.ImportedTable{}}
 	if err := writeTables(ctx, c, abs, tables, names, map[string]string{}, opts, rep); err != nil {
 		return nil, err
 	}
@@ -367,7 +367,7 @@ func importNew(ctx context.Context, abs string, tables []*imports.ImportTable, n
 
 // importExisting adds to an existing file in one transaction, with the
 // rollback journal: on any error the file is restored byte for byte.
-func importExisting(ctx context.Context, abs string, tables []*imports.ImportTable, names []string, opts ImportOptions) (rep *imports.ImportReport, err error) {
+func importExisting(ctx context.Context, abs string, tables []*imports.Table, names []string, opts ImportOptions) (rep *imports.Report, err error) {
 	c, err := openBulk(abs)
 	if err != nil {
 		return nil, importErr(abs, err)
@@ -394,7 +394,7 @@ func importExisting(ctx context.Context, abs string, tables []*imports.ImportTab
 	if existing[querentImportsTable] != "table" {
 		return nil, notQuerentMade(abs)
 	}
-	rep = &imports.ImportReport{Warnings: []string{}, Errors: []engine.ErrorDoc{}, Tables: []imports.ImportedTable{}}
+	rep = &imports.Report{Warnings: []string{}, Errors: []engine.ErrorDoc{}, Tables: []imports.ImportedTable{}}
 	for i, name := range names {
 		kind, ok := existing[strings.ToLower(name)]
 		if !ok {
@@ -520,8 +520,8 @@ func execArgs(c *bulkConn, sql string, args ...any) error {
 
 // writeTables creates (or replaces, or appends to) each table, streams its
 // rows in, and records its provenance.
-func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*imports.ImportTable, names []string,
-	existing map[string]string, opts ImportOptions, rep *imports.ImportReport) error {
+func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*imports.Table, names []string,
+	existing map[string]string, opts ImportOptions, rep *imports.Report) error {
 	if err := migrateImports(c); err != nil {
 		return importErr(abs, err)
 	}
@@ -566,13 +566,13 @@ func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*imports
 			}
 		}
 		it := imports.ImportedTable{Name: name, Source: t.Source, Rows: n, Action: action, Columns: t.Columns,
-			ImportLayout: t.Layout, Skipped: t.Skipped, Overridden: t.Overridden}
+			Layout: t.Layout, Skipped: t.Skipped, Overridden: t.Overridden}
 		if t.Sheet != "" {
 			s := t.Sheet
 			it.Sheet = &s
 		}
 		if it.Columns == nil {
-			it.Columns = []imports.ImportColumn{}
+			it.Columns = []imports.Column{}
 		}
 		if it.Skipped == nil {
 			it.Skipped = []imports.SkippedColumn{}
@@ -584,7 +584,7 @@ func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*imports
 			it.BadValues += it.Columns[i].BadValues
 		}
 		colsJSON, _ := json.Marshal(it.Columns)
-		details, _ := json.Marshal(importDetails{ImportLayout: t.Layout, Overridden: it.Overridden, Skipped: it.Skipped,
+		details, _ := json.Marshal(importDetails{Layout: t.Layout, Overridden: it.Overridden, Skipped: it.Skipped,
 			EmptyColumns: imports.EmptyColumnRule, BadValues: it.BadValues})
 		var sheet any
 		if t.Sheet != "" {
@@ -606,7 +606,7 @@ func writeTables(ctx context.Context, c *bulkConn, abs string, tables []*imports
 // read and what the analyst chose for the table (each column's choices
 // and bad values are in columns_json).
 type importDetails struct {
-	imports.ImportLayout
+	imports.Layout
 	Overridden   []string                `json:"overridden"`
 	Skipped      []imports.SkippedColumn `json:"skipped"`
 	EmptyColumns string                  `json:"empty_columns"`
@@ -647,7 +647,7 @@ func migrateImports(c *bulkConn) error {
 	return nil
 }
 
-func createTableSQL(name string, cols []imports.ImportColumn) string {
+func createTableSQL(name string, cols []imports.Column) string {
 	defs := make([]string, len(cols))
 	for i, c := range cols {
 		defs[i] = sqltext.QuoteIdent(c.Name) + " " + c.Type
@@ -657,7 +657,7 @@ func createTableSQL(name string, cols []imports.ImportColumn) string {
 
 // checkAppend requires the existing table to have the same columns, in the
 // same order; differing types are allowed, with a warning.
-func checkAppend(q queryFunc, abs, name string, t *imports.ImportTable, rep *imports.ImportReport) error {
+func checkAppend(q queryFunc, abs, name string, t *imports.Table, rep *imports.Report) error {
 	have, err := q("SELECT name, type FROM pragma_table_info(?) ORDER BY cid", name)
 	if err != nil {
 		return importErr(abs, err)
@@ -686,7 +686,7 @@ func checkAppend(q queryFunc, abs, name string, t *imports.ImportTable, rep *imp
 // only files with the same columns, or, when the table has empty unnamed
 // columns an older Querent kept (the one empty-column rule now leaves them
 // out), how to keep them.
-func appendHint(t *imports.ImportTable, haveNames []string) words.Sentence {
+func appendHint(t *imports.Table, haveNames []string) words.Sentence {
 	var keep []words.Part
 	var positions []string
 	for _, k := range t.Skipped {

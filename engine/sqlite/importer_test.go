@@ -16,9 +16,9 @@ import (
 	"querent/engine/ingest"
 )
 
-// fakeTable is an ImportTable whose rows come from a function.
-func fakeTable(name string, cols []imports.ImportColumn, n int64, row func(i int64) []engine.Value) *imports.ImportTable {
-	return &imports.ImportTable{
+// fakeTable is an imports.Table whose rows come from a function.
+func fakeTable(name string, cols []imports.Column, n int64, row func(i int64) []engine.Value) *imports.Table {
+	return &imports.Table{
 		Name: name, Source: name + ".csv", SourceSHA256: "abc123", Columns: cols, RowCount: n,
 		Rows: func(ctx context.Context, yield func([]engine.Value) error) error {
 			buf := make([]engine.Value, len(cols))
@@ -36,7 +36,7 @@ func fakeTable(name string, cols []imports.ImportColumn, n int64, row func(i int
 	}
 }
 
-var salesCols = []imports.ImportColumn{
+var salesCols = []imports.Column{
 	{Name: "id", OriginalName: "ID", Type: imports.TypeInteger, Converted: 3, Reason: "every value is a whole number"},
 	{Name: "region", OriginalName: "Région", Type: imports.TypeText, KeptAsText: 3, Reason: "text"},
 	{Name: "amount", OriginalName: "Amount ($)", Type: imports.TypeReal, Converted: 3, Reason: "amounts"},
@@ -54,9 +54,9 @@ func TestImportNewFile(t *testing.T) {
 		}
 		return []engine.Value{i + 1, region, float64(i) * 1.25, "2024-01-02", i % 2}
 	})
-	var progress []imports.ImportProgress
-	rep, err := Import(context.Background(), target, []*imports.ImportTable{tab, salesLike("sales", 3)},
-		ImportOptions{Progress: func(p imports.ImportProgress) { progress = append(progress, p) }})
+	var progress []imports.Progress
+	rep, err := Import(context.Background(), target, []*imports.Table{tab, salesLike("sales", 3)},
+		ImportOptions{Progress: func(p imports.Progress) { progress = append(progress, p) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestImportNewFile(t *testing.T) {
 }
 
 // salesLike is a small table with the sales columns.
-func salesLike(name string, n int64) *imports.ImportTable {
+func salesLike(name string, n int64) *imports.Table {
 	return fakeTable(name, salesCols, n, func(i int64) []engine.Value {
 		return []engine.Value{i + 1, "x", 1.5, "2024-02-03", int64(1)}
 	})
@@ -114,29 +114,29 @@ func TestImportExisting(t *testing.T) {
 	target := querentMade(t, dir, "have.sqlite")
 	makeDB(t, dir, "have.sqlite", "CREATE TABLE keep(x)", "INSERT INTO keep VALUES (42)")
 	// A free name: added.
-	if _, err := Import(ctx, target, []*imports.ImportTable{salesLike("sales", 10)}, ImportOptions{}); err != nil {
+	if _, err := Import(ctx, target, []*imports.Table{salesLike("sales", 10)}, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	// The same name again, no flag: an error naming the ways out, file unchanged.
 	u := watch(t, target)
-	_, err := Import(ctx, target, []*imports.ImportTable{salesLike("sales", 5)}, ImportOptions{})
+	_, err := Import(ctx, target, []*imports.Table{salesLike("sales", 5)}, ImportOptions{})
 	e := engine.AsError(err)
 	if e == nil || e.Code != engine.CodeImport || !strings.Contains(e.Hint, "--replace") || !strings.Contains(e.Hint, "--append") || !strings.Contains(e.Hint, "--table") {
 		t.Fatalf("got %v", err)
 	}
 	u.check(t, "a refused import")
 	// --append: rows added.
-	rep, err := Import(ctx, target, []*imports.ImportTable{salesLike("sales", 5)}, ImportOptions{Append: true})
+	rep, err := Import(ctx, target, []*imports.Table{salesLike("sales", 5)}, ImportOptions{Append: true})
 	if err != nil || rep.Tables[0].Action != "appended" {
 		t.Fatalf("append: %v %+v", err, rep)
 	}
 	// --replace: the table alone is replaced.
-	rep, err = Import(ctx, target, []*imports.ImportTable{salesLike("sales", 7)}, ImportOptions{Replace: true})
+	rep, err = Import(ctx, target, []*imports.Table{salesLike("sales", 7)}, ImportOptions{Replace: true})
 	if err != nil || rep.Tables[0].Action != "replaced" {
 		t.Fatalf("replace: %v", err)
 	}
 	// --table: a new name.
-	if _, err := Import(ctx, target, []*imports.ImportTable{salesLike("sales", 2)}, ImportOptions{Table: "sales_copy"}); err != nil {
+	if _, err := Import(ctx, target, []*imports.Table{salesLike("sales", 2)}, ImportOptions{Table: "sales_copy"}); err != nil {
 		t.Fatal(err)
 	}
 	db := openT(t, target, Options{})
@@ -151,8 +151,8 @@ func TestImportExisting(t *testing.T) {
 	db.Close()
 	// Appending different columns: an error, file unchanged.
 	u = watch(t, target)
-	other := fakeTable("sales", []imports.ImportColumn{{Name: "a", Type: "TEXT"}}, 1, func(int64) []engine.Value { return []engine.Value{"x"} })
-	if _, err := Import(ctx, target, []*imports.ImportTable{other}, ImportOptions{Append: true}); engine.ErrorCode(err) != engine.CodeImport || !strings.Contains(err.Error(), "columns differ") {
+	other := fakeTable("sales", []imports.Column{{Name: "a", Type: "TEXT"}}, 1, func(int64) []engine.Value { return []engine.Value{"x"} })
+	if _, err := Import(ctx, target, []*imports.Table{other}, ImportOptions{Append: true}); engine.ErrorCode(err) != engine.CodeImport || !strings.Contains(err.Error(), "columns differ") {
 		t.Errorf("append of other columns: %v", err)
 	}
 	u.check(t, "a refused append")
@@ -163,7 +163,7 @@ func TestImportExisting(t *testing.T) {
 func TestImportAllOrNothing(t *testing.T) {
 	ctx := context.Background()
 	boom := errors.New("the source broke at row 5000")
-	failing := func() *imports.ImportTable {
+	failing := func() *imports.Table {
 		tab := salesLike("sales", 20000)
 		inner := tab.Rows
 		tab.Rows = func(ctx context.Context, yield func([]engine.Value) error) error {
@@ -177,7 +177,7 @@ func TestImportAllOrNothing(t *testing.T) {
 		}
 		return tab
 	}
-	slow := func(cancel context.CancelFunc) *imports.ImportTable {
+	slow := func(cancel context.CancelFunc) *imports.Table {
 		tab := salesLike("sales", 1_000_000)
 		inner := tab.Rows
 		tab.Rows = func(ctx context.Context, yield func([]engine.Value) error) error {
@@ -196,7 +196,7 @@ func TestImportAllOrNothing(t *testing.T) {
 		target := filepath.Join(dir, "t.sqlite")
 		opts := ImportOptions{}
 		if mode != "new" {
-			if _, err := Import(ctx, target, []*imports.ImportTable{salesLike("sales", 1)}, ImportOptions{}); err != nil {
+			if _, err := Import(ctx, target, []*imports.Table{salesLike("sales", 1)}, ImportOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			makeDB(t, dir, "t.sqlite", "CREATE TABLE keep(x)", "INSERT INTO keep VALUES (1)")
@@ -210,12 +210,12 @@ func TestImportAllOrNothing(t *testing.T) {
 		if mode != "new" {
 			sha = fileSHA(t, target)
 		}
-		_, err := Import(ctx, target, []*imports.ImportTable{failing()}, opts)
+		_, err := Import(ctx, target, []*imports.Table{failing()}, opts)
 		if engine.ErrorCode(err) != engine.CodeImport {
 			t.Errorf("%s: failing source: %v", mode, err)
 		}
 		cctx, cancel := context.WithCancel(ctx)
-		_, err = Import(cctx, target, []*imports.ImportTable{slow(cancel)}, opts)
+		_, err = Import(cctx, target, []*imports.Table{slow(cancel)}, opts)
 		cancel()
 		if engine.ErrorCode(err) != engine.CodeCancelled {
 			t.Errorf("%s: cancelled: %v", mode, err)
@@ -236,18 +236,18 @@ func TestImportUsageErrors(t *testing.T) {
 	os.WriteFile(csv, []byte("a,b\n1,2\n"), 0o644)
 	tests := []struct {
 		target string
-		tables []*imports.ImportTable
+		tables []*imports.Table
 		opts   ImportOptions
 		code   string
 		msg    string
 	}{
 		{filepath.Join(dir, "x.sqlite"), nil, ImportOptions{}, engine.CodeImport, "nothing to import"},
-		{filepath.Join(dir, "x.sqlite"), []*imports.ImportTable{salesLike("a", 1), salesLike("b", 1)}, ImportOptions{Table: "t"}, engine.CodeUsage, "--table names one table"},
-		{filepath.Join(dir, "x.sqlite"), []*imports.ImportTable{salesLike("a", 1)}, ImportOptions{Table: "bad name"}, engine.CodeUsage, "not a usable table name"},
-		{filepath.Join(dir, "x.sqlite"), []*imports.ImportTable{salesLike("a", 1)}, ImportOptions{Replace: true, Append: true}, engine.CodeUsage, "cannot be used together"},
-		{csv, []*imports.ImportTable{salesLike("a", 1)}, ImportOptions{}, engine.CodeImport, "not a usable SQLite database"},
-		{filepath.Join(dir, "no", "such", "x.sqlite"), []*imports.ImportTable{salesLike("a", 1)}, ImportOptions{}, engine.CodeImport, "does not exist"},
-		{dir, []*imports.ImportTable{salesLike("a", 1)}, ImportOptions{}, engine.CodeUsage, "is a folder"},
+		{filepath.Join(dir, "x.sqlite"), []*imports.Table{salesLike("a", 1), salesLike("b", 1)}, ImportOptions{Table: "t"}, engine.CodeUsage, "--table names one table"},
+		{filepath.Join(dir, "x.sqlite"), []*imports.Table{salesLike("a", 1)}, ImportOptions{Table: "bad name"}, engine.CodeUsage, "not a usable table name"},
+		{filepath.Join(dir, "x.sqlite"), []*imports.Table{salesLike("a", 1)}, ImportOptions{Replace: true, Append: true}, engine.CodeUsage, "cannot be used together"},
+		{csv, []*imports.Table{salesLike("a", 1)}, ImportOptions{}, engine.CodeImport, "not a usable SQLite database"},
+		{filepath.Join(dir, "no", "such", "x.sqlite"), []*imports.Table{salesLike("a", 1)}, ImportOptions{}, engine.CodeImport, "does not exist"},
+		{dir, []*imports.Table{salesLike("a", 1)}, ImportOptions{}, engine.CodeUsage, "is a folder"},
 	}
 	for _, tt := range tests {
 		_, err := Import(ctx, tt.target, tt.tables, tt.opts)
@@ -258,7 +258,7 @@ func TestImportUsageErrors(t *testing.T) {
 	}
 	src := salesLike("a", 1)
 	src.SourcePath = csv
-	if _, err := Import(ctx, csv, []*imports.ImportTable{src}, ImportOptions{}); engine.ErrorCode(err) != engine.CodeUsage {
+	if _, err := Import(ctx, csv, []*imports.Table{src}, ImportOptions{}); engine.ErrorCode(err) != engine.CodeUsage {
 		t.Errorf("target = source: %v", err)
 	}
 }
@@ -279,7 +279,7 @@ func TestImportLockedTarget(t *testing.T) {
 	}
 	defer tx.Rollback()
 	start := time.Now()
-	_, err = Import(context.Background(), target, []*imports.ImportTable{salesLike("s", 3)}, ImportOptions{BusyTimeout: 200 * time.Millisecond})
+	_, err = Import(context.Background(), target, []*imports.Table{salesLike("s", 3)}, ImportOptions{BusyTimeout: 200 * time.Millisecond})
 	if e := engine.AsError(err); e == nil || e.Code != engine.CodeImport || !strings.Contains(e.Hint, "another program") {
 		t.Fatalf("got %v", err)
 	}

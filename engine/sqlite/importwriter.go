@@ -12,12 +12,12 @@ type ImportWriter struct{}
 
 // Write writes the tables into the database at target, all or nothing
 // (Import).
-func (ImportWriter) Write(ctx context.Context, target string, tables []*imports.ImportTable, opts imports.WriteOptions) (*imports.ImportReport, error) {
+func (ImportWriter) Write(ctx context.Context, target string, tables []*imports.Table, opts imports.WriteOptions) (*imports.Report, error) {
 	return Import(ctx, target, tables, importOptions(opts))
 }
 
 // Check says what Write would do, writing nothing (Check).
-func (ImportWriter) Check(ctx context.Context, target string, tables []*imports.ImportTable, opts imports.WriteOptions) ([]imports.TargetCheck, []string, error) {
+func (ImportWriter) Check(ctx context.Context, target string, tables []*imports.Table, opts imports.WriteOptions) ([]imports.TargetCheck, []string, error) {
 	checks, warnings, err := Check(ctx, target, tables, importOptions(opts))
 	out := make([]imports.TargetCheck, len(checks))
 	for i, c := range checks {

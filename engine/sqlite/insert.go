@@ -49,7 +49,7 @@ func valuesBytes(row []engine.Value) int64 {
 // insertRows streams a table's rows into the table `into` with wide
 // multi-row INSERTs; reading (parsing, converting) and writing overlap on
 // two goroutines.
-func insertRows(ctx context.Context, c *bulkConn, abs, into string, t *imports.ImportTable, opts ImportOptions) (int64, error) {
+func insertRows(ctx context.Context, c *bulkConn, abs, into string, t *imports.Table, opts ImportOptions) (int64, error) {
 	ncols := len(t.Columns)
 	if ncols == 0 {
 		return 0, nil
@@ -83,7 +83,7 @@ func insertRows(ctx context.Context, c *bulkConn, abs, into string, t *imports.I
 		return 0, engine.AsError(rerr)
 	}
 	if opts.Progress != nil {
-		opts.Progress(imports.ImportProgress{Phase: "writing", Source: t.Source, Rows: n, RowsTotal: t.RowCount})
+		opts.Progress(imports.Progress{Phase: "writing", Source: t.Source, Rows: n, RowsTotal: t.RowCount})
 	}
 	return n, nil
 }
@@ -158,7 +158,7 @@ type batchPipe struct {
 
 // read reads the table's rows into batches of per rows (fewer when their
 // values reach importBatchBytes) and sends them.
-func (p *batchPipe) read(ctx context.Context, t *imports.ImportTable, ncols, per int) error {
+func (p *batchPipe) read(ctx context.Context, t *imports.Table, ncols, per int) error {
 	buf := make([]any, 0, per*ncols)
 	var line, bytes int64
 	send := func() error {
@@ -204,7 +204,7 @@ func (p *batchPipe) read(ctx context.Context, t *imports.ImportTable, ncols, per
 // write inserts the batches until the reader closes the pipe, and counts
 // the rows written. After an error (or ctx's end) it cancels the reader
 // and drains what it still sends.
-func (p *batchPipe) write(ctx context.Context, cancel context.CancelFunc, abs string, stmts *insertStmts, t *imports.ImportTable, opts ImportOptions) (int64, error) {
+func (p *batchPipe) write(ctx context.Context, cancel context.CancelFunc, abs string, stmts *insertStmts, t *imports.Table, opts ImportOptions) (int64, error) {
 	var n int64
 	var lastReport time.Time
 	var werr error
@@ -243,7 +243,7 @@ func (p *batchPipe) write(ctx context.Context, cancel context.CancelFunc, abs st
 		}
 		if opts.Progress != nil && time.Since(lastReport) > 100*time.Millisecond {
 			lastReport = time.Now()
-			opts.Progress(imports.ImportProgress{Phase: "writing", Source: t.Source, Rows: n, RowsTotal: t.RowCount})
+			opts.Progress(imports.Progress{Phase: "writing", Source: t.Source, Rows: n, RowsTotal: t.RowCount})
 		}
 	}
 	return n, werr

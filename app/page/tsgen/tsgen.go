@@ -57,6 +57,7 @@ import (
 	"querent/engine/ask"
 	"querent/engine/eval"
 	"querent/engine/export"
+	"querent/engine/imports"
 )
 
 // Output is where the generated file goes, from the module's root.
@@ -124,10 +125,14 @@ var nonNull = map[string]string{
 
 // renames name Go types whose own names say too little on the page.
 var renames = map[reflect.Type]string{
-	reflect.TypeFor[export.Request](): "ExportRequest",
-	reflect.TypeFor[export.Report]():  "ExportReport",
-	reflect.TypeFor[engine.Turn]():    "SessionTurn",
-	reflect.TypeFor[ask.Progress]():   "AskProgress",
+	reflect.TypeFor[export.Request]():   "ExportRequest",
+	reflect.TypeFor[export.Report]():    "ExportReport",
+	reflect.TypeFor[engine.Turn]():      "SessionTurn",
+	reflect.TypeFor[ask.Progress]():     "AskProgress",
+	reflect.TypeFor[imports.Column]():   "ImportColumn",
+	reflect.TypeFor[imports.Plan]():     "ImportPlan",
+	reflect.TypeFor[imports.Progress](): "ImportProgress",
+	reflect.TypeFor[imports.Report]():   "ImportReport",
 }
 
 // union is a string union generated from Go constants.

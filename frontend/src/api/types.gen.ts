@@ -640,7 +640,7 @@ export interface HistoryQuery {
 }
 
 /**
- * imports.ImportColumn describes one column of an imported table: the JSON of
+ * imports.Column describes one column of an imported table: the JSON of
  * `querent import --format json` (and of the preview, where a column may
  * be skipped).
  */
@@ -702,7 +702,7 @@ export interface ImportColumn {
 }
 
 /**
- * imports.ImportPlan is what an import will do, before anything is written: the
+ * imports.Plan is what an import will do, before anything is written: the
  * JSON of `querent import --preview --format json`, what the page's
  * preview shows, and a plan file that `querent import --plan` replays.
  */
@@ -721,7 +721,7 @@ export interface ImportPlan {
   errors: ErrorDoc[] | null;
 }
 
-/** imports.ImportProgress reports how far an import has come. */
+/** imports.Progress reports how far an import has come. */
 export interface ImportProgress {
   /** Phase is "reading" (the first pass: types) or "writing". */
   phase: string;
@@ -738,7 +738,7 @@ export interface ImportProgress {
   rows_total: number;
 }
 
-/** imports.ImportReport is the JSON of `querent import --format json`. */
+/** imports.Report is the JSON of `querent import --format json`. */
 export interface ImportReport {
   database: string;
   elapsed_s: number;
@@ -1319,7 +1319,7 @@ export interface TableOverride {
   /** Encoding and Delimiter read a CSV file ("" or "auto": detected). */
   encoding?: string;
   delimiter?: string;
-  /** HeaderRow and Range as in ImportRequest (0 and "": detected). */
+  /** HeaderRow and Range as in Request (0 and "": detected). */
   header_row?: number;
   range?: string;
   /** Columns are the choices for its columns. */
