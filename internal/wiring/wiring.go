@@ -49,7 +49,7 @@ func OpenDatabase(ctx context.Context, target string, opts engine.OpenOptions) (
 		// and started again opens the same state without a new copy.
 		abs, err := filepath.Abs(path)
 		if err != nil {
-			return nil, engine.Errorf(engine.CodeDatabase, "%s: cannot resolve the path: %v", path, err).WithHint("check the path")
+			return nil, engine.Errorf(engine.CodeDatabase, "%s: cannot resolve the path: %v", path, err).WithHint("check the path").WithErr(err)
 		}
 		f, _, err := files.OpenDatabase(abs)
 		if err != nil {
