@@ -333,17 +333,27 @@ func open(ctx context.Context, cfg *pgconn.Config, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	// pgconn dials with the same function for its cancel requests, which
+	// may run beside a connect (a timeout's cancel, a closing connection's):
+	// the address is kept under a lock.
 	dial := cfg.DialFunc
-	var dialed string
+	var (
+		dialMu sync.Mutex
+		dialed string
+	)
 	cfg.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		dialMu.Lock()
 		dialed = addr
+		dialMu.Unlock()
 		return dial(ctx, network, addr)
 	}
 	cfg.ValidateConnect = func(ctx context.Context, c *pgconn.PgConn) error {
 		if err := validateSessionAttrs(ctx, c, tsa); err != nil {
 			return err
 		}
+		dialMu.Lock()
 		d.connectedAddr = dialed
+		dialMu.Unlock()
 		return nil
 	}
 	// A row larger than the cap is refused while its length is read, before
