@@ -187,7 +187,7 @@ func TestRealOllamaAsk(t *testing.T) {
 	host := ollamatest.RealHost(t)
 	ollamatest.Scripted(t, host, "qa-cli-tracks", ollamatest.SQLAnswer("SELECT count(*) AS n FROM Track"), 32768)
 	c := askCLI(t, ollamatest.New(t))
-	code, out, errs := runWith(t, c, "", "ask", "--ollama", host, "--model", "qa-cli-tracks", "--no-explain", "--model-timeout", "120s",
+	code, out, errs := runWith(t, c, "", "ask", "--ollama", host, "--model", "qa-cli-tracks", "--no-explain", "--model-timeout", "360s",
 		"--format", "json", "How many tracks are there?")
 	var doc struct {
 		Results    []map[string]any   `json:"results"`

@@ -353,7 +353,7 @@ sql = "SELECT count(*) FROM Album"
 `)
 	out := filepath.Join(t.TempDir(), "run")
 	code, stdout, errs := runWith(t, evalCLI(t, nil), "", "eval", "--db", "demo.sqlite", "--gold", gold, "--ollama", host, "--model", "qa-eval-tracks",
-		"--model-timeout", "120s", "--format", "json", "--out", out)
+		"--model-timeout", "360s", "--format", "json", "--out", out)
 	var doc struct {
 		Items []struct {
 			ID, Outcome string
