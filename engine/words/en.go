@@ -344,5 +344,23 @@ var en = language{
 		"target.read_only@page":        "the file or its folder is read-only; choose a place you may write for the new database",
 		"target.appeared":              "run the import again to add to it, or choose another {1}",
 		"target.appeared@page":         "run the import again to add to it, or choose another name for the new database",
+		// The glossary (engine/glossary): {1} a term, or a command with its
+		// flags; {2} the database's message, or a second command.
+		"command.glossary@page":     "the Glossary panel",
+		"command.glossary@mcp":      "list_glossary",
+		"flag.meaning@page":         "the Meaning field",
+		"flag.sql@page":             "the SQL field",
+		"glossary.no_term":          "the glossary entry has no term",
+		"glossary.name_term":        "name the term and say what it means: {1}",
+		"glossary.name_term@page":   "name the term and say what it means, in {1}",
+		"glossary.no_meaning":       "the glossary entry {1} has no meaning",
+		"glossary.say_meaning":      "say what the term means, in plain words, with {1}",
+		"glossary.say_meaning@page": "say what the term means, in plain words, in {1}",
+		"glossary.not_found":        "the glossary has no term {1}",
+		"glossary.see_terms":        "check its spelling; {1} lists the terms",
+		"glossary.sql_refused":      "the SQL of {1} does not compile against the database: {2}",
+		"glossary.fix_stale":        "fix its SQL with {1} (the same term replaces the entry), or remove it with {2}; until then it is not sent to the model",
+		"glossary.fix_stale@page":   "fix its SQL or remove it, in {1}; until then it is not sent to the model",
+		"glossary.fix_stale@mcp":    "the analyst can fix or remove it ({1} lists it); until then it is not sent to the model",
 	},
 }
