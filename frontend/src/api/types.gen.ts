@@ -121,6 +121,12 @@ export interface Answer {
    * SQL. An addition to the contract's fields.
    */
   tables_shown: string[] | null;
+  /**
+   * GlossaryUsed lists the entries of the analyst's glossary that the
+   * model's prompt carried: those whose term the question uses (empty
+   * for direct SQL). An addition to the contract's fields.
+   */
+  glossary_used: GlossaryUse[] | null;
 }
 
 /** ask.Progress is one step of the ask loop, for progress displays. */
@@ -566,6 +572,17 @@ export interface ForeignKey {
   column: string;
   /** "Table(column)" */
   references: string;
+}
+
+/**
+ * engine.GlossaryUse is one entry of the analyst's glossary that an answer used
+ * (engine/glossary): the term, what it means, and its SQL ("" when it has
+ * none).
+ */
+export interface GlossaryUse {
+  term: string;
+  meaning: string;
+  sql: string;
 }
 
 /** page.GoldSetInfo describes a gold set the page can run. */
