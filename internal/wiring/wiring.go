@@ -250,6 +250,7 @@ func PageDeps(version string) page.Deps {
 		Connect:  Connect,
 		Model:    NewModel,
 		History:  OpenHistory,
+		Glossary: OpenGlossary,
 		Importer: NewImporter(),
 		Version:  version,
 	}

@@ -403,6 +403,36 @@ export interface DraftResult {
   gold: GoldSetInfo | null;
 }
 
+/** glossary.Entry is one word of the business and what it means. */
+export interface Entry {
+  term: string;
+  meaning: string;
+  /**
+   * Synonyms are other words for the same thing; a question that uses
+   * one of them uses the entry.
+   */
+  synonyms: string[] | null;
+  /**
+   * SQL says the term in the database's dialect; "" when the meaning is
+   * words only.
+   */
+  sql: string;
+  /**
+   * Kind is what SQL is: KindQuery, KindCondition or KindExpression; ""
+   * without SQL.
+   */
+  kind: string;
+  /** Tables are the tables and views SQL reads, as the guard found them. */
+  tables: string[] | null;
+  /**
+   * Fingerprint is that of Tables' definitions (their columns and types)
+   * when SQL was last found to compile; a different one now means the
+   * SQL must be checked again.
+   */
+  schema_fingerprint: string;
+  updated: string;
+}
+
 /** engine.ErrorDoc is one entry of a JSON document's "errors". */
 export interface ErrorDoc {
   type: string;
@@ -572,6 +602,18 @@ export interface ForeignKey {
   column: string;
   /** "Table(column)" */
   references: string;
+}
+
+/**
+ * page.GlossaryInput is an entry as the panel saves it.
+ *
+ * Only the page sends it: a field left out is Go's zero value.
+ */
+export interface GlossaryInput {
+  term?: string;
+  meaning?: string;
+  synonyms?: string[];
+  sql?: string;
 }
 
 /**
@@ -1252,6 +1294,43 @@ export interface SkippedColumn {
   by_analyst: boolean;
 }
 
+/** glossary.Status is an entry as it stands against the database now. */
+export interface Status {
+  term: string;
+  meaning: string;
+  /**
+   * Synonyms are other words for the same thing; a question that uses
+   * one of them uses the entry.
+   */
+  synonyms: string[] | null;
+  /**
+   * SQL says the term in the database's dialect; "" when the meaning is
+   * words only.
+   */
+  sql: string;
+  /**
+   * Kind is what SQL is: KindQuery, KindCondition or KindExpression; ""
+   * without SQL.
+   */
+  kind: string;
+  /** Tables are the tables and views SQL reads, as the guard found them. */
+  tables: string[] | null;
+  /**
+   * Fingerprint is that of Tables' definitions (their columns and types)
+   * when SQL was last found to compile; a different one now means the
+   * SQL must be checked again.
+   */
+  schema_fingerprint: string;
+  updated: string;
+  /**
+   * Stale is true when the SQL no longer compiles against the schema:
+   * the entry is not sent to the model until it is fixed.
+   */
+  stale: boolean;
+  /** Problem is why it is stale (null when it is not). */
+  problem: ErrorDoc | null;
+}
+
 /** engine.Table is one table or view. */
 export interface Table {
   name: string;
@@ -1580,6 +1659,27 @@ export interface Services {
      * queries).
      */
     Save(id: number, name: string): void;
+  };
+  /**
+   * Glossary is the analyst's glossary of the open database, as the page's
+   * Glossary panel shows and edits it: the business's words, what each
+   * means, and the SQL that says it, checked against the database when
+   * saved (engine/glossary).
+   */
+  Glossary: {
+    /**
+     * Add checks the entry's SQL against the open database and saves it,
+     * replacing the entry of the same term; SQL that does not compile is
+     * refused with the database's hint (the closest column names).
+     */
+    Add(in: GlossaryInput): Entry | null;
+    /**
+     * List returns the open database's entries as they stand against its
+     * schema now (a stale one flagged with its problem, in the page's words).
+     */
+    List(): Status[] | null;
+    /** Remove removes the entry of term. */
+    Remove(term: string): void;
   };
 }
 
