@@ -72,14 +72,14 @@ func (g *Glossary) List() ([]glossary.Status, error) {
 // Add checks the entry's SQL against the open database and saves it,
 // replacing the entry of the same term; SQL that does not compile is
 // refused with the database's hint (the closest column names).
-func (g *Glossary) Add(in GlossaryInput) (*glossary.Entry, error) {
+func (g *Glossary) Add(entry GlossaryInput) (*glossary.Entry, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	uc, db, err := g.use(ctx)
 	if err != nil {
 		return nil, err
 	}
-	e, err := uc.Add(ctx, db, glossary.Entry{Term: in.Term, Meaning: in.Meaning, Synonyms: in.Synonyms, SQL: in.SQL})
+	e, err := uc.Add(ctx, db, glossary.Entry{Term: entry.Term, Meaning: entry.Meaning, Synonyms: entry.Synonyms, SQL: entry.SQL})
 	if err != nil {
 		return nil, err
 	}

@@ -403,36 +403,6 @@ export interface DraftResult {
   gold: GoldSetInfo | null;
 }
 
-/** glossary.Entry is one word of the business and what it means. */
-export interface Entry {
-  term: string;
-  meaning: string;
-  /**
-   * Synonyms are other words for the same thing; a question that uses
-   * one of them uses the entry.
-   */
-  synonyms: string[] | null;
-  /**
-   * SQL says the term in the database's dialect; "" when the meaning is
-   * words only.
-   */
-  sql: string;
-  /**
-   * Kind is what SQL is: KindQuery, KindCondition or KindExpression; ""
-   * without SQL.
-   */
-  kind: string;
-  /** Tables are the tables and views SQL reads, as the guard found them. */
-  tables: string[] | null;
-  /**
-   * Fingerprint is that of Tables' definitions (their columns and types)
-   * when SQL was last found to compile; a different one now means the
-   * SQL must be checked again.
-   */
-  schema_fingerprint: string;
-  updated: string;
-}
-
 /** engine.ErrorDoc is one entry of a JSON document's "errors". */
 export interface ErrorDoc {
   type: string;
@@ -604,6 +574,36 @@ export interface ForeignKey {
   references: string;
 }
 
+/** glossary.Entry is one word of the business and what it means. */
+export interface GlossaryEntry {
+  term: string;
+  meaning: string;
+  /**
+   * Synonyms are other words for the same thing; a question that uses
+   * one of them uses the entry.
+   */
+  synonyms: string[] | null;
+  /**
+   * SQL says the term in the database's dialect; "" when the meaning is
+   * words only.
+   */
+  sql: string;
+  /**
+   * Kind is what SQL is: KindQuery, KindCondition or KindExpression; ""
+   * without SQL.
+   */
+  kind: string;
+  /** Tables are the tables and views SQL reads, as the guard found them. */
+  tables: string[] | null;
+  /**
+   * Fingerprint is that of Tables' definitions (their columns and types)
+   * when SQL was last found to compile; a different one now means the
+   * SQL must be checked again.
+   */
+  schema_fingerprint: string;
+  updated: string;
+}
+
 /**
  * page.GlossaryInput is an entry as the panel saves it.
  *
@@ -614,6 +614,43 @@ export interface GlossaryInput {
   meaning?: string;
   synonyms?: string[];
   sql?: string;
+}
+
+/** glossary.Status is an entry as it stands against the database now. */
+export interface GlossaryStatus {
+  term: string;
+  meaning: string;
+  /**
+   * Synonyms are other words for the same thing; a question that uses
+   * one of them uses the entry.
+   */
+  synonyms: string[] | null;
+  /**
+   * SQL says the term in the database's dialect; "" when the meaning is
+   * words only.
+   */
+  sql: string;
+  /**
+   * Kind is what SQL is: KindQuery, KindCondition or KindExpression; ""
+   * without SQL.
+   */
+  kind: string;
+  /** Tables are the tables and views SQL reads, as the guard found them. */
+  tables: string[] | null;
+  /**
+   * Fingerprint is that of Tables' definitions (their columns and types)
+   * when SQL was last found to compile; a different one now means the
+   * SQL must be checked again.
+   */
+  schema_fingerprint: string;
+  updated: string;
+  /**
+   * Stale is true when the SQL no longer compiles against the schema:
+   * the entry is not sent to the model until it is fixed.
+   */
+  stale: boolean;
+  /** Problem is why it is stale (null when it is not). */
+  problem: ErrorDoc | null;
 }
 
 /**
@@ -1294,43 +1331,6 @@ export interface SkippedColumn {
   by_analyst: boolean;
 }
 
-/** glossary.Status is an entry as it stands against the database now. */
-export interface Status {
-  term: string;
-  meaning: string;
-  /**
-   * Synonyms are other words for the same thing; a question that uses
-   * one of them uses the entry.
-   */
-  synonyms: string[] | null;
-  /**
-   * SQL says the term in the database's dialect; "" when the meaning is
-   * words only.
-   */
-  sql: string;
-  /**
-   * Kind is what SQL is: KindQuery, KindCondition or KindExpression; ""
-   * without SQL.
-   */
-  kind: string;
-  /** Tables are the tables and views SQL reads, as the guard found them. */
-  tables: string[] | null;
-  /**
-   * Fingerprint is that of Tables' definitions (their columns and types)
-   * when SQL was last found to compile; a different one now means the
-   * SQL must be checked again.
-   */
-  schema_fingerprint: string;
-  updated: string;
-  /**
-   * Stale is true when the SQL no longer compiles against the schema:
-   * the entry is not sent to the model until it is fixed.
-   */
-  stale: boolean;
-  /** Problem is why it is stale (null when it is not). */
-  problem: ErrorDoc | null;
-}
-
 /** engine.Table is one table or view. */
 export interface Table {
   name: string;
@@ -1672,12 +1672,12 @@ export interface Services {
      * replacing the entry of the same term; SQL that does not compile is
      * refused with the database's hint (the closest column names).
      */
-    Add(in: GlossaryInput): Entry | null;
+    Add(entry: GlossaryInput): GlossaryEntry | null;
     /**
      * List returns the open database's entries as they stand against its
      * schema now (a stale one flagged with its problem, in the page's words).
      */
-    List(): Status[] | null;
+    List(): GlossaryStatus[] | null;
     /** Remove removes the entry of term. */
     Remove(term: string): void;
   };
