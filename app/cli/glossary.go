@@ -84,7 +84,8 @@ func (c *CLI) runGlossary(ctx context.Context, args []string, s *stdio) int {
 	switch sub {
 	case "add", "list", "remove", "check":
 	default:
-		fmt.Fprintf(s.err, "querent glossary: unknown subcommand %q\n  hint: use add, list, remove or check (querent glossary --help)\n", sub)
+		fmt.Fprintf(s.err, "querent glossary: unknown subcommand %q\n  hint: %s\n", sub,
+			words.English(words.New("glossary.subcommands", words.Glossary.With(words.Value("--help")))))
 		return 2
 	}
 	r := &glossaryRun{c: c, s: s, sub: sub, format: "text", doc: glossaryDoc{Errors: []engine.ErrorDoc{}}}
@@ -107,11 +108,11 @@ func (c *CLI) runGlossary(ctx context.Context, args []string, s *stdio) int {
 	}
 	r.doc.Database = c.shown(dbf.target)
 	if err != nil {
-		return r.fail(engine.Errorf(engine.CodeUsage, "%v", err).WithErr(err).WithHint("run querent glossary --help for its flags"))
+		return r.fail(engine.Errorf(engine.CodeUsage, "%v", err).WithErr(err).SayHint(words.New("glossary.help", words.Glossary.With(words.Value(sub), words.Value("--help")))))
 	}
 	term := strings.Join(pos, " ")
 	if (sub == "list" || sub == "check") && term != "" {
-		return r.fail(engine.Errorf(engine.CodeUsage, "unexpected argument %q", pos[0]).WithHint("name the database with --db FILE"))
+		return r.fail(engine.Errorf(engine.CodeUsage, "unexpected argument %q", pos[0]).SayHint(words.New("glossary.name_db", words.DB.With("FILE"))))
 	}
 	if c.Glossary == nil {
 		return r.fail(engine.Errorf(engine.CodeInternal, "this build keeps no glossary"))

@@ -186,6 +186,7 @@ export const en = {
     download: 'Download qwen2.5-coder:7b…',
   },
   errors: {
+    glossarySQL: 'Fix the term’s SQL and save it again, or leave the SQL empty.',
     kinds: {
       refused: { title: 'That query would change the database.', next: 'Querent only reads: ask for the data instead.' },
       syntax: { title: "The SQL has a mistake SQLite can't read.", next: 'Fix it in the editor and press Run, or ask the question again in other words.' },

@@ -192,6 +192,7 @@ export const fr: Messages = {
     download: 'Télécharger qwen2.5-coder:7b…',
   },
   errors: {
+    glossarySQL: 'Corrigez le SQL du terme et enregistrez-le à nouveau, ou laissez le SQL vide.',
     kinds: {
       refused: { title: 'Cette requête modifierait la base.', next: 'Querent ne fait que lire : demandez plutôt les données.' },
       syntax: { title: 'Le SQL contient une erreur que SQLite ne sait pas lire.', next: 'Corrigez-le dans l’éditeur et appuyez sur Exécuter, ou reformulez la question.' },

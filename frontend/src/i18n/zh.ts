@@ -183,6 +183,7 @@ export const zh: Messages = {
     download: '下载 qwen2.5-coder:7b…',
   },
   errors: {
+    glossarySQL: '请修正该术语的 SQL 后重新保存，或将 SQL 留空。',
     kinds: {
       refused: { title: '该查询会修改数据库。', next: 'Querent 只读取数据：请改为询问数据本身。' },
       syntax: { title: 'SQL 中有 SQLite 无法识别的错误。', next: '在编辑器中修正后点击“运行”，或换一种说法重新提问。' },
