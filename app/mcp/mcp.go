@@ -174,7 +174,7 @@ func (s *Server) SDK() *sdk.Server {
 	return srv
 }
 
-const instructions = `Querent gives read-only access to SQLite and PostgreSQL databases. Start with list_databases (it names each database's SQL dialect), then list_tables and describe_table to learn the schema. Use run_query for SQL you write (the database's dialect; one SELECT; results are capped, so aggregate or page with LIMIT/OFFSET), or ask for a question in plain language. Nothing can change a database: writes are refused by the database's own compiler (SQLite's; PostgreSQL's parser, a function allowlist and a read-only transaction).`
+const instructions = `Querent gives read-only access to SQLite and PostgreSQL databases. Start with list_databases (it names each database's SQL dialect), then list_tables and describe_table to learn the schema, and list_glossary for the analyst's business words (what "active customer" or "churn" mean here, and their SQL). Use run_query for SQL you write (the database's dialect; one SELECT; results are capped, so aggregate or page with LIMIT/OFFSET), or ask for a question in plain language. Nothing can change a database: writes are refused by the database's own compiler (SQLite's; PostgreSQL's parser, a function allowlist and a read-only transaction).`
 
 // ErrStopped is what Run returns when the calls in flight did not return
 // within the grace once cancelled: the server stopped without them.
