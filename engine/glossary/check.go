@@ -134,7 +134,7 @@ func fragmentKind(sql string) string {
 }
 
 // fromTables chooses the tables a fragment reads: those it names (as a
-// qualifier, T.col, or alone), then, for each bare name that is a column
+// qualifier, T.col, or alone; not those a subquery of it reads FROM), then, for each bare name that is a column
 // of none of them, the table holding it (the one that holds the most such
 // names first), and for a name no table holds, the table of its closest
 // column, so that the guard's hint lists that table's columns.
@@ -142,11 +142,17 @@ func fromTables(sql string, s *engine.Schema) []string {
 	var idents []string
 	qualifiers := map[string]bool{}
 	toks := sqltext.Lex(sql)
+	prev := "" // the previous keyword or name
 	for i, t := range toks {
 		if t.Kind != sqltext.Word && t.Kind != sqltext.Quoted {
 			continue
 		}
 		name := sqltext.IdentText(sql, t)
+		after := prev
+		prev = strings.ToUpper(name)
+		if t.Kind == sqltext.Word && (after == "FROM" || after == "JOIN") {
+			continue // a subquery's own table: it reads it itself
+		}
 		next := ""
 		if i+1 < len(toks) {
 			next = sql[toks[i+1].Start:toks[i+1].End]

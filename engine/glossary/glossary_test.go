@@ -103,6 +103,8 @@ func TestAddChecksAndKeeps(t *testing.T) {
 		{"american customers", "SELECT CustomerId FROM Customer WHERE Country = 'USA'", glossary.KindQuery, []string{"Customer"}},
 		{"rock track", "Track.GenreId IN (SELECT GenreId FROM Genre WHERE Name = 'Rock')", glossary.KindCondition, []string{"Track", "Genre"}},
 		{"long track", "CASE WHEN Milliseconds > 300000 THEN 1 ELSE 0 END", glossary.KindExpression, []string{"Track"}},
+		// A subquery's table is its own: the condition is on Customer.
+		{"loyal customer", "CustomerId IN (SELECT CustomerId FROM Invoice GROUP BY CustomerId HAVING count(*) > 6)", glossary.KindCondition, []string{"Invoice", "Customer"}},
 	}
 	for _, c := range cases {
 		e, err := g.Add(ctx, db, glossary.Entry{Term: c.term, Meaning: "m", SQL: c.sql + ";"})
