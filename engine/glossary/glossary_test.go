@@ -18,7 +18,7 @@ import (
 
 // chinook copies the demo database to a temporary file and opens it
 // guarded, as the faces do.
-func chinook(t *testing.T) (engine.Database, string) {
+func chinook(t testing.TB) (engine.Database, string) {
 	t.Helper()
 	b, err := os.ReadFile("../sqlite/demo/Chinook_Sqlite.sqlite")
 	if err != nil {
@@ -31,7 +31,7 @@ func chinook(t *testing.T) (engine.Database, string) {
 	return open(t, p), p
 }
 
-func open(t *testing.T, path string) engine.Database {
+func open(t testing.TB, path string) engine.Database {
 	t.Helper()
 	db, err := sqlite.Open(context.Background(), path, sqlite.Options{})
 	if err != nil {
@@ -42,7 +42,7 @@ func open(t *testing.T, path string) engine.Database {
 }
 
 // newGlossary is a glossary over a real store in a temporary data folder.
-func newGlossary(t *testing.T) *glossary.Glossary {
+func newGlossary(t testing.TB) *glossary.Glossary {
 	t.Helper()
 	st, err := sqlite.OpenGlossary(context.Background(), filepath.Join(t.TempDir(), "data", "glossary.sqlite"))
 	if err != nil {
