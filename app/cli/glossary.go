@@ -115,7 +115,7 @@ func (c *CLI) runGlossary(ctx context.Context, args []string, s *stdio) int {
 		return r.fail(engine.Errorf(engine.CodeUsage, "unexpected argument %q", pos[0]).SayHint(words.New("glossary.name_db", words.DB.With("FILE"))))
 	}
 	if c.Glossary == nil {
-		return r.fail(engine.Errorf(engine.CodeInternal, "this build keeps no glossary"))
+		return r.fail(engine.Errorf(engine.CodeInternal, "this build keeps no glossary").WithHint("use the querent binary of a release, which keeps one"))
 	}
 	db, err := c.open(ctx, dbf)
 	if err != nil {

@@ -111,7 +111,8 @@ func (g *GlossaryStore) Entries(ctx context.Context, db glossary.Ref) ([]glossar
 func (g *GlossaryStore) Save(ctx context.Context, db glossary.Ref, e glossary.Entry) error {
 	doc, err := json.Marshal(e)
 	if err != nil {
-		return engine.Errorf(engine.CodeInternal, "cannot encode the glossary entry: %v", err).WithErr(err)
+		return engine.Errorf(engine.CodeInternal, "cannot encode the glossary entry: %v", err).WithErr(err).WithHint(
+			"this is a bug in Querent; please report it with the entry you saved")
 	}
 	key := glossary.Key(e.Term)
 	w, args := where(db)
