@@ -62,6 +62,19 @@ type Answer struct {
 	// or those schema pruning chose on a large database); empty for direct
 	// SQL. An addition to the contract's fields.
 	TablesShown []string `json:"tables_shown"`
+	// GlossaryUsed lists the entries of the analyst's glossary that the
+	// model's prompt carried: those whose term the question uses (empty
+	// for direct SQL). An addition to the contract's fields.
+	GlossaryUsed []GlossaryUse `json:"glossary_used"`
+}
+
+// GlossaryUse is one entry of the analyst's glossary that an answer used
+// (engine/glossary): the term, what it means, and its SQL ("" when it has
+// none).
+type GlossaryUse struct {
+	Term    string `json:"term"`
+	Meaning string `json:"meaning"`
+	SQL     string `json:"sql"`
 }
 
 // ModelStats is what the model rounds of one answer cost.
@@ -193,6 +206,7 @@ func NewAnswer(query string) *Answer {
 		Attempts:                []Attempt{},
 		Errors:                  []ErrorDoc{},
 		Warnings:                []string{},
+		GlossaryUsed:            []GlossaryUse{},
 		VisualizationSuggestion: ChartTable,
 		VisualizationReasons:    map[string]string{},
 	}

@@ -316,6 +316,12 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 			asker.History = h
 		}
 	}
+	if g, closeG, gwarn := c.openGlossary(ctx); g != nil {
+		defer closeG()
+		asker.Glossary = g
+	} else if gwarn != "" {
+		warnings = append(warnings, gwarn)
+	}
 	opts := ask.Options{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli", NoExplain: !p.explain}
 	line := newProgress(s.err, p.format, "Ctrl-C cancels")
 	if line != nil {

@@ -30,6 +30,8 @@ type CLI struct {
 	Importer *importer.Importer
 	Model    ModelFactory
 	History  HistoryOpener
+	// Glossary opens the glossaries' store (nil: no glossary).
+	Glossary GlossaryOpener
 	Serve    Server
 	Version  string
 }
@@ -54,6 +56,7 @@ func commands() []command {
 		{"export", "export a query's whole result to XLSX or CSV", (*CLI).runExport},
 		{"serve", "open the app in a browser (on this machine only)", (*CLI).runServe},
 		{"history", "list the questions and queries asked so far", (*CLI).runHistory},
+		{"glossary", "the business's words of a database, for the model (add, list, remove, check)", (*CLI).runGlossary},
 		{"mcp", "serve the databases to other AI agents (MCP over stdio)", (*CLI).runMCP},
 		{"eval", "measure how well models answer a gold set of questions", (*CLI).runEval},
 	}

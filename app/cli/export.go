@@ -163,6 +163,10 @@ func (c *CLI) questionSQL(ctx context.Context, s *stdio, db engine.Database, que
 			asker.History = held
 		}
 	}
+	if g, closeG, _ := c.openGlossary(ctx); g != nil {
+		defer closeG()
+		asker.Glossary = g
+	}
 	opts := ask.Options{MaxRows: exportCheckRows, Client: "cli export", NoExplain: true}
 	line := newProgress(s.err, "text", "Ctrl-C cancels")
 	if line != nil {

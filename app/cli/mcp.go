@@ -11,6 +11,7 @@ import (
 
 	"querent/app/mcp"
 	"querent/engine"
+	"querent/engine/glossary"
 )
 
 const mcpUsage = `Usage: querent mcp --db FILE|URL [--db FILE|URL...] [--model NAME] [--ollama HOST]
@@ -95,6 +96,15 @@ func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
 		} else {
 			defer closeH()
 			opts.History = h
+		}
+	}
+	if c.Glossary != nil {
+		g, closeG, err := c.Glossary(ctx)
+		if err != nil {
+			fmt.Fprintf(s.err, "querent mcp: warning: the glossary cannot be opened, so questions are asked without it: %v\n", err)
+		} else {
+			defer closeG()
+			opts.Glossary = glossary.New(g)
 		}
 	}
 	fmt.Fprintf(s.err, "querent mcp: serving %s (read-only) over standard input/output\n", strings.Join(names, ", "))

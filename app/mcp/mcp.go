@@ -4,7 +4,7 @@
 // and every call is recorded in the history, tagged with the client's name.
 //
 // Tools: list_databases, list_tables, describe_table, run_query,
-// explain_query and ask. Errors come back as tool results with isError set,
+// explain_query, list_glossary and ask. Errors come back as tool results with isError set,
 // whose text and structured content carry the contract's
 // {"errors": [{type, message, hint}]}, so the calling model can repair its
 // query. Results are sized for a model's context: a row cap (default 50)
@@ -27,6 +27,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/ask"
+	"querent/engine/glossary"
 	"querent/engine/words"
 )
 
@@ -48,6 +49,9 @@ type Options struct {
 	OllamaHost, ModelName string
 	// History records every call (nil: none).
 	History engine.History
+	// Glossary is the analysts' glossaries (nil: none): list_glossary
+	// lists a database's, and ask sends the entries a question uses.
+	Glossary *glossary.Glossary
 	// Version is Querent's version.
 	Version string
 	// Drain is how long, once the client has closed its end of the
@@ -159,6 +163,10 @@ func (s *Server) SDK() *sdk.Server {
 	addTool(srv, &sdk.Tool{Name: "explain_query", Annotations: ro,
 		Description: "Check a query without running it and get query-plan hints: full scans of large tables, missing indexes, temporary sorts, cartesian joins, correlated subqueries."},
 		s.explainQuery)
+	addTool(srv, &sdk.Tool{Name: "list_glossary", Annotations: ro,
+		Description: "List the analyst's glossary of a database: the business's words (\"active customer\", \"churn\"), what each means, other words for it, and the SQL that says it (a condition, an expression or a whole query), checked against the database. " +
+			"Use the same words and SQL in your queries. A stale entry (its SQL no longer compiles against the schema) is flagged and should not be used. Agents read the glossary; only the analyst edits it."},
+		s.listGlossary)
 	addTool(srv, &sdk.Tool{Name: "ask", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(bool)},
 		Description: "Ask a question in plain language: a local Ollama model writes the SQL, which is checked and run like run_query (repaired up to 3 times). Follow-up questions on the same database continue the conversation. " +
 			"Answers unanswerable or clarification_needed when the data cannot answer. Needs Ollama running; otherwise answers llm_unavailable — then use run_query."},
@@ -166,7 +174,7 @@ func (s *Server) SDK() *sdk.Server {
 	return srv
 }
 
-const instructions = `Querent gives read-only access to SQLite and PostgreSQL databases. Start with list_databases (it names each database's SQL dialect), then list_tables and describe_table to learn the schema. Use run_query for SQL you write (the database's dialect; one SELECT; results are capped, so aggregate or page with LIMIT/OFFSET), or ask for a question in plain language. Nothing can change a database: writes are refused by the database's own compiler (SQLite's; PostgreSQL's parser, a function allowlist and a read-only transaction).`
+const instructions = `Querent gives read-only access to SQLite and PostgreSQL databases. Start with list_databases (it names each database's SQL dialect), then list_tables and describe_table to learn the schema, and list_glossary for the analyst's business words (what "active customer" or "churn" mean here, and their SQL). Use run_query for SQL you write (the database's dialect; one SELECT; results are capped, so aggregate or page with LIMIT/OFFSET), or ask for a question in plain language. Nothing can change a database: writes are refused by the database's own compiler (SQLite's; PostgreSQL's parser, a function allowlist and a read-only transaction).`
 
 // ErrStopped is what Run returns when the calls in flight did not return
 // within the grace once cancelled: the server stopped without them.

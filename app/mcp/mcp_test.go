@@ -205,7 +205,7 @@ func TestToolsAreListedWithSchemas(t *testing.T) {
 	}
 	want := map[string][]string{
 		"list_databases": nil, "list_tables": nil, "describe_table": {"table"},
-		"run_query": {"sql"}, "explain_query": {"sql"}, "ask": {"question"},
+		"run_query": {"sql"}, "explain_query": {"sql"}, "ask": {"question"}, "list_glossary": nil,
 	}
 	if len(res.Tools) != len(want) {
 		t.Errorf("%d tools", len(res.Tools))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"querent/engine"
 	"querent/engine/ask"
 	"querent/engine/files"
+	"querent/engine/glossary"
 	"querent/engine/words"
 )
 
@@ -209,6 +211,34 @@ func (s *Server) sized(ans *engine.Answer, maxRows int) sizedAnswer {
 	return out
 }
 
+// listGlossary lists a database's glossary as it stands against its
+// schema now (stale entries flagged); read-only, like every tool.
+func (s *Server) listGlossary(ctx context.Context, req *sdk.CallToolRequest, in databaseIn) (*sdk.CallToolResult, any, error) {
+	start := time.Now()
+	d, err := s.pick(in.Database)
+	if err != nil {
+		s.audit(ctx, req, nil, "list_glossary", "", "", 0, time.Since(start), err, "")
+		return errorResult(err, nil)
+	}
+	entries := []glossary.Status{}
+	if s.opts.Glossary != nil {
+		entries, err = s.opts.Glossary.List(ctx, d.DB)
+	}
+	s.audit(ctx, req, d.DB, "list_glossary", "", "", len(entries), time.Since(start), err, "")
+	if err != nil {
+		return errorResult(err, nil)
+	}
+	fix := forAgent(words.New("glossary.fix_stale", words.Glossary, words.Glossary))
+	for i := range entries {
+		if p := entries[i].Problem; p != nil {
+			docs := forAgents([]engine.ErrorDoc{*p})
+			docs[0].Hint = strings.TrimSpace(docs[0].Hint + " " + fix)
+			entries[i].Problem = &docs[0]
+		}
+	}
+	return rawResult(map[string]any{"database": d.Name, "entries": entries, "errors": []engine.ErrorDoc{}})
+}
+
 func (s *Server) explainQuery(ctx context.Context, req *sdk.CallToolRequest, in explainIn) (*sdk.CallToolResult, any, error) {
 	start := time.Now()
 	d, err := s.pick(in.Database)
@@ -308,6 +338,9 @@ func (s *Server) asker(ctx context.Context, d Database, model string) (*ask.Aske
 	a := s.askers[key]
 	if a == nil {
 		a = srv.Asker(d.DB, name, s.opts.History)
+		if s.opts.Glossary != nil {
+			a.Glossary = s.opts.Glossary
+		}
 		s.askers[key] = a
 	}
 	return a, nil

@@ -15,6 +15,7 @@ import (
 	"querent/engine"
 	"querent/engine/ask"
 	"querent/engine/files"
+	"querent/engine/glossary"
 )
 
 // Events carries progress and changes to the page: Wails' runtime events
@@ -54,6 +55,8 @@ type Deps struct {
 	Model func(host string, timeout time.Duration) (engine.Model, error)
 	// History opens the history of questions.
 	History func(ctx context.Context) (engine.History, func(), error)
+	// Glossary opens the glossaries' store (nil: no glossary).
+	Glossary func(ctx context.Context) (glossary.Store, func(), error)
 	// Importer is the engine's import use case (engine/importer): it
 	// previews and imports, keeping the last preview's first pass.
 	Importer *importer.Importer
@@ -80,6 +83,7 @@ type Services struct {
 	Settings *Settings
 	Evaluate *Evaluate
 	History  *History
+	Glossary *Glossary
 	app      *app
 }
 
@@ -97,6 +101,8 @@ type app struct {
 	asker   *ask.Asker
 	history engine.History
 	closeH  func()
+	gloss   *glossary.Glossary
+	closeG  func()
 	cancels map[string]*job
 }
 
@@ -113,7 +119,8 @@ func New(deps Deps, events Events, dialogs Dialogs) *Services {
 			a.deps.DataDir = d
 		}
 	}
-	return &Services{Datasets: &Datasets{a}, Ask: &Ask{a}, Results: &Results{a}, Export: &Export{a}, Settings: &Settings{a}, Evaluate: &Evaluate{a}, History: &History{a}, app: a}
+	return &Services{Datasets: &Datasets{a}, Ask: &Ask{a}, Results: &Results{a}, Export: &Export{a}, Settings: &Settings{a}, Evaluate: &Evaluate{a}, History: &History{a},
+		Glossary: &Glossary{a}, app: a}
 }
 
 // SetEvents sets where events go.
@@ -146,6 +153,10 @@ func (s *Services) Close() {
 		a.closeH()
 		a.closeH = nil
 	}
+	if a.closeG != nil {
+		a.closeG()
+		a.closeG = nil
+	}
 	if a.deps.Importer != nil {
 		a.deps.Importer.Close()
 	}
@@ -153,7 +164,7 @@ func (s *Services) Close() {
 
 // Bindings lists the services for Wails' Bind option.
 func (s *Services) Bindings() []any {
-	return []any{s.Datasets, s.Ask, s.Results, s.Export, s.Settings, s.Evaluate, s.History}
+	return []any{s.Datasets, s.Ask, s.Results, s.Export, s.Settings, s.Evaluate, s.History, s.Glossary}
 }
 
 // stem names the open database for the files made from it: the file's

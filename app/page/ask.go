@@ -144,6 +144,7 @@ func (q *Ask) asker(ctx context.Context, db engine.Database, set SettingsData, q
 		return nil, fail(err)
 	}
 	h := q.a.historyStore(ctx)
+	g := q.a.glossary(ctx)
 	q.a.mu.Lock()
 	defer q.a.mu.Unlock()
 	if q.a.asker == nil || q.a.asker.DB != db || q.a.asker.ModelName != name {
@@ -153,6 +154,10 @@ func (q *Ask) asker(ctx context.Context, db engine.Database, set SettingsData, q
 	}
 	q.a.asker.Model = srv.Model
 	q.a.asker.History = h
+	q.a.asker.Glossary = nil
+	if g != nil {
+		q.a.asker.Glossary = g
+	}
 	return q.a.asker, nil
 }
 

@@ -30,6 +30,10 @@ func TestMCPOverStdio(t *testing.T) {
 	os.WriteFile(music, src, 0o644)
 	os.WriteFile(sales, src, 0o644)
 
+	// The analyst's glossary, written by the command line, read by agents.
+	if out, err := exec.Command(exe, "glossary", "add", "--db", music, "big invoice", "--meaning", "an invoice over 20", "--sql", "Total > 20").CombinedOutput(); err != nil {
+		t.Fatalf("glossary add: %v: %s", err, out)
+	}
 	cmd := exec.Command(exe, "mcp", "--db", music, "--db", sales, "--timeout", "300ms")
 	cmd.Env = append(os.Environ(), "OLLAMA_HOST="+fake.URL)
 	var stderr bytes.Buffer
@@ -45,7 +49,7 @@ func TestMCPOverStdio(t *testing.T) {
 		t.Errorf("server info %+v", info.ServerInfo)
 	}
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 6 {
+	if err != nil || len(tools.Tools) != 7 {
 		t.Fatalf("tools: %v %d", err, len(tools.Tools))
 	}
 
@@ -91,6 +95,9 @@ func TestMCPOverStdio(t *testing.T) {
 		if isErr, doc := call("run_query", map[string]any{"database": "sales", "sql": sql}); !isErr || errType(doc) == "" {
 			t.Errorf("%q: %s", sql, jsonOf(doc))
 		}
+	}
+	if isErr, doc := call("list_glossary", map[string]any{"database": "music"}); isErr || !strings.Contains(jsonOf(doc), `"term":"big invoice"`) || !strings.Contains(jsonOf(doc), `"kind":"condition"`) {
+		t.Errorf("list_glossary: %s", jsonOf(doc))
 	}
 	if isErr, doc := call("explain_query", map[string]any{"database": "sales", "sql": "SELECT * FROM Invoice ORDER BY Total"}); isErr || doc["valid"] != true {
 		t.Errorf("explain_query: %s", jsonOf(doc))

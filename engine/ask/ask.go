@@ -12,6 +12,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/describe"
+	"querent/engine/glossary"
 	"querent/engine/schemactx"
 	"querent/engine/sqltext"
 	"querent/engine/valuehints"
@@ -78,6 +79,9 @@ type Asker struct {
 	// History, when set, records every question and feeds the prompt's
 	// examples with past successful ones.
 	History engine.History
+	// Glossary, when set, gives the analyst's glossary entries a question
+	// uses: the prompt carries them, the answer lists them (glossary_used).
+	Glossary Glossary
 	// ExplainModel, when set, writes the explanations instead of ModelName
 	// (a smaller model writes prose well enough; the integration tests'
 	// scripted models answer one text each).
@@ -170,7 +174,12 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		return finish(err)
 	}
 	progress(Progress{Stage: "preparing"})
-	msgs, shown, err := a.prompt(ctx, question, session, opts)
+	used, warning := a.glossaryUsed(ctx, question)
+	ans.GlossaryUsed = glossaryUses(used)
+	if warning != "" {
+		ans.Warnings = append(ans.Warnings, warning)
+	}
+	msgs, shown, err := a.prompt(ctx, question, session, used, opts)
 	ans.TablesShown = shown
 	if err != nil {
 		ans.AddError(err)
@@ -766,7 +775,7 @@ func (a *Asker) valueIndex(ctx context.Context, more bool) *valuehints.Index {
 // turns, and the question's own message — its pruned tables, the stored
 // values it mentions, similar past questions, the question last. It also
 // returns the tables the prompt shows.
-func (a *Asker) prompt(ctx context.Context, question string, session *engine.Session, opts Options) ([]engine.Message, []string, error) {
+func (a *Asker) prompt(ctx context.Context, question string, session *engine.Session, used []glossary.Entry, opts Options) ([]engine.Message, []string, error) {
 	s, err := a.DB.Schema(ctx)
 	if err != nil {
 		return nil, []string{}, err
@@ -796,6 +805,10 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 			pruneQuery += " " + h.Table
 		}
 	}
+	// So do the glossary's entries the question uses (their SQL's tables).
+	for _, e := range used {
+		pruneQuery += " " + strings.Join(e.Tables, " ")
+	}
 	sc := schemactx.PruneSchema(ctx, s, pruneQuery, opts.SchemaBudget, rerank)
 	total := 0
 	for _, t := range s.Tables {
@@ -813,6 +826,7 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 	for _, h := range hints {
 		qp.Hints = append(qp.Hints, h.String())
 	}
+	qp.Glossary = glossaryLines(used)
 	if a.History != nil {
 		sha := ""
 		if f, ok := a.DB.(engine.Fingerprinter); ok {

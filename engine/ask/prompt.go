@@ -58,7 +58,10 @@ type QuestionPrompt struct {
 	Tables      []*engine.Table
 	TotalTables int
 	Hints       []string
-	Examples    []engine.HistoryEntry
+	// Glossary is the analyst's glossary entries the question uses, as
+	// the prompt says them.
+	Glossary []string
+	Examples []engine.HistoryEntry
 	// Earlier says what the conversation's previous queries returned.
 	Earlier  []string
 	Question string

@@ -400,11 +400,14 @@ const (
 	Replace          Flag = "replace"
 	Append           Flag = "append"
 	ReplaceUserTable Flag = "replace-user-table"
+	// The glossary's flags (querent glossary add --FLAG).
+	Meaning Flag = "meaning"
+	SQLText Flag = "sql"
 )
 
 // Flags are the flags above, for the tests.
 var Flags = []Flag{Timeout, MaxRows, Model, ModelTimeout, Ollama, AllowSuperuser, DB, Gold, Force, Out, Chart, Delimiter, BOM, Raw, Preview,
-	Encoding, Ragged, HeaderRow, Sheet, Column, Skip, Table, Replace, Append, ReplaceUserTable}
+	Encoding, Ragged, HeaderRow, Sheet, Column, Skip, Table, Replace, Append, ReplaceUserTable, Meaning, SQLText}
 
 func (f Flag) say(sp *speaker) string { return flagWith{f, ""}.say(sp) }
 
@@ -453,10 +456,13 @@ const (
 	// The commands that keep files open (a file changed meanwhile).
 	MCP   Command = "mcp"
 	Serve Command = "serve"
+	// Glossary is the analyst's glossary: querent glossary on the command
+	// line, its panel in the page, list_glossary in MCP.
+	Glossary Command = "glossary"
 )
 
 // Commands are the commands above, for the tests.
-var Commands = []Command{SQL, Schema, Import, MCP, Serve}
+var Commands = []Command{SQL, Schema, Import, MCP, Serve, Glossary}
 
 func (c Command) say(sp *speaker) string { return commandWith{c, nil}.say(sp) }
 

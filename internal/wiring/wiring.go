@@ -16,6 +16,7 @@ import (
 	"querent/app/page"
 	"querent/engine"
 	"querent/engine/files"
+	"querent/engine/glossary"
 	"querent/engine/importer"
 	"querent/engine/ollama"
 	"querent/engine/postgres"
@@ -229,6 +230,19 @@ func OpenHistory(ctx context.Context) (engine.History, func(), error) {
 	return h, func() { h.Close() }, nil
 }
 
+// OpenGlossary opens the glossaries' file in Querent's data folder.
+func OpenGlossary(ctx context.Context) (glossary.Store, func(), error) {
+	dir, err := files.DataDir()
+	if err != nil {
+		return nil, nil, engine.Errorf(engine.CodeDatabase, "Querent's data folder is unknown: %v", err).WithErr(err).WithHint("set QUERENT_DATA_DIR")
+	}
+	g, err := sqlite.OpenGlossary(ctx, filepath.Join(dir, "glossary.sqlite"))
+	if err != nil {
+		return nil, nil, err
+	}
+	return g, func() { g.Close() }, nil
+}
+
 // PageDeps are the engine's parts for the app's services.
 func PageDeps(version string) page.Deps {
 	return page.Deps{
@@ -236,6 +250,7 @@ func PageDeps(version string) page.Deps {
 		Connect:  Connect,
 		Model:    NewModel,
 		History:  OpenHistory,
+		Glossary: OpenGlossary,
 		Importer: NewImporter(),
 		Version:  version,
 	}

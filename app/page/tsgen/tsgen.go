@@ -57,6 +57,7 @@ import (
 	"querent/engine/ask"
 	"querent/engine/eval"
 	"querent/engine/export"
+	"querent/engine/glossary"
 	"querent/engine/imports"
 )
 
@@ -133,6 +134,8 @@ var renames = map[reflect.Type]string{
 	reflect.TypeFor[imports.Plan]():     "ImportPlan",
 	reflect.TypeFor[imports.Progress](): "ImportProgress",
 	reflect.TypeFor[imports.Report]():   "ImportReport",
+	reflect.TypeFor[glossary.Entry]():   "GlossaryEntry",
+	reflect.TypeFor[glossary.Status]():  "GlossaryStatus",
 }
 
 // union is a string union generated from Go constants.

@@ -13,6 +13,7 @@ import type {
   EventMap,
   EventName,
   ExportRequest,
+  GlossaryInput,
   HistoryQuery,
   ImportRequest,
   PageRequest,
@@ -124,6 +125,14 @@ export const History = {
   MarkWrong: (id: number, wrong: boolean) => call('History', 'MarkWrong', id, wrong),
   /** Saves the entry's query under a name ("" unsaves it). */
   Save: (id: number, name: string) => call('History', 'Save', id, name),
+};
+
+export const Glossary = {
+  /** The open database's glossary, each entry as it stands against the schema now (stale ones flagged). */
+  List: () => list(call('Glossary', 'List')),
+  /** Saves an entry (replacing the same term's); its SQL is checked against the database first. */
+  Add: (entry: GlossaryInput) => some(call('Glossary', 'Add', entry)),
+  Remove: (term: string) => call('Glossary', 'Remove', term),
 };
 
 export const Export = {

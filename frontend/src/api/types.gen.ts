@@ -121,6 +121,12 @@ export interface Answer {
    * SQL. An addition to the contract's fields.
    */
   tables_shown: string[] | null;
+  /**
+   * GlossaryUsed lists the entries of the analyst's glossary that the
+   * model's prompt carried: those whose term the question uses (empty
+   * for direct SQL). An addition to the contract's fields.
+   */
+  glossary_used: GlossaryUse[] | null;
 }
 
 /** ask.Progress is one step of the ask loop, for progress displays. */
@@ -566,6 +572,96 @@ export interface ForeignKey {
   column: string;
   /** "Table(column)" */
   references: string;
+}
+
+/** glossary.Entry is one word of the business and what it means. */
+export interface GlossaryEntry {
+  term: string;
+  meaning: string;
+  /**
+   * Synonyms are other words for the same thing; a question that uses
+   * one of them uses the entry.
+   */
+  synonyms: string[] | null;
+  /**
+   * SQL says the term in the database's dialect; "" when the meaning is
+   * words only.
+   */
+  sql: string;
+  /**
+   * Kind is what SQL is: KindQuery, KindCondition or KindExpression; ""
+   * without SQL.
+   */
+  kind: string;
+  /** Tables are the tables and views SQL reads, as the guard found them. */
+  tables: string[] | null;
+  /**
+   * Fingerprint is that of Tables' definitions (their columns and types)
+   * when SQL was last found to compile; a different one now means the
+   * SQL must be checked again.
+   */
+  schema_fingerprint: string;
+  updated: string;
+}
+
+/**
+ * page.GlossaryInput is an entry as the panel saves it.
+ *
+ * Only the page sends it: a field left out is Go's zero value.
+ */
+export interface GlossaryInput {
+  term?: string;
+  meaning?: string;
+  synonyms?: string[];
+  sql?: string;
+}
+
+/** glossary.Status is an entry as it stands against the database now. */
+export interface GlossaryStatus {
+  term: string;
+  meaning: string;
+  /**
+   * Synonyms are other words for the same thing; a question that uses
+   * one of them uses the entry.
+   */
+  synonyms: string[] | null;
+  /**
+   * SQL says the term in the database's dialect; "" when the meaning is
+   * words only.
+   */
+  sql: string;
+  /**
+   * Kind is what SQL is: KindQuery, KindCondition or KindExpression; ""
+   * without SQL.
+   */
+  kind: string;
+  /** Tables are the tables and views SQL reads, as the guard found them. */
+  tables: string[] | null;
+  /**
+   * Fingerprint is that of Tables' definitions (their columns and types)
+   * when SQL was last found to compile; a different one now means the
+   * SQL must be checked again.
+   */
+  schema_fingerprint: string;
+  updated: string;
+  /**
+   * Stale is true when the SQL no longer compiles against the schema:
+   * the entry is not sent to the model until it is fixed.
+   */
+  stale: boolean;
+  /** Problem is why it is stale (null when it is not). */
+  problem: ErrorDoc | null;
+}
+
+/**
+ * engine.GlossaryUse is one entry of the analyst's glossary that an answer used
+ * (engine/glossary): the term, what it means, and its SQL ("" when it has
+ * none).
+ */
+export interface GlossaryUse {
+  term: string;
+  meaning: string;
+  sql: string;
 }
 
 /** page.GoldSetInfo describes a gold set the page can run. */
@@ -1563,6 +1659,27 @@ export interface Services {
      * queries).
      */
     Save(id: number, name: string): void;
+  };
+  /**
+   * Glossary is the analyst's glossary of the open database, as the page's
+   * Glossary panel shows and edits it: the business's words, what each
+   * means, and the SQL that says it, checked against the database when
+   * saved (engine/glossary).
+   */
+  Glossary: {
+    /**
+     * Add checks the entry's SQL against the open database and saves it,
+     * replacing the entry of the same term; SQL that does not compile is
+     * refused with the database's hint (the closest column names).
+     */
+    Add(entry: GlossaryInput): GlossaryEntry | null;
+    /**
+     * List returns the open database's entries as they stand against its
+     * schema now (a stale one flagged with its problem, in the page's words).
+     */
+    List(): GlossaryStatus[] | null;
+    /** Remove removes the entry of term. */
+    Remove(term: string): void;
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { friendly, hasDetails } from './errors';
+import { i18n } from '../i18n/index.svelte';
 
 const doc = (type: string, message = 'engine message', hint = 'engine hint') => ({ type, message, hint });
 
@@ -126,5 +127,15 @@ describe("the user's names keep their case (defect 2)", () => {
       'binary.csv is not a text file: it looks like binary data.',
     );
     expect(friendly(doc('database', 'the file is empty')).body).toBe('The file is empty.');
+  });
+});
+
+describe('a glossary entry’s SQL', () => {
+  it('is told by its key, with the closest names and the panel’s next step', () => {
+    const f = friendly({ type: 'unknown_column', key: 'glossary.sql_refused', message: 'the SQL of "big invoice" does not compile against the database: no such column: Totl', hint: 'did you mean Total?' });
+    expect(f.title).toContain('big invoice');
+    expect(f.body).toContain('Total');
+    expect(f.next).toBe(i18n.m.errors.glossarySQL);
+    expect(f.actions).toEqual([]);
   });
 });

@@ -50,6 +50,9 @@ export function friendly(e: Doc, ctx: Context = {}): Friendly {
     tone,
     actions,
   });
+  // A glossary entry's SQL (saved or stale): the engine's sentence says
+  // which term, the hint the closest names; the next step is the panel's.
+  if (e.key === 'glossary.sql_refused') return { title: sentence(message), body: hint, next: E.glossarySQL, tone: 'error', actions: [] };
   switch (e.type) {
     case 'refused':
       return f('refused', 'warning', ['fix-sql']);

@@ -89,7 +89,7 @@ export interface Busy {
   started: number;
 }
 
-export type Panel = null | 'history' | 'settings' | 'import' | 'export' | 'open' | 'ollama' | 'connect';
+export type Panel = null | 'history' | 'glossary' | 'settings' | 'import' | 'export' | 'open' | 'ollama' | 'connect';
 
 /** View is what the area under the top bar shows: questions and answers, or "Evaluate models". */
 export type View = 'ask' | 'evaluate';

@@ -3,7 +3,7 @@ import * as api from '../api';
 import type { Transport } from '../api/transport';
 import type { ExportProgress, ExportResult, HistoryItem, ImportProgress, ImportReport } from '../api/types';
 import { errorDoc } from './app.svelte';
-import { chooseColumn, chooseTable, exporting, history, importing, normalisePlan, overrides, tableKey, type ImportChoices } from './files';
+import { chooseColumn, chooseTable, exporting, glossary, history, importing, normalisePlan, overrides, tableKey, type ImportChoices } from './files';
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -218,5 +218,26 @@ describe('the choices of an import', () => {
   it('makes every list of a plan a list', () => {
     const p = normalisePlan({ plan_version: 1, database: '', tables: null, warnings: null, errors: null });
     expect(p).toEqual({ plan_version: 1, database: '', tables: [], warnings: [], errors: [] });
+  });
+});
+
+describe('the glossary panel’s calls', () => {
+  it('lists, adds and removes entries, with Go’s null lists made empty', async () => {
+    const f = fake({
+      'Glossary.List': () => [{ term: 'big invoice', meaning: 'over 20', synonyms: null, sql: 'Total > 20', tables: null, stale: true, problem: { type: 'unknown_column' } }],
+      'Glossary.Add': (e) => ({ ...(e as object), synonyms: null, tables: ['Invoice'], kind: 'condition' }),
+      'Glossary.Remove': () => null,
+    });
+    await api.init(f.t);
+    const [e] = await glossary.list();
+    expect(e.synonyms).toEqual([]);
+    expect(e.tables).toEqual([]);
+    expect(e.stale).toBe(true);
+    const saved = await glossary.add({ term: 'churn', meaning: 'customers who left', synonyms: [], sql: '' });
+    expect(saved.synonyms).toEqual([]);
+    expect(saved.tables).toEqual(['Invoice']);
+    await glossary.remove('churn');
+    expect(f.calls.map((c) => c.target)).toEqual(['Glossary.List', 'Glossary.Add', 'Glossary.Remove']);
+    expect(f.calls[2].args).toEqual(['churn']);
   });
 });

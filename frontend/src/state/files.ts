@@ -9,6 +9,9 @@ import type {
   ExportProgress,
   ExportRequest,
   ExportResult,
+  GlossaryEntry,
+  GlossaryInput,
+  GlossaryStatus,
   HistoryItem,
   HistoryQuery,
   ImportPlan,
@@ -210,3 +213,16 @@ export function normalisePlan(p: ImportPlan): Preview {
     errors: p.errors ?? [],
   };
 }
+
+/** The analyst's glossary of the open database (the Glossary panel): the
+ * business's words, their meaning and SQL; lists Go may send as null
+ * become empty ones. */
+export const glossary = {
+  list: async (): Promise<GlossaryStatus[]> =>
+    (await api.Glossary.List()).map((e) => ({ ...e, synonyms: e.synonyms ?? [], tables: e.tables ?? [] })),
+  add: async (entry: GlossaryInput): Promise<GlossaryEntry> => {
+    const e = await api.Glossary.Add(entry);
+    return { ...e, synonyms: e.synonyms ?? [], tables: e.tables ?? [] };
+  },
+  remove: (term: string): Promise<void> => api.Glossary.Remove(term),
+};
