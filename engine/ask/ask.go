@@ -170,8 +170,8 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		return finish(err)
 	}
 	progress(Progress{Stage: "preparing"})
-	msgs, shown, err := a.prompt(ctx, question, session, opts)
-	ans.TablesShown = shown
+	msgs, shown, used, err := a.prompt(ctx, question, session, opts)
+	ans.TablesShown, ans.ExamplesUsed = shown, used
 	if err != nil {
 		ans.AddError(err)
 		return finish(err)
@@ -764,12 +764,13 @@ func (a *Asker) valueIndex(ctx context.Context, more bool) *valuehints.Index {
 // prompt builds the messages of a question: the system prompt about the
 // database (the same for every question on it), the session's previous
 // turns, and the question's own message — its pruned tables, the stored
-// values it mentions, similar past questions, the question last. It also
-// returns the tables the prompt shows.
-func (a *Asker) prompt(ctx context.Context, question string, session *engine.Session, opts Options) ([]engine.Message, []string, error) {
+// values it mentions, the verified answers to like questions, the question
+// last. It also returns the tables and the verified examples the prompt
+// shows.
+func (a *Asker) prompt(ctx context.Context, question string, session *engine.Session, opts Options) ([]engine.Message, []string, []engine.ExampleUsed, error) {
 	s, err := a.DB.Schema(ctx)
 	if err != nil {
-		return nil, []string{}, err
+		return nil, []string{}, []engine.ExampleUsed{}, err
 	}
 	// Follow-ups ("and in 2012?") need the earlier questions to find tables.
 	pruneQuery := question
@@ -813,15 +814,7 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 	for _, h := range hints {
 		qp.Hints = append(qp.Hints, h.String())
 	}
-	if a.History != nil {
-		sha := ""
-		if f, ok := a.DB.(engine.Fingerprinter); ok {
-			sha, _ = f.SHA256(ctx)
-		}
-		if past, err := a.History.Successes(ctx, a.DB.Name(), sha, 200); err == nil {
-			qp.Examples = chooseExamples(question, past, 3)
-		}
-	}
+	qp.Examples = a.examples(ctx, question)
 	msgs := []engine.Message{{Role: "system", Content: sp.Render()}}
 	for _, t := range turns {
 		prev, _ := json.Marshal(map[string]any{"sql": t.SQL, "clarification_question": "", "unanswerable_reason": ""})
@@ -833,7 +826,7 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 	for i, t := range sc.Tables {
 		shown[i] = t.Name
 	}
-	return msgs, shown, nil
+	return msgs, shown, examplesUsed(qp.Examples), nil
 }
 
 // displayName shortens a database path to its file name for the prompt.
@@ -864,9 +857,8 @@ func (a *Asker) record(ctx context.Context, question, follows string, ans *engin
 	if err != nil {
 		e.Status = engine.ErrorCode(err)
 	}
-	if f, ok := a.DB.(engine.Fingerprinter); ok {
-		e.DatabaseSHA256, _ = f.SHA256(ctx)
-	}
+	id := a.identity(ctx)
+	e.DatabaseSHA256, e.SchemaSHA256 = id.SHA256, id.SchemaSHA256
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	if rerr := a.History.Record(rctx, e); rerr != nil {

@@ -453,10 +453,13 @@ const (
 	// The commands that keep files open (a file changed meanwhile).
 	MCP   Command = "mcp"
 	Serve Command = "serve"
+	// History is the history of questions, where the analyst approves and
+	// corrects answers (querent history approve|correct).
+	History Command = "history"
 )
 
 // Commands are the commands above, for the tests.
-var Commands = []Command{SQL, Schema, Import, MCP, Serve}
+var Commands = []Command{SQL, Schema, Import, MCP, Serve, History}
 
 func (c Command) say(sp *speaker) string { return commandWith{c, nil}.say(sp) }
 

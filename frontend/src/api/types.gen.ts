@@ -121,6 +121,13 @@ export interface Answer {
    * SQL. An addition to the contract's fields.
    */
   tables_shown: string[] | null;
+  /**
+   * ExamplesUsed lists the verified questions and SQL the prompt quoted
+   * to the model as examples (only answers the analyst approved or
+   * corrected, on this database); empty for direct SQL. An addition to
+   * the contract's fields.
+   */
+  examples_used: ExampleUsed[] | null;
 }
 
 /** ask.Progress is one step of the ask loop, for progress displays. */
@@ -479,6 +486,19 @@ export interface EvalResult {
   report_dir: string;
   warnings: string[];
   errors: ErrorDoc[];
+}
+
+/**
+ * engine.ExampleUsed is a verified question and its SQL that a prompt quoted to
+ * the model as an example (the answer's examples_used).
+ */
+export interface ExampleUsed {
+  /** ID is the history entry's id (querent history --format json). */
+  id: number;
+  question: string;
+  sql: string;
+  /** VerifiedAs is VerifiedApproved or VerifiedCorrected. */
+  verified_as: string;
 }
 
 /** page.ExportProgress is the event "export:progress". */
