@@ -81,6 +81,35 @@ type DatabaseIdentity struct {
 	SchemaSHA256 string
 }
 
+// IdentityOf is db's identity for its verified answers: the file's sha256
+// (or quick identity) where db is a file (Fingerprinter), and its schema's
+// identity.
+func IdentityOf(ctx context.Context, db Database) DatabaseIdentity {
+	var id DatabaseIdentity
+	if f, ok := db.(Fingerprinter); ok {
+		id.SHA256, _ = f.SHA256(ctx)
+	}
+	if s, err := db.Schema(ctx); err == nil {
+		id.SchemaSHA256 = SchemaIdentity(s)
+	}
+	return id
+}
+
+// Same reports whether the entry e was asked of the database id
+// identifies: the same file (sha256), or the same tables and columns. An
+// entry recorded before Querent kept the schema's identity has only its
+// sha256, which changes with every new row: it matches the database at the
+// same path (the only identity it has).
+func (id DatabaseIdentity) Same(e HistoryEntry, path string) bool {
+	switch {
+	case e.DatabaseSHA256 != "" && e.DatabaseSHA256 == id.SHA256:
+		return true
+	case e.SchemaSHA256 != "":
+		return e.SchemaSHA256 == id.SchemaSHA256
+	}
+	return e.Database == path
+}
+
 // SchemaIdentity is the hex sha256 of a schema's tables and views (not
 // Querent's internal ones) and their columns' names and declared types, in
 // order of name: it stays the same while only the rows change, so the

@@ -857,7 +857,7 @@ func (a *Asker) record(ctx context.Context, question, follows string, ans *engin
 	if err != nil {
 		e.Status = engine.ErrorCode(err)
 	}
-	id := a.identity(ctx)
+	id := engine.IdentityOf(ctx, a.DB)
 	e.DatabaseSHA256, e.SchemaSHA256 = id.SHA256, id.SchemaSHA256
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()

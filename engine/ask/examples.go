@@ -27,19 +27,6 @@ const maxExamples = 3
 // nothing about this question.
 const minSimilarity = 0.2
 
-// identity is the database's identity for the verified examples: the
-// file's sha256 (or quick identity), and its schema's.
-func (a *Asker) identity(ctx context.Context) engine.DatabaseIdentity {
-	var id engine.DatabaseIdentity
-	if f, ok := a.DB.(engine.Fingerprinter); ok {
-		id.SHA256, _ = f.SHA256(ctx)
-	}
-	if s, err := a.DB.Schema(ctx); err == nil {
-		id.SchemaSHA256 = engine.SchemaIdentity(s)
-	}
-	return id
-}
-
 // examples returns the verified answers most like the question, for its
 // prompt; none without a history (or when it cannot be read: the question
 // is answered all the same).
@@ -47,7 +34,7 @@ func (a *Asker) examples(ctx context.Context, question string) []engine.HistoryE
 	if a.History == nil {
 		return nil
 	}
-	id := a.identity(ctx)
+	id := engine.IdentityOf(ctx, a.DB)
 	hctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	past, err := a.History.Verified(hctx, id, 500)
