@@ -400,11 +400,13 @@ const (
 	Replace          Flag = "replace"
 	Append           Flag = "append"
 	ReplaceUserTable Flag = "replace-user-table"
+	// SQLText is the SQL of a correction (querent history correct --sql).
+	SQLText Flag = "sql"
 )
 
 // Flags are the flags above, for the tests.
 var Flags = []Flag{Timeout, MaxRows, Model, ModelTimeout, Ollama, AllowSuperuser, DB, Gold, Force, Out, Chart, Delimiter, BOM, Raw, Preview,
-	Encoding, Ragged, HeaderRow, Sheet, Column, Skip, Table, Replace, Append, ReplaceUserTable}
+	Encoding, Ragged, HeaderRow, Sheet, Column, Skip, Table, Replace, Append, ReplaceUserTable, SQLText}
 
 func (f Flag) say(sp *speaker) string { return flagWith{f, ""}.say(sp) }
 
