@@ -96,8 +96,13 @@ func Correct(ctx context.Context, st Store, db engine.Database, id int64, sql st
 // names the closest ones), said as the correction's.
 func refused(id int64, err error) error {
 	d := engine.AsError(err)
-	return &engine.Error{Code: d.Code, Message: fmt.Sprintf("the correction of entry %d was refused, the answer is unchanged: %s", id, d.Message),
-		Hint: d.Hint, HintWords: d.HintWords, Query: d.Query, Position: d.Position, Err: err}
+	inner := d.MessageWords
+	if inner.IsZero() {
+		inner = words.Plain(d.Message)
+	}
+	e := engine.QuerySay(d.Code, d.Query, d.Position, words.New("verified.correction_refused", words.Value(fmt.Sprint(id)), inner))
+	e.Hint, e.HintWords, e.Err = d.Hint, d.HintWords, err
+	return e
 }
 
 // questionOf refuses an entry without a question (direct SQL): an example

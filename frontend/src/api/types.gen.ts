@@ -641,6 +641,11 @@ export interface HistoryItem {
   name: string;
   /** FollowsUp is the question this one followed in its conversation. */
   follows_up: string;
+  /**
+   * VerifiedAs is how the analyst verified the answer: "approved",
+   * "corrected", or "" (not verified: never an example for the model).
+   */
+  verified_as: string;
 }
 
 /**
@@ -1566,6 +1571,17 @@ export interface Services {
    * searched, saved under a name, marked wrong, deleted.
    */
   History: {
+    /**
+     * Approve marks the answer of entry id right: from now on it is an example
+     * for the model on its database.
+     */
+    Approve(id: number): HistoryItem;
+    /**
+     * Correct replaces the answer of entry id by the result of sql, run on the
+     * open database under the guard and the settings' limits; SQL the guard or
+     * the database refuses is an error, and the entry stays as it was.
+     */
+    Correct(id: number, sql: string): Answer | null;
     /** Delete removes an entry. */
     Delete(id: number): void;
     /**
