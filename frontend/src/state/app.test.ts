@@ -45,6 +45,7 @@ function answer(over: Partial<Answer> = {}): Answer {
     errors: [],
     warnings: [],
     tables_shown: null,
+    examples_used: [],
     ...over,
   };
 }
