@@ -81,6 +81,7 @@ describe("the analyst's verdict on a card", () => {
     expect(card.rev).toBe(rev);
     expect(card.doc?.query).toBe(wrong);
     expect(await correct(card, right)).toBe(true);
+    expect(app.banner).toBeNull();
     expect(f.calls.filter((c) => c.target === 'History.Correct').map((c) => c.args)).toEqual([[7, right.replace('Quantity', 'Quantiti')], [7, right]]);
     expect(card.doc?.query).toBe(right);
     expect(card.rows).toEqual([['Balls to the Wall']]);

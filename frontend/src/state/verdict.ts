@@ -39,6 +39,7 @@ export async function correct(card: Card, sql: string): Promise<boolean> {
     if (id === null) return false;
     const ans = await api.History.Correct(id, sql);
     app.showCorrected(card.id, ans);
+    app.banner = null; // a refusal shown before is answered
     app.toast(i18n.m.verdict.correctedToast);
     return true;
   } catch (e) {
