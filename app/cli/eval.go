@@ -14,7 +14,6 @@ import (
 	"querent/engine/ask"
 	"querent/engine/eval"
 	"querent/engine/verified"
-	"querent/engine/words"
 )
 
 const evalUsage = `Usage: querent eval --db FILE --gold GOLD.toml|chinook|verified
@@ -215,7 +214,7 @@ func (a *evalArgs) options(gold *eval.GoldSet) (eval.Options, error) {
 			return eval.Options{}, evalUsageError("%v", err).WithErr(err).WithHint("see README.md, \"Evaluating models\", for the gold set format")
 		}
 	}
-	if a.db.target == "" && !(gold.Builtin && gold.Name == "chinook") {
+	if a.db.target == "" && !(gold.Builtin && gold.Name == "chinook") && a.gold != verified.GoldName {
 		return eval.Options{}, evalUsageError("--db is required with the gold set %s", gold.Name).WithHint("name the database (a SQLite file or a PostgreSQL URL) the gold set was written for; only the built-in chinook set defaults to the demo database")
 	}
 	opts := eval.Options{Gold: gold, Lenient: a.lenient, Timeout: a.timeout}
@@ -243,16 +242,14 @@ func (a *evalArgs) options(gold *eval.GoldSet) (eval.Options, error) {
 }
 
 // verifiedGold opens the database and reads its verified answers as the
-// gold set, for --gold verified (nil, nil otherwise): each item's expected
+// gold set, for --gold verified (nil, nil otherwise; without --db, the
+// demo's, as the history commands do): each item's expected
 // rows are what its verified SQL returns now, on the database as it is.
 // The model is not shown them as examples while it is scored on them (the
 // eval's asker has no history).
 func (c *CLI) verifiedGold(ctx context.Context, a *evalArgs) (engine.Database, *eval.GoldSet, error) {
 	if a.gold != verified.GoldName {
 		return nil, nil, nil
-	}
-	if a.db.target == "" {
-		return nil, nil, engine.Say(engine.CodeUsage, words.New("eval.verified_db", words.Gold.With(verified.GoldName), words.DB.With("FILE")))
 	}
 	st, closeH, err := c.verifiedStore(ctx)
 	if err != nil {

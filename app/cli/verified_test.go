@@ -181,3 +181,20 @@ func TestVerifiedGoldShared(t *testing.T) {
 }
 
 func lastMessage(req ollamatest.Request) string { return req.Messages[len(req.Messages)-1].Content }
+
+// TestVerifiedOnTheDemo: without --db, the history's verified commands and
+// eval --gold verified use the bundled demo, as sql and ask do.
+func TestVerifiedOnTheDemo(t *testing.T) {
+	c := askCLI(t, ollamatest.New(t))
+	dir := t.TempDir()
+	gold := filepath.Join(dir, "demo.toml")
+	os.WriteFile(gold, []byte("[[item]]\nid = \"n\"\nquestion = \"How many tracks?\"\ndifficulty = \"easy\"\nsql = \"SELECT count(*) FROM Track\"\n"), 0o644)
+	if code, out, errs := runWith(t, c, "", "history", "import-verified", gold); code != 0 || !strings.Contains(out, "Imported 1 item into the verified answers of Chinook demo") {
+		t.Fatalf("import on the demo: exit %d %s %s", code, out, errs)
+	}
+	preds := filepath.Join(dir, "p.jsonl")
+	os.WriteFile(preds, []byte(`{"id": "verified-1", "sql": "SELECT count(TrackId) FROM Track"}`+"\n"), 0o644)
+	if code, out, errs := runWith(t, c, "", "eval", "--gold", "verified", "--predictions", preds); code != 0 || !strings.Contains(out, "100.0% (1 of 1)") {
+		t.Errorf("eval --gold verified on the demo: exit %d %s %s", code, out, errs)
+	}
+}

@@ -187,7 +187,6 @@ var en = language{
 		"history.no_sql":              "no SQL: give the right SQL with {1}",
 		"history.flags_only":          "unexpected argument {1}; name the file to write with {2}",
 		"history.no_out":              "no file to write: give it with {1}",
-		"eval.verified_db":            "{1} needs the database whose verified answers to score: name it with {2}",
 		"verified.correction_refused": "the correction of entry {1} was refused, the answer is unchanged: {2}",
 		"hint.no_working_query@page":  "rephrase the question (name the tables or columns you mean), choose another model ({1}), or write the SQL yourself in {2}",
 		"hint.no_working_query@mcp":   "rephrase the question (name the tables or columns you mean), try another model ({1}), or write the SQL yourself with {2}",

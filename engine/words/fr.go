@@ -171,7 +171,6 @@ var fr = language{
 		"history.no_sql":              "aucun SQL : donnez le bon SQL avec {1}",
 		"history.flags_only":          "argument inattendu {1} ; nommez le fichier à écrire avec {2}",
 		"history.no_out":              "aucun fichier à écrire : donnez-le avec {1}",
-		"eval.verified_db":            "{1} a besoin de la base dont les réponses vérifiées sont à noter : nommez-la avec {2}",
 		"verified.correction_refused": "la correction de l’entrée {1} a été refusée, la réponse reste inchangée : {2}",
 		"hint.no_working_query@page":  "reformulez la question (nommez les tables ou les colonnes voulues), choisissez un autre modèle ({1}), ou écrivez le SQL vous-même dans {2}",
 		"hint.write_instead":          "demandez plutôt ce que vous voulez voir ; rien ne peut modifier la base d’ici",

@@ -170,7 +170,6 @@ var zh = language{
 		"history.no_sql":              "没有 SQL：请用 {1} 给出正确的 SQL",
 		"history.flags_only":          "多余的参数 {1}；请用 {2} 指明要写入的文件",
 		"history.no_out":              "没有要写入的文件：请用 {1} 给出",
-		"eval.verified_db":            "{1} 需要指明要评测其已核实回答的数据库：请用 {2} 指明",
 		"verified.correction_refused": "第 {1} 条记录的更正被拒绝，回答保持不变：{2}",
 		"hint.no_working_query@page":  "换一种说法提问（写明所指的表或列），选择另一个模型（{1}），或在{2}中自己编写 SQL",
 		"hint.write_instead":          "请改为询问您想查看的内容；在这里无法修改数据库",
