@@ -62,6 +62,11 @@ type Answer struct {
 	// or those schema pruning chose on a large database); empty for direct
 	// SQL. An addition to the contract's fields.
 	TablesShown []string `json:"tables_shown"`
+	// ExamplesUsed lists the verified questions and SQL the prompt quoted
+	// to the model as examples (only answers the analyst approved or
+	// corrected, on this database); empty for direct SQL. An addition to
+	// the contract's fields.
+	ExamplesUsed []ExampleUsed `json:"examples_used"`
 	// GlossaryUsed lists the entries of the analyst's glossary that the
 	// model's prompt carried: those whose term the question uses (empty
 	// for direct SQL). An addition to the contract's fields.
@@ -209,6 +214,7 @@ func NewAnswer(query string) *Answer {
 		GlossaryUsed:            []GlossaryUse{},
 		VisualizationSuggestion: ChartTable,
 		VisualizationReasons:    map[string]string{},
+		ExamplesUsed:            []ExampleUsed{},
 	}
 }
 

@@ -13,9 +13,10 @@ import (
 	"querent/engine"
 	"querent/engine/ask"
 	"querent/engine/eval"
+	"querent/engine/verified"
 )
 
-const evalUsage = `Usage: querent eval --db FILE --gold GOLD.toml|chinook
+const evalUsage = `Usage: querent eval --db FILE --gold GOLD.toml|chinook|verified
                     (--model NAME... [--k N] | --predictions FILE | --regrade RECORDS.jsonl)
                     [--lenient] [--out DIR] [--format text|json]
                     [--ollama HOST] [--model-timeout DUR] [--timeout DUR]
@@ -28,7 +29,10 @@ compared with the gold query's result: the Spider test-suite execution match
 (same rows and columns, columns in any order, rows as a multiset unless the
 gold query orders them; 1 = 1.0). A question the schema cannot answer is
 right when the model declines it. The built-in gold set "chinook" covers the
-bundled demo database (then --db may be left out).
+bundled demo database (then --db may be left out). --gold verified is the
+database's own gold set: the answers the analyst approved or corrected
+(querent history approve|correct), each scored against what its SQL
+returns on the database now.
 
   querent eval --gold chinook --model qwen2.5-coder:7b --out runs/qwen7b
   querent eval --gold chinook --model qwen2.5-coder:7b --model llama3.1:8b --k 3
@@ -76,15 +80,23 @@ func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
 	if err := a.check(); err != nil {
 		return a.fail(s, err)
 	}
-	opts, err := a.options()
+	db, gold, err := c.verifiedGold(ctx, a)
 	if err != nil {
 		return a.fail(s, err)
 	}
-	db, err := c.open(ctx, a.db)
+	if db != nil {
+		defer db.Close()
+	}
+	opts, err := a.options(gold)
 	if err != nil {
 		return a.fail(s, err)
 	}
-	defer db.Close()
+	if db == nil {
+		if db, err = c.open(ctx, a.db); err != nil {
+			return a.fail(s, err)
+		}
+		defer db.Close()
+	}
 	opts.DB = db
 	// A built-in set's queries in the database's dialect (same items).
 	if opts.Gold, err = opts.Gold.ForDialect(db.Dialect()); err != nil {
@@ -193,13 +205,16 @@ func (a *evalArgs) check() error {
 	return nil
 }
 
-// options loads the gold set and the predictions or records to score.
-func (a *evalArgs) options() (eval.Options, error) {
-	gold, err := eval.Load(a.gold)
-	if err != nil {
-		return eval.Options{}, evalUsageError("%v", err).WithErr(err).WithHint("see README.md, \"Evaluating models\", for the gold set format")
+// options loads the gold set (unless given: the verified answers) and the
+// predictions or records to score.
+func (a *evalArgs) options(gold *eval.GoldSet) (eval.Options, error) {
+	var err error
+	if gold == nil {
+		if gold, err = eval.Load(a.gold); err != nil {
+			return eval.Options{}, evalUsageError("%v", err).WithErr(err).WithHint("see README.md, \"Evaluating models\", for the gold set format")
+		}
 	}
-	if a.db.target == "" && !(gold.Builtin && gold.Name == "chinook") {
+	if a.db.target == "" && !(gold.Builtin && gold.Name == "chinook") && a.gold != verified.GoldName {
 		return eval.Options{}, evalUsageError("--db is required with the gold set %s", gold.Name).WithHint("name the database (a SQLite file or a PostgreSQL URL) the gold set was written for; only the built-in chinook set defaults to the demo database")
 	}
 	opts := eval.Options{Gold: gold, Lenient: a.lenient, Timeout: a.timeout}
@@ -224,6 +239,33 @@ func (a *evalArgs) options() (eval.Options, error) {
 		}
 	}
 	return opts, nil
+}
+
+// verifiedGold opens the database and reads its verified answers as the
+// gold set, for --gold verified (nil, nil otherwise; without --db, the
+// demo's, as the history commands do): each item's expected
+// rows are what its verified SQL returns now, on the database as it is.
+// The model is not shown them as examples while it is scored on them (the
+// eval's asker has no history).
+func (c *CLI) verifiedGold(ctx context.Context, a *evalArgs) (engine.Database, *eval.GoldSet, error) {
+	if a.gold != verified.GoldName {
+		return nil, nil, nil
+	}
+	st, closeH, err := c.verifiedStore(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer closeH()
+	db, err := c.open(ctx, a.db)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := verified.Gold(ctx, st, db)
+	if err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	return db, g, nil
 }
 
 // evalModels connects to Ollama and picks the models to evaluate.

@@ -45,6 +45,9 @@ type HistoryItem struct {
 	Name string `json:"name"`
 	// FollowsUp is the question this one followed in its conversation.
 	FollowsUp string `json:"follows_up"`
+	// VerifiedAs is how the analyst verified the answer: "approved",
+	// "corrected", or "" (not verified: never an example for the model).
+	VerifiedAs string `json:"verified_as"`
 }
 
 func (h *History) editor(ctx context.Context) (HistoryEditor, error) {
@@ -82,7 +85,7 @@ func (h *History) List(q HistoryQuery) ([]HistoryItem, error) {
 		return nil, err
 	}
 	for _, e := range es {
-		out = append(out, HistoryItem{HistoryEntry: e, ID: e.ID, Wrong: e.Wrong, Name: e.Name, FollowsUp: e.FollowsUp})
+		out = append(out, historyItem(e))
 	}
 	return out, nil
 }

@@ -179,8 +179,8 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 	if warning != "" {
 		ans.Warnings = append(ans.Warnings, warning)
 	}
-	msgs, shown, err := a.prompt(ctx, question, session, used, opts)
-	ans.TablesShown = shown
+	msgs, shown, examples, err := a.prompt(ctx, question, session, used, opts)
+	ans.TablesShown, ans.ExamplesUsed = shown, examples
 	if err != nil {
 		ans.AddError(err)
 		return finish(err)
@@ -773,12 +773,13 @@ func (a *Asker) valueIndex(ctx context.Context, more bool) *valuehints.Index {
 // prompt builds the messages of a question: the system prompt about the
 // database (the same for every question on it), the session's previous
 // turns, and the question's own message — its pruned tables, the stored
-// values it mentions, similar past questions, the question last. It also
-// returns the tables the prompt shows.
-func (a *Asker) prompt(ctx context.Context, question string, session *engine.Session, used []glossary.Entry, opts Options) ([]engine.Message, []string, error) {
+// values it mentions, the glossary's entries the question uses, the
+// verified answers to like questions, the question last. It also returns
+// the tables and the verified examples the prompt shows.
+func (a *Asker) prompt(ctx context.Context, question string, session *engine.Session, used []glossary.Entry, opts Options) ([]engine.Message, []string, []engine.ExampleUsed, error) {
 	s, err := a.DB.Schema(ctx)
 	if err != nil {
-		return nil, []string{}, err
+		return nil, []string{}, []engine.ExampleUsed{}, err
 	}
 	// Follow-ups ("and in 2012?") need the earlier questions to find tables.
 	pruneQuery := question
@@ -827,15 +828,7 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 		qp.Hints = append(qp.Hints, h.String())
 	}
 	qp.Glossary = glossaryLines(used)
-	if a.History != nil {
-		sha := ""
-		if f, ok := a.DB.(engine.Fingerprinter); ok {
-			sha, _ = f.SHA256(ctx)
-		}
-		if past, err := a.History.Successes(ctx, a.DB.Name(), sha, 200); err == nil {
-			qp.Examples = chooseExamples(question, past, 3)
-		}
-	}
+	qp.Examples = a.examples(ctx, question)
 	msgs := []engine.Message{{Role: "system", Content: sp.Render()}}
 	for _, t := range turns {
 		prev, _ := json.Marshal(map[string]any{"sql": t.SQL, "clarification_question": "", "unanswerable_reason": ""})
@@ -847,7 +840,7 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 	for i, t := range sc.Tables {
 		shown[i] = t.Name
 	}
-	return msgs, shown, nil
+	return msgs, shown, examplesUsed(qp.Examples), nil
 }
 
 // displayName shortens a database path to its file name for the prompt.
@@ -878,9 +871,8 @@ func (a *Asker) record(ctx context.Context, question, follows string, ans *engin
 	if err != nil {
 		e.Status = engine.ErrorCode(err)
 	}
-	if f, ok := a.DB.(engine.Fingerprinter); ok {
-		e.DatabaseSHA256, _ = f.SHA256(ctx)
-	}
+	id := engine.IdentityOf(ctx, a.DB)
+	e.DatabaseSHA256, e.SchemaSHA256 = id.SHA256, id.SchemaSHA256
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	if rerr := a.History.Record(rctx, e); rerr != nil {

@@ -285,7 +285,8 @@ func TestAskEmptyResultChecksLiterals(t *testing.T) {
 
 func TestAskValueHintsAndExamples(t *testing.T) {
 	r := newRig(t, ollamatest.Answer("SELECT count(*) FROM Customer WHERE Country = 'Brazil'", "x"),
-		ollamatest.Answer("SELECT count(*) FROM Track t JOIN Album al USING (AlbumId) JOIN Artist ar USING (ArtistId) WHERE ar.Name = 'AC/DC'", "x"))
+		ollamatest.Answer("SELECT count(*) FROM Customer WHERE Country = 'Germany'", "x"),
+		ollamatest.Answer("SELECT count(*) FROM Customer WHERE Country = 'France'", "x"))
 	if _, err := r.ask(t, "how many customers in brasil", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -293,12 +294,113 @@ func TestAskValueHintsAndExamples(t *testing.T) {
 	if !strings.Contains(last, "Customer.Country = 'Brazil'") {
 		t.Errorf("no value hint for brasil in the prompt")
 	}
-	if _, err := r.ask(t, "how many customers in germany", nil); err != nil {
+	// Nobody checked the answer: in a later session, it is no example.
+	ans, err := r.ask(t, "how many customers in germany", nil)
+	if err != nil {
 		t.Fatal(err)
 	}
 	last = lastMessage(r.fake.Requests()[2])
-	if !strings.Contains(last, "Q: how many customers in brasil") || !strings.Contains(last, "SELECT count(*) FROM Customer WHERE Country = 'Brazil'") {
-		t.Errorf("the past question is not an example:\n%s", last)
+	if strings.Contains(last, "how many customers in brasil") || strings.Contains(last, "'Brazil'") || len(ans.ExamplesUsed) != 0 {
+		t.Errorf("an unverified answer of another session is quoted (%+v):\n%s", ans.ExamplesUsed, last)
+	}
+	// Approved, it is: labelled as verified, and listed in the answer.
+	es, _ := r.hist.Search(context.Background(), engine.HistoryQuery{Text: "brasil"})
+	if len(es) != 1 {
+		t.Fatalf("history %+v", es)
+	}
+	es[0].Verified = engine.VerifiedApproved
+	if err := r.hist.SetVerified(context.Background(), es[0]); err != nil {
+		t.Fatal(err)
+	}
+	if ans, err = r.ask(t, "how many customers in france", nil); err != nil {
+		t.Fatal(err)
+	}
+	last = lastMessage(r.fake.Requests()[4])
+	if !strings.Contains(last, "verified on this database") || !strings.Contains(last, "Q: how many customers in brasil\nSQL: SELECT count(*) FROM Customer WHERE Country = 'Brazil'") {
+		t.Errorf("the approved answer is not quoted as verified:\n%s", last)
+	}
+	want := []engine.ExampleUsed{{ID: es[0].ID, Question: "how many customers in brasil", SQL: "SELECT count(*) FROM Customer WHERE Country = 'Brazil'", VerifiedAs: "approved"}}
+	if !reflect.DeepEqual(ans.ExamplesUsed, want) {
+		t.Errorf("examples_used %+v, want %+v", ans.ExamplesUsed, want)
+	}
+}
+
+// TestAskVerifiedExamplesByIdentity: a verified answer is quoted for a copy
+// of its database elsewhere (the same sha256), never for another database
+// at the same path.
+func TestAskVerifiedExamplesByIdentity(t *testing.T) {
+	ctx := context.Background()
+	r := newRig(t, ollamatest.Answer("SELECT count(*) FROM Track", "x"), ollamatest.Answer("SELECT count(*) FROM Track", "x"),
+		ollamatest.Answer("SELECT count(*) FROM history", "x"))
+	ans, err := r.ask(t, "How many tracks are there?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, _ := r.hist.Search(ctx, engine.HistoryQuery{})
+	es[0].Verified = engine.VerifiedApproved
+	if err := r.hist.SetVerified(ctx, es[0]); err != nil || len(ans.ExamplesUsed) != 0 {
+		t.Fatal(err, ans.ExamplesUsed)
+	}
+	askOn := func(path, q string) *engine.Answer {
+		db, err := sqlite.Open(ctx, path, sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		a := &ask.Asker{DB: db, Model: r.asker.Model, ModelName: r.asker.ModelName, History: r.hist}
+		ans, err := a.Ask(ctx, q, nil, ask.Options{Today: today})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ans
+	}
+	cp := filepath.Join(t.TempDir(), "copy.db")
+	b, _ := os.ReadFile(r.path)
+	os.WriteFile(cp, b, 0o644)
+	if got := askOn(cp, "how many tracks"); len(got.ExamplesUsed) != 1 || got.ExamplesUsed[0].SQL != "SELECT count(*) FROM Track" {
+		t.Errorf("a copy of the database: examples %+v", got.ExamplesUsed)
+	}
+	// Another database at the same path: not a word of Chinook's examples.
+	os.Remove(r.path)
+	other, err := sqlite.OpenHistory(ctx, r.path) // any SQLite file with other tables
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Close()
+	if got := askOn(r.path, "how many tracks"); len(got.ExamplesUsed) != 0 || strings.Contains(lastMessage(r.fake.Requests()[4]), "verified") {
+		t.Errorf("another database at the same path: examples %+v", got.ExamplesUsed)
+	}
+}
+
+// TestChooseExamplesBySimilarity: the verified answers most like the
+// question come first, by folded and stemmed words (plural, case, accents),
+// Chinese by characters; an unrelated one is not quoted at all.
+func TestChooseExamplesBySimilarity(t *testing.T) {
+	past := []engine.HistoryEntry{
+		{ID: 1, Question: "Total sales per country"},
+		{ID: 2, Question: "Which artist has the most albums?"},
+		{ID: 3, Question: "Quelles sont les ventes par pays en 2012 ?"},
+		{ID: 4, Question: "每个国家的销售额"},
+		{ID: 5, Question: "How many employees are there?"},
+	}
+	cases := []struct {
+		q    string
+		want []int64
+	}{
+		{"ARTISTS with the most ALBUMS", []int64{2}},
+		{"total sale by country in 2013", []int64{1}},
+		{"ventes par pays", []int64{3}},
+		{"各国家销售额是多少", []int64{4}},
+		{"what is the weather like", nil},
+	}
+	for _, c := range cases {
+		var got []int64
+		for _, e := range ask.ChooseExamples(c.q, past, 3) {
+			got = append(got, e.ID)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: %v, want %v", c.q, got, c.want)
+		}
 	}
 }
 

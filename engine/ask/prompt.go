@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 	"text/template"
-	"unicode"
 
 	"querent/engine"
 )
@@ -244,69 +242,3 @@ func summaryCell(v engine.Value) string {
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
-
-// promptWords splits text into lowercase words of letters and digits.
-func promptWords(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
-// chooseExamples picks the past questions most like this one (by shared
-// words, rarer words weighing more), at most n, ignoring the question itself.
-func chooseExamples(question string, past []engine.HistoryEntry, n int) []engine.HistoryEntry {
-	q := map[string]bool{}
-	for _, w := range promptWords(question) {
-		if !promptStopWord(w) {
-			q[w] = true
-		}
-	}
-	df := map[string]int{}
-	for _, e := range past {
-		seen := map[string]bool{}
-		for _, w := range promptWords(e.Question) {
-			if !seen[w] {
-				seen[w] = true
-				df[w]++
-			}
-		}
-	}
-	type scored struct {
-		e     engine.HistoryEntry
-		score float64
-		i     int
-	}
-	var ss []scored
-	for i, e := range past {
-		if strings.EqualFold(strings.TrimSpace(e.Question), strings.TrimSpace(question)) {
-			continue
-		}
-		score := 0.0
-		seen := map[string]bool{}
-		for _, w := range promptWords(e.Question) {
-			if q[w] && !seen[w] {
-				seen[w] = true
-				score += 1 / float64(df[w])
-			}
-		}
-		if score > 0 {
-			ss = append(ss, scored{e, score, i})
-		}
-	}
-	sort.SliceStable(ss, func(i, j int) bool { return ss[i].score > ss[j].score })
-	var out []engine.HistoryEntry
-	for i := 0; i < len(ss) && i < n; i++ {
-		out = append(out, ss[i].e)
-	}
-	return out
-}
-
-var promptStopWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`a an the of in on at by for to from with and or is are was were be been what which who
-		whom whose how many much show list give me all each per do does did there their its it this that these those
-		as than then please tell find get`) {
-		promptStopWords[w] = true
-	}
-}
-
-func promptStopWord(w string) bool { return promptStopWords[w] }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"querent/engine"
+	"querent/engine/words"
 )
 
 // HistoryStore is the history of questions and queries, kept in its own
@@ -78,6 +79,10 @@ var historyColumns = [][2]string{
 	{"follows", "TEXT NOT NULL DEFAULT ''"},
 	{"wrong", "INTEGER NOT NULL DEFAULT 0"},
 	{"name", "TEXT NOT NULL DEFAULT ''"},
+	{"schema_sha256", "TEXT NOT NULL DEFAULT ''"},
+	{"verified", "TEXT NOT NULL DEFAULT ''"},
+	{"verified_at", "TEXT NOT NULL DEFAULT ''"},
+	{"original_sql", "TEXT NOT NULL DEFAULT ''"},
 }
 
 // migrateHistory adds the columns an older history file lacks.
@@ -129,10 +134,10 @@ func (h *HistoryStore) Record(ctx context.Context, e engine.HistoryEntry) error 
 		stats = string(b)
 	}
 	_, err := h.db.ExecContext(ctx, `INSERT INTO history (time, database, database_sha256, question, sql, status, row_count, duration_s, model, client, attempts_json,
-  time_to_rows_s, model_stats_json, follows, wrong, name)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  time_to_rows_s, model_stats_json, follows, wrong, name, schema_sha256, verified, verified_at, original_sql)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		e.Time.UTC().Format(time.RFC3339Nano), e.Database, e.DatabaseSHA256, e.Question, e.SQL, e.Status, e.RowCount, e.DurationS, e.Model, e.Client, string(att),
-		e.TimeToRowsS, stats, e.FollowsUp, e.Wrong, e.Name)
+		e.TimeToRowsS, stats, e.FollowsUp, e.Wrong, e.Name, e.SchemaSHA256, e.Verified, timeText(e.VerifiedAt), e.OriginalSQL)
 	if err != nil {
 		return historyErr(h.path, err)
 	}
@@ -141,7 +146,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 
 func (h *HistoryStore) query(ctx context.Context, where string, args ...any) ([]engine.HistoryEntry, error) {
 	rows, err := h.db.QueryContext(ctx, `SELECT time, database, database_sha256, question, sql, status, row_count, duration_s, model, client, attempts_json,
-  time_to_rows_s, model_stats_json, id, follows, wrong, name
+  time_to_rows_s, model_stats_json, id, follows, wrong, name, schema_sha256, verified, verified_at, original_sql
 FROM history `+where, args...)
 	if err != nil {
 		return nil, historyErr(h.path, err)
@@ -150,10 +155,10 @@ FROM history `+where, args...)
 	out := []engine.HistoryEntry{}
 	for rows.Next() {
 		var e engine.HistoryEntry
-		var t, att, stats string
+		var t, att, stats, vat string
 		var ttr sql.NullFloat64
 		if err := rows.Scan(&t, &e.Database, &e.DatabaseSHA256, &e.Question, &e.SQL, &e.Status, &e.RowCount, &e.DurationS, &e.Model, &e.Client, &att,
-			&ttr, &stats, &e.ID, &e.FollowsUp, &e.Wrong, &e.Name); err != nil {
+			&ttr, &stats, &e.ID, &e.FollowsUp, &e.Wrong, &e.Name, &e.SchemaSHA256, &e.Verified, &vat, &e.OriginalSQL); err != nil {
 			return nil, historyErr(h.path, err)
 		}
 		if ttr.Valid {
@@ -167,6 +172,9 @@ FROM history `+where, args...)
 			}
 		}
 		e.Time, _ = time.Parse(time.RFC3339Nano, t)
+		if vat != "" {
+			e.VerifiedAt, _ = time.Parse(time.RFC3339Nano, vat)
+		}
 		_ = json.Unmarshal([]byte(att), &e.Attempts)
 		out = append(out, e)
 	}
@@ -195,18 +203,62 @@ func (h *HistoryStore) FillSHA256(ctx context.Context, quick, sha256 string) err
 	return err
 }
 
-// Successes returns successful question/SQL pairs of a database (by path
-// or sha256), newest first, one per distinct question. An answer the user
-// marked wrong is never one of them: neither the entry marked nor another
-// with the same question and SQL.
-func (h *HistoryStore) Successes(ctx context.Context, database, sha string, limit int) ([]engine.HistoryEntry, error) {
+// Verified returns the answers the analyst approved or corrected on the
+// database id identifies: its file's sha256 (or quick identity), or the
+// same tables and columns (SchemaIdentity) — never its path. Newest first,
+// one per question (the newest verified), at most limit. Follow-ups are
+// left out (their question means nothing without the one before), and so
+// is an answer whose question and SQL the analyst marked wrong elsewhere.
+func (h *HistoryStore) Verified(ctx context.Context, id engine.DatabaseIdentity, limit int) ([]engine.HistoryEntry, error) {
 	if limit <= 0 {
-		limit = 50
+		limit = 200
 	}
-	return h.query(ctx, fmt.Sprintf(`WHERE id IN (SELECT max(id) FROM history h WHERE status = 'ok' AND question <> '' AND sql <> '' AND wrong = 0
-  AND (database = ? OR (database_sha256 <> '' AND database_sha256 = ?))
-  AND NOT EXISTS (SELECT 1 FROM history w WHERE w.wrong = 1 AND lower(w.question) = lower(h.question) AND w.sql = h.sql)
-  GROUP BY lower(question)) ORDER BY id DESC LIMIT %d`, limit), database, sha)
+	if id.SHA256 == "" && id.SchemaSHA256 == "" {
+		return []engine.HistoryEntry{}, nil
+	}
+	return h.query(ctx, fmt.Sprintf(`WHERE id IN (SELECT max(id) FROM history WHERE verified <> '' AND wrong = 0 AND status = 'ok'
+  AND question <> '' AND sql <> '' AND follows = ''
+  AND ((database_sha256 <> '' AND database_sha256 = ?) OR (schema_sha256 <> '' AND schema_sha256 = ?))
+  AND NOT EXISTS (SELECT 1 FROM history w WHERE w.wrong = 1 AND lower(w.question) = lower(history.question) AND w.sql = history.sql)
+  GROUP BY lower(trim(question))) ORDER BY id DESC LIMIT %d`, limit), id.SHA256, id.SchemaSHA256)
+}
+
+// Get returns the entry id; an id the history does not hold is a usage
+// error.
+func (h *HistoryStore) Get(ctx context.Context, id int64) (engine.HistoryEntry, error) {
+	es, err := h.query(ctx, "WHERE id = ?", id)
+	if err != nil {
+		return engine.HistoryEntry{}, err
+	}
+	if len(es) == 0 {
+		return engine.HistoryEntry{}, engine.Errorf(engine.CodeUsage, "the history has no entry %d", id).SayHint(
+			words.New("hint.history_ids", words.History.With(words.Value("--format json"))))
+	}
+	return es[0], nil
+}
+
+// SetVerified records how the analyst vouched for entry e.ID: approved
+// (e.Verified, e's SQL as it is), or corrected (e.SQL, e.RowCount, the
+// identity and e.OriginalSQL replace the answer's). A verified answer is
+// no longer marked wrong.
+func (h *HistoryStore) SetVerified(ctx context.Context, e engine.HistoryEntry) error {
+	if e.VerifiedAt.IsZero() {
+		e.VerifiedAt = time.Now()
+	}
+	_, err := h.db.ExecContext(ctx, `UPDATE history SET verified = ?, verified_at = ?, wrong = 0, sql = ?, row_count = ?, status = ?,
+  database_sha256 = ?, schema_sha256 = ?, original_sql = ? WHERE id = ?`,
+		e.Verified, timeText(e.VerifiedAt), e.SQL, e.RowCount, e.Status, e.DatabaseSHA256, e.SchemaSHA256, e.OriginalSQL, e.ID)
+	if err != nil {
+		return historyErr(h.path, err)
+	}
+	return nil
+}
+
+func timeText(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
 }
 
 // Search returns the entries q selects, newest first.
@@ -245,9 +297,10 @@ func (h *HistoryStore) Delete(ctx context.Context, id int64) error {
 }
 
 // SetWrong marks an entry's answer wrong (or right again). A wrong answer
-// is never an example for the model (Successes).
+// is never an example for the model (Verified): marking it wrong takes back
+// its approval.
 func (h *HistoryStore) SetWrong(ctx context.Context, id int64, wrong bool) error {
-	if _, err := h.db.ExecContext(ctx, "UPDATE history SET wrong = ? WHERE id = ?", wrong, id); err != nil {
+	if _, err := h.db.ExecContext(ctx, "UPDATE history SET wrong = ?, verified = CASE WHEN ? THEN '' ELSE verified END WHERE id = ?", wrong, wrong, id); err != nil {
 		return historyErr(h.path, err)
 	}
 	return nil

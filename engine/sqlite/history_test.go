@@ -2,7 +2,9 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,18 +44,9 @@ func TestHistoryStore(t *testing.T) {
 	if len(a) != 2 || a[0].Status != "unanswerable" {
 		t.Errorf("List /a.db: %+v", a)
 	}
-	// Successes: by path or sha, one per question (the newest), no failures.
-	got, err := h.Successes(ctx, "/a.db", "s1", 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var qs []string
-	for _, e := range got {
-		qs = append(qs, e.Question+" → "+e.SQL)
-	}
-	want := []string{"Albums per artist → SELECT 2", "how many tracks? → SELECT count(*) AS n FROM Track"}
-	if len(qs) != 2 || qs[0] != want[0] || qs[1] != want[1] {
-		t.Errorf("Successes %q, want %q", qs, want)
+	// Nothing verified yet: no examples, whatever the identity.
+	if got, err := h.Verified(ctx, engine.DatabaseIdentity{SHA256: "s1"}, 10); err != nil || len(got) != 0 {
+		t.Errorf("Verified before any approval: %v %+v", err, got)
 	}
 	// A second process sees the same history.
 	h2, err := OpenHistory(ctx, path)
@@ -78,7 +71,7 @@ func TestHistoryMarksAndSearch(t *testing.T) {
 	}
 	defer h.Close()
 	rec := func(q, sql, follows string) {
-		if err := h.Record(ctx, engine.HistoryEntry{Database: "/a.db", Question: q, SQL: sql, Status: "ok", FollowsUp: follows}); err != nil {
+		if err := h.Record(ctx, engine.HistoryEntry{Database: "/a.db", DatabaseSHA256: "s1", Question: q, SQL: sql, Status: "ok", FollowsUp: follows}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -90,20 +83,23 @@ func TestHistoryMarksAndSearch(t *testing.T) {
 	if len(all) != 4 || all[0].ID == 0 || all[2].FollowsUp != "Top customers by spending" {
 		t.Fatalf("Search all: %+v", all)
 	}
-	// Mark the newest "Top customers" wrong: neither it nor the older
-	// entry with the same SQL is an example any more.
+	// All approved, then the newest "Top customers" marked wrong: neither
+	// it nor the older entry with the same SQL is an example any more.
 	top := all[1]
+	for _, e := range all {
+		approve(t, h, e)
+	}
 	if err := h.SetWrong(ctx, top.ID, true); err != nil {
 		t.Fatal(err)
 	}
-	ex, _ := h.Successes(ctx, "/a.db", "", 10)
+	ex, _ := h.Verified(ctx, engine.DatabaseIdentity{SHA256: "s1"}, 10)
 	for _, e := range ex {
 		if e.Question == "Top customers by spending" {
 			t.Errorf("a wrong answer is still an example: %+v", e)
 		}
 	}
-	if len(ex) != 2 {
-		t.Errorf("examples %+v, want the two others", ex)
+	if len(ex) != 1 || ex[0].Question != "Tracks per genre" {
+		t.Errorf("examples %+v, want the genre's only (not the follow-up)", ex)
 	}
 	got, _ := h.Search(ctx, engine.HistoryQuery{Text: "CUSTOMERS top"})
 	if len(got) != 2 || !got[0].Wrong || got[1].Wrong {
@@ -112,8 +108,8 @@ func TestHistoryMarksAndSearch(t *testing.T) {
 	if err := h.SetWrong(ctx, top.ID, false); err != nil {
 		t.Fatal(err)
 	}
-	if ex, _ = h.Successes(ctx, "/a.db", "", 10); len(ex) != 3 {
-		t.Errorf("unmarked: %d examples, want 3", len(ex))
+	if ex, _ = h.Verified(ctx, engine.DatabaseIdentity{SHA256: "s1"}, 10); len(ex) != 2 {
+		t.Errorf("unmarked: %d examples, want 2 (marking wrong took back the approval)", len(ex))
 	}
 	// Saved under a name; found by it; deleted.
 	if err := h.SetName(ctx, all[0].ID, " Genres "); err != nil {
@@ -131,5 +127,114 @@ func TestHistoryMarksAndSearch(t *testing.T) {
 	}
 	if left, _ := h.Search(ctx, engine.HistoryQuery{}); len(left) != 3 {
 		t.Errorf("after delete: %d entries", len(left))
+	}
+}
+
+func approve(t *testing.T, h *HistoryStore, e engine.HistoryEntry) {
+	t.Helper()
+	e.Verified = engine.VerifiedApproved
+	if err := h.SetVerified(context.Background(), e); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHistoryVerified: only approved or corrected answers are examples,
+// found by the database's sha256 or by its schema's identity, never by its
+// path; a correction replaces the answer's SQL and keeps the model's.
+func TestHistoryVerified(t *testing.T) {
+	ctx := context.Background()
+	h, err := OpenHistory(ctx, filepath.Join(t.TempDir(), "history.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	for _, e := range []engine.HistoryEntry{
+		{Database: "/a.db", DatabaseSHA256: "s1", SchemaSHA256: "k1", Question: "How many tracks?", SQL: "SELECT count(*) FROM Track", Status: "ok"},
+		{Database: "/a.db", DatabaseSHA256: "s1", SchemaSHA256: "k1", Question: "Best-selling track", SQL: "SELECT Name FROM Track ORDER BY Milliseconds DESC LIMIT 1", Status: "ok"},
+		{Database: "/a.db", DatabaseSHA256: "s2", SchemaSHA256: "k2", Question: "Biggest customer", SQL: "SELECT 1", Status: "ok"},
+		{Database: "/a.db", DatabaseSHA256: "s1", SchemaSHA256: "k1", Question: "Unchecked question", SQL: "SELECT 2", Status: "ok"},
+		{Database: "/a.db", DatabaseSHA256: "s1", Question: "Failed one", SQL: "SELECT nosuch", Status: "unknown_column"},
+	} {
+		if err := h.Record(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	es, _ := h.Search(ctx, engine.HistoryQuery{})
+	byQ := map[string]engine.HistoryEntry{}
+	for _, e := range es {
+		byQ[e.Question] = e
+	}
+	approve(t, h, byQ["How many tracks?"])
+	approve(t, h, byQ["Biggest customer"])
+	fix := byQ["Best-selling track"]
+	fix.Verified, fix.OriginalSQL = engine.VerifiedCorrected, fix.SQL
+	fix.SQL, fix.RowCount = "SELECT t.Name FROM InvoiceLine il JOIN Track t USING (TrackId) GROUP BY t.TrackId ORDER BY sum(il.Quantity) DESC LIMIT 1", 1
+	if err := h.SetVerified(ctx, fix); err != nil {
+		t.Fatal(err)
+	}
+	questions := func(id engine.DatabaseIdentity) []string {
+		got, err := h.Verified(ctx, id, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		qs := []string{}
+		for _, e := range got {
+			qs = append(qs, e.Question+" ["+e.Verified+"]")
+		}
+		return qs
+	}
+	cases := []struct {
+		name string
+		id   engine.DatabaseIdentity
+		want []string
+	}{
+		{"the same file", engine.DatabaseIdentity{SHA256: "s1"}, []string{"Best-selling track [corrected]", "How many tracks? [approved]"}},
+		{"its rows changed, its tables not", engine.DatabaseIdentity{SHA256: "s9", SchemaSHA256: "k1"}, []string{"Best-selling track [corrected]", "How many tracks? [approved]"}},
+		{"another database at the same path", engine.DatabaseIdentity{SHA256: "s3", SchemaSHA256: "k3"}, []string{}},
+		{"no identity", engine.DatabaseIdentity{}, []string{}},
+	}
+	for _, c := range cases {
+		if got := questions(c.id); strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	got, err := h.Get(ctx, fix.ID)
+	if err != nil || got.Verified != engine.VerifiedCorrected || got.OriginalSQL != byQ["Best-selling track"].SQL || !strings.Contains(got.SQL, "Quantity") || got.VerifiedAt.IsZero() {
+		t.Errorf("the corrected entry: %v %+v", err, got)
+	}
+	if _, err := h.Get(ctx, 999); engine.ErrorCode(err) != engine.CodeUsage || !strings.Contains(engine.AsError(err).Hint, "querent history --format json") {
+		t.Errorf("a missing entry: %v", err)
+	}
+}
+
+// TestHistoryMigratesVerified: a history file of an older Querent gains
+// the verified columns and keeps its entries (none verified).
+func TestHistoryMigratesVerified(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "history.sqlite")
+	old, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.Exec(`CREATE TABLE history (id INTEGER PRIMARY KEY, time TEXT NOT NULL, database TEXT NOT NULL,
+  database_sha256 TEXT NOT NULL DEFAULT '', question TEXT NOT NULL DEFAULT '', sql TEXT NOT NULL DEFAULT '', status TEXT NOT NULL,
+  row_count INTEGER NOT NULL DEFAULT 0, duration_s REAL NOT NULL DEFAULT 0, model TEXT NOT NULL DEFAULT '', client TEXT NOT NULL DEFAULT '',
+  attempts_json TEXT NOT NULL DEFAULT '[]');
+INSERT INTO history (time, database, database_sha256, question, sql, status) VALUES ('2026-01-01T00:00:00Z', '/a.db', 's1', 'q', 'SELECT 1', 'ok')`); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	h, err := OpenHistory(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	es, err := h.List(ctx, "", 10)
+	if err != nil || len(es) != 1 || es[0].Verified != "" {
+		t.Fatalf("migrated: %v %+v", err, es)
+	}
+	approve(t, h, es[0])
+	if got, _ := h.Verified(ctx, engine.DatabaseIdentity{SHA256: "s1"}, 10); len(got) != 1 {
+		t.Errorf("approved after the migration: %+v", got)
 	}
 }

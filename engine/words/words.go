@@ -402,6 +402,8 @@ const (
 	ReplaceUserTable Flag = "replace-user-table"
 	// The glossary's flags (querent glossary add --FLAG).
 	Meaning Flag = "meaning"
+	// SQLText is the SQL of a correction (querent history correct --sql)
+	// and of a glossary entry (querent glossary add --sql).
 	SQLText Flag = "sql"
 )
 
@@ -459,10 +461,13 @@ const (
 	// Glossary is the analyst's glossary: querent glossary on the command
 	// line, its panel in the page, list_glossary in MCP.
 	Glossary Command = "glossary"
+	// History is the history of questions, where the analyst approves and
+	// corrects answers (querent history approve|correct).
+	History Command = "history"
 )
 
 // Commands are the commands above, for the tests.
-var Commands = []Command{SQL, Schema, Import, MCP, Serve, Glossary}
+var Commands = []Command{SQL, Schema, Import, MCP, Serve, Glossary, History}
 
 func (c Command) say(sp *speaker) string { return commandWith{c, nil}.say(sp) }
 

@@ -125,6 +125,10 @@ export const History = {
   MarkWrong: (id: number, wrong: boolean) => call('History', 'MarkWrong', id, wrong),
   /** Saves the entry's query under a name ("" unsaves it). */
   Save: (id: number, name: string) => call('History', 'Save', id, name),
+  /** Approves an answer: only verified answers are examples for the model. */
+  Approve: (id: number) => call('History', 'Approve', id),
+  /** Corrects an answer with SQL (checked by the guard, run on the open database); its result replaces the answer. */
+  Correct: (id: number, sql: string) => some(call('History', 'Correct', id, sql)),
 };
 
 export const Glossary = {

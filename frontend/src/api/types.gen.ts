@@ -122,6 +122,13 @@ export interface Answer {
    */
   tables_shown: string[] | null;
   /**
+   * ExamplesUsed lists the verified questions and SQL the prompt quoted
+   * to the model as examples (only answers the analyst approved or
+   * corrected, on this database); empty for direct SQL. An addition to
+   * the contract's fields.
+   */
+  examples_used: ExampleUsed[] | null;
+  /**
    * GlossaryUsed lists the entries of the analyst's glossary that the
    * model's prompt carried: those whose term the question uses (empty
    * for direct SQL). An addition to the contract's fields.
@@ -487,6 +494,19 @@ export interface EvalResult {
   errors: ErrorDoc[];
 }
 
+/**
+ * engine.ExampleUsed is a verified question and its SQL that a prompt quoted to
+ * the model as an example (the answer's examples_used).
+ */
+export interface ExampleUsed {
+  /** ID is the history entry's id (querent history --format json). */
+  id: number;
+  question: string;
+  sql: string;
+  /** VerifiedAs is VerifiedApproved or VerifiedCorrected. */
+  verified_as: string;
+}
+
 /** page.ExportProgress is the event "export:progress". */
 export interface ExportProgress {
   /** Rows is the number of rows read so far. */
@@ -717,6 +737,11 @@ export interface HistoryItem {
   name: string;
   /** FollowsUp is the question this one followed in its conversation. */
   follows_up: string;
+  /**
+   * VerifiedAs is how the analyst verified the answer: "approved",
+   * "corrected", or "" (not verified: never an example for the model).
+   */
+  verified_as: string;
 }
 
 /**
@@ -1642,6 +1667,17 @@ export interface Services {
    * searched, saved under a name, marked wrong, deleted.
    */
   History: {
+    /**
+     * Approve marks the answer of entry id right: from now on it is an example
+     * for the model on its database.
+     */
+    Approve(id: number): HistoryItem;
+    /**
+     * Correct replaces the answer of entry id by the result of sql, run on the
+     * open database under the guard and the settings' limits; SQL the guard or
+     * the database refuses is an error, and the entry stays as it was.
+     */
+    Correct(id: number, sql: string): Answer | null;
     /** Delete removes an entry. */
     Delete(id: number): void;
     /**

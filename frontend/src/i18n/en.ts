@@ -830,6 +830,18 @@ export const en = {
     nameTarget: 'Name the new database to import.',
     import: 'Import',
   },
+  verdict: {
+    right: 'Right',
+    rightTitle: 'Approve this answer: the model takes it as an example for like questions on this database',
+    approved: 'Approved',
+    correct: 'Save as the right SQL',
+    correctTitle: 'Correct the answer with the SQL in the editor: it is checked and run, and its result replaces the answer',
+    corrected: 'Corrected',
+    approvedToast: 'Approved: from now on an example for like questions on this database.',
+    correctedToast: 'Corrected: this result replaces the answer, an example for like questions from now on.',
+    examples: (n: number) => (n === 1 ? 'Learned from 1 verified answer' : `Learned from ${n} verified answers`),
+    examplesTitle: (list: string) => `Verified answers the model was shown: ${list}`,
+  },
 };
 
 export type Messages = typeof en;

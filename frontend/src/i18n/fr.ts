@@ -835,4 +835,16 @@ export const fr: Messages = {
     nameTarget: 'Nommez la nouvelle base pour importer.',
     import: 'Importer',
   },
+  verdict: {
+    right: 'Juste',
+    rightTitle: 'Approuver cette réponse : le modèle la prend comme exemple pour les questions semblables sur cette base',
+    approved: 'Approuvée',
+    correct: 'Enregistrer comme le bon SQL',
+    correctTitle: 'Corriger la réponse avec le SQL de l’éditeur : il est vérifié et exécuté, et son résultat remplace la réponse',
+    corrected: 'Corrigée',
+    approvedToast: 'Approuvée : désormais un exemple pour les questions semblables sur cette base.',
+    correctedToast: 'Corrigée : ce résultat remplace la réponse, désormais un exemple pour les questions semblables.',
+    examples: (n) => (Number(n) === 1 ? 'Appris d’une réponse vérifiée' : `Appris de ${n} réponses vérifiées`),
+    examplesTitle: (list) => `Réponses vérifiées montrées au modèle : ${list}`,
+  },
 };

@@ -823,4 +823,16 @@ export const zh: Messages = {
     nameTarget: '请为要导入的新数据库命名。',
     import: '导入',
   },
+  verdict: {
+    right: '正确',
+    rightTitle: '批准此回答：模型会把它作为此数据库上类似问题的示例',
+    approved: '已批准',
+    correct: '保存为正确的 SQL',
+    correctTitle: '用编辑器中的 SQL 更正回答：它会被检查并运行，其结果将取代原回答',
+    corrected: '已更正',
+    approvedToast: '已批准：今后它是此数据库上类似问题的示例。',
+    correctedToast: '已更正：此结果取代了原回答，今后它是类似问题的示例。',
+    examples: (n) => `参考了 ${n} 个已核实的回答`,
+    examplesTitle: (list) => `向模型展示的已核实回答：${list}`,
+  },
 };

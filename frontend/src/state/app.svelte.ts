@@ -308,7 +308,7 @@ class AppState {
     this.booted = true;
   }
 
-  private fail(e: unknown): void {
+  fail(e: unknown): void {
     const err = api.ApiError.from(e);
     if (err.type === 'unauthorized') {
       this.unauthorized = true;
@@ -755,6 +755,12 @@ class AppState {
       this.fail(e);
       return false;
     }
+  }
+
+  /** showCorrected puts a corrected answer (History.Correct's) in its card. */
+  showCorrected(id: number, doc: Answer): void {
+    const c = this.card(id);
+    if (c) this.fill(c, doc, 'sql', { fromEditor: true });
   }
 
   /** cancel stops what is running. */

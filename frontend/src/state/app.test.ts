@@ -46,6 +46,7 @@ function answer(over: Partial<Answer> = {}): Answer {
     warnings: [],
     tables_shown: null,
     glossary_used: [],
+    examples_used: [],
     ...over,
   };
 }
