@@ -20,8 +20,8 @@ const (
 type Confidence struct {
 	// Level is "high", "medium" or "low".
 	Level string `json:"level"`
-	// Samples is how many readings were run: the answer's own, and the
-	// others drawn (0 to 4; none when the level was high, or voting off).
+	// Samples is how many readings were run: the answer's own and the
+	// others drawn (1 to 5; 1 when the level was high, or voting off).
 	Samples int `json:"samples"`
 	// Agreeing is how many of them gave the answer's result (itself
 	// included).
@@ -36,7 +36,8 @@ type Confidence struct {
 	Signals []string `json:"signals"`
 	// Votes says what became of the other readings: "none" (not needed),
 	// "off" (turned off), "pending" (drawn after the rows: the answer
-	// that comes with the rows), "done", "cancelled" or "failed".
+	// that comes with the rows), "done", "cancelled" or "failed" (the
+	// model server could not draw them).
 	Votes string `json:"votes"`
 	// Alternatives are the other results the readings gave, the most
 	// agreed first: one click away from the answer.

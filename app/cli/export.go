@@ -163,7 +163,7 @@ func (c *CLI) questionSQL(ctx context.Context, s *stdio, db engine.Database, que
 			asker.History = held
 		}
 	}
-	opts := ask.Options{MaxRows: exportCheckRows, Client: "cli export", NoExplain: true}
+	opts := ask.Options{MaxRows: exportCheckRows, Client: "cli export", NoExplain: true, NoVote: true}
 	line := newProgress(s.err, "text", "Ctrl-C cancels")
 	if line != nil {
 		opts.Progress = func(pr ask.Progress) { line.set(askStage(name, pr), pr.Tokens == 0) }

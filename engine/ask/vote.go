@@ -285,7 +285,9 @@ func (v *voter) count(ctx context.Context, ans *engine.Answer, r attemptResult, 
 			r.res, r.answer, r.said = res, rd.answer, rd.said
 			fresh, _ := a.confidence(ctx, derefQuestion(ans), r, 1, opts)
 			c.Level, c.Signals = fresh.Level, fresh.Signals
-			reasons = append(reasons, fresh.ReasonWords...)
+			if len(fresh.Signals) > 0 {
+				reasons = append(reasons, fresh.ReasonWords...) // else "clean", which would be about the vote alone
+			}
 			reasons = append(reasons, words.New("confidence.outvoted"))
 		} else {
 			win = 0
