@@ -28,7 +28,7 @@ func TestAskCommandVotes(t *testing.T) {
 	fake := ollamatest.New(t, minutesForSales()...)
 	code, out, errs := runWith(t, askCLI(t, fake), "", "ask", "--format", "json", "What are the total sales?")
 	var doc struct {
-		Query      string             `json:"query"`
+		Query      string `json:"query"`
 		Confidence *struct {
 			Level        string `json:"level"`
 			Samples      int    `json:"samples"`
