@@ -296,13 +296,21 @@ func (v *voter) count(ctx context.Context, ans *engine.Answer, r attemptResult, 
 	if win == 0 {
 		reasons = append(reasons, c.ReasonWords...)
 	}
-	agreeing, samples := len(v.groups[win].members), len(v.reads)
-	// Every reading agreeing raises the level a step; a majority that is
-	// not all of them leaves it at most medium; no majority makes it low.
+	agreeing, samples, ran := len(v.groups[win].members), len(v.reads), 0
+	for _, rd := range v.reads {
+		if rd.ok {
+			ran++
+		}
+	}
+	// Among the readings that ran (one that failed says nothing of the
+	// result): three or more all agreeing raise the level a step; a
+	// majority that is not all of them leaves it at most medium; no
+	// majority makes it low.
 	switch {
-	case agreeing == samples:
+	case agreeing == ran && ran >= 3:
 		c.Level = raise(c.Level)
-	case 2*agreeing <= samples:
+	case agreeing == ran:
+	case 2*agreeing <= ran:
 		c.Level = engine.ConfidenceLow
 	case c.Level == engine.ConfidenceHigh:
 		c.Level = engine.ConfidenceMedium

@@ -201,3 +201,52 @@ func TestVoteCancelled(t *testing.T) {
 		t.Errorf("%d requests after the cancel", n)
 	}
 }
+
+// TestVoteFailedReadingsSayNothing: readings that fail to run count as
+// samples but not against the result: three that ran and agree raise a
+// repaired answer to high.
+func TestVoteFailedReadingsSayNothing(t *testing.T) {
+	script := append(append([]ollamatest.Reply(nil), minutesForSales...),
+		ollamatest.Answer("SELECT sum(Milisecond) FROM Track", "x"),
+		ollamatest.Answer("SELECT SUM(Milliseconds) FROM Track", "x"),
+		ollamatest.Answer("SELECT sum(Milisecond) FROM Track", "x"),
+		ollamatest.Answer("SELECT sum(t.Milliseconds) AS total FROM Track t", "x"))
+	r := newRig(t, script...)
+	s := &engine.Session{}
+	var rows, votes *engine.Answer
+	ans, err := r.asker.Ask(context.Background(), "What are the total sales?", s, voteOptions(&rows, &votes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := ans.Confidence
+	if c.Level != engine.ConfidenceHigh || c.Samples != 5 || c.Agreeing != 3 || len(c.Alternatives) != 1 || c.Alternatives[0].Agreeing != 2 ||
+		c.Alternatives[0].Error == nil || c.Alternatives[0].Reason != "2 did not run (unknown_column)" {
+		t.Fatalf("confidence %+v", c)
+	}
+	if len(s.Turns) != 1 || s.Turns[0].SQL != "SELECT sum(Milliseconds) AS sales FROM Track" {
+		t.Errorf("session %+v", s.Turns)
+	}
+}
+
+// TestVoteMajorityInTheSession: when the majority's result wins, the
+// conversation goes on from its SQL (a follow-up builds on the answer).
+func TestVoteMajorityInTheSession(t *testing.T) {
+	script := append(append([]ollamatest.Reply(nil), minutesForSales...),
+		ollamatest.Answer("SELECT sum(Total) AS sales FROM Invoice", "x"),
+		ollamatest.Answer("SELECT sum(Total) AS sales FROM Invoice", "x"),
+		ollamatest.Answer("SELECT sum(Total) AS sales FROM Invoice", "x"))
+	r := newRig(t, script...)
+	s := &engine.Session{}
+	var rows, votes *engine.Answer
+	ans, err := r.asker.Ask(context.Background(), "What are the total sales?", s, voteOptions(&rows, &votes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Query != "SELECT sum(Total) AS sales FROM Invoice" || len(s.Turns) != 1 || s.Turns[0].SQL != ans.Query || s.Turns[0].Columns[0] != "sales" {
+		t.Errorf("answer %q, session %+v", ans.Query, s.Turns)
+	}
+	entries, err := r.hist.List(context.Background(), "", 1)
+	if err != nil || len(entries) != 1 || entries[0].SQL != ans.Query {
+		t.Errorf("history %v %+v", err, entries)
+	}
+}
