@@ -45,6 +45,10 @@ type Answer struct {
 	// ModelStats is what each model round cost, as the model server counts
 	// it; null for direct SQL.
 	ModelStats *ModelStats `json:"model_stats"`
+	// Confidence is how sure Querent is of the answer, and the other
+	// results that readings of the question gave (engine/confidence.go);
+	// null for direct SQL and for a question that got no rows.
+	Confidence *Confidence `json:"confidence"`
 	Errors     []ErrorDoc  `json:"errors"`
 	// Warnings are facts about the database the user should know (a
 	// snapshot of a WAL file, a skipped integrity check) or about the query
@@ -90,7 +94,8 @@ type ModelStats struct {
 // ModelRound is one request to the model: writing the SQL, repairing it or
 // explaining the result.
 type ModelRound struct {
-	// Stage is "sql", "repair" or "explain".
+	// Stage is "sql", "repair", "vote" (another reading of the question,
+	// drawn after the rows when the answer is doubtful) or "explain".
 	Stage string `json:"stage"`
 	// PromptTokens is the prompt's length in the model's tokens (Ollama's
 	// prompt_eval_count). PromptTokensEvaluated is the part the server had

@@ -23,7 +23,7 @@ import (
 type ModelFactory func(host string, requestTimeout time.Duration) (engine.Model, error)
 
 const askUsage = `Usage: querent ask [--db FILE|URL] [--model NAME] [--ollama HOST] [--session FILE] [--max-rows N]
-                   [--timeout DUR] [--model-timeout DUR] [--no-explain] [--format text|json] [--] QUESTION
+                   [--timeout DUR] [--model-timeout DUR] [--no-explain] [--no-vote] [--format text|json] [--] QUESTION
        querent ask --input REQUEST.json|-
 
 Asks a question in plain language. A local Ollama model writes the SQL;
@@ -32,8 +32,11 @@ row cap (on PostgreSQL: PostgreSQL's own parser, then a read-only
 transaction); if it fails, the model gets the exact error and repairs it (at most
 3 times). The rows come as soon as the SQL is written; then the model
 explains them and proposes follow-up questions (--no-explain skips that
-second request). A question that is itself SQL runs as SQL, without the
-model. Without --db, the bundled Chinook demo database is used.
+second request). Every answer says how sure it is (high, medium or low, from
+Querent's own signals); when in doubt, up to 4 more readings of the question
+are drawn after the rows and the majority's result is the answer, the others
+listed (--no-vote turns that off). A question that is itself SQL runs as SQL,
+without the model. Without --db, the bundled Chinook demo database is used.
 
   querent ask "Which artist has the most albums?"
   querent ask --session s.json "Top 5 countries by sales"
@@ -42,7 +45,7 @@ model. Without --db, the bundled Chinook demo database is used.
 --input reads a JSON request (the sub-agent contract) and always answers with
 the JSON document: {"question": "...", "connection": {"db_type": "sqlite",
 "host": "FILE"}, "max_rows": 1000, "timeout_s": 30, "session_context": {...},
-"explain_results": true, "model": "..."}. A PostgreSQL connection is
+"explain_results": true, "vote": true, "model": "..."}. A PostgreSQL connection is
 {"db_type": "postgresql", "host": "...", "port": 5432, "database": "...",
 "username": "...", "password": "...", "ssl": true}; a field left out comes
 from PGHOST, PGUSER, ~/.pgpass and the other PG* variables. A superuser is
@@ -66,7 +69,9 @@ type askRequest struct {
 	TimeoutS       json.RawMessage `json:"timeout_s"`
 	SessionContext map[string]any  `json:"session_context"`
 	ExplainResults *bool           `json:"explain_results"`
-	Model          string          `json:"model"`
+	// Vote false draws no other readings of a doubtful answer (--no-vote).
+	Vote  *bool  `json:"vote"`
+	Model string `json:"model"`
 }
 
 func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
@@ -85,6 +90,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 	input := fs.String("input", "", "a JSON request file (the sub-agent contract), or - for standard input")
 	pull := fs.Bool("pull", false, "download the model first when it is not installed (with progress)")
 	noExplain := fs.Bool("no-explain", false, "show the rows without asking the model to explain them (saves the second model request)")
+	noVote := fs.Bool("no-vote", false, "draw no other readings of a doubtful answer (saves up to 4 model requests)")
 	if ok, code := parseFlags(fs, args, s, askUsage); !ok {
 		return code
 	}
@@ -108,7 +114,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 		dbf.allowSuperuser = dbf.allowSuperuser || req.AllowSuperuser
 		return c.ask(ctx, s, askParams{db: dbf, conn: &conn, question: req.Question, model: *model, host: *host, maxRows: rows,
 			timeout: timeout, modelTimeout: modelTimeout, format: format, session: session,
-			explain: req.ExplainResults == nil || *req.ExplainResults, pull: *pull, warnings: bounds})
+			explain: req.ExplainResults == nil || *req.ExplainResults, vote: !*noVote && (req.Vote == nil || *req.Vote), pull: *pull, warnings: bounds})
 	}
 	question, err := readText(fs.Args(), s, "question")
 	if err != nil {
@@ -125,7 +131,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 		}
 	}
 	code := c.ask(ctx, s, askParams{db: dbf, question: question, model: *model, host: *host, maxRows: rows,
-		timeout: timeout, modelTimeout: modelTimeout, format: format, session: session, explain: !*noExplain, pull: *pull, warnings: bounds})
+		timeout: timeout, modelTimeout: modelTimeout, format: format, session: session, explain: !*noExplain, vote: !*noVote, pull: *pull, warnings: bounds})
 	if *sessionPath != "" && session != nil {
 		if err := saveSession(*sessionPath, session); err != nil {
 			printError(s.err, "ask", err)
@@ -146,7 +152,7 @@ type askParams struct {
 	timeout, modelTimeout time.Duration
 	format                string
 	session               *engine.Session
-	explain, pull         bool
+	explain, pull, vote   bool
 	// warnings go into the answer: the values the ceilings lowered.
 	warnings []string
 }
@@ -322,7 +328,7 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 	} else if gwarn != "" {
 		warnings = append(warnings, gwarn)
 	}
-	opts := ask.Options{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli", NoExplain: !p.explain}
+	opts := ask.Options{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli", NoExplain: !p.explain, NoVote: !p.vote}
 	line := newProgress(s.err, p.format, "Ctrl-C cancels")
 	if line != nil {
 		opts.Progress = func(pr ask.Progress) { line.set(askStage(name, pr), pr.Tokens == 0) }
@@ -449,6 +455,7 @@ func (c *CLI) finishAsk(s *stdio, p askParams, ans *engine.Answer, err error) in
 		return 2
 	}
 	writeFooter(s.out, ans)
+	writeConfidence(s.out, ans.Confidence)
 	if ans.Explanation != "" {
 		fmt.Fprintf(s.out, "\n%s\n", ans.Explanation)
 	}
@@ -478,6 +485,8 @@ func askStage(model string, pr ask.Progress) string {
 		msg = "running the query"
 	case "checking values":
 		msg = "no rows: checking the values the query compares with"
+	case "voting":
+		msg = fmt.Sprintf("the answer is doubtful: %s is drawing another reading (%d of at most %d)", model, pr.Vote, pr.Votes)
 	case "preparing":
 		msg = "reading the schema"
 	case "done":

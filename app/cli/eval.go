@@ -283,7 +283,7 @@ func (c *CLI) evalModels(ctx context.Context, a *evalArgs, opts *eval.Options) e
 	}
 	opts.Model, opts.K = srv.Model, a.k
 	opts.EmbedModel = srv.Embedding()
-	opts.Ask = ask.Options{Timeout: a.timeout, NoExplain: true}
+	opts.Ask = ask.Options{Timeout: a.timeout, NoExplain: true, NoVote: true} // one reading per item: voting is a variant to compare (issue 23)
 	return nil
 }
 

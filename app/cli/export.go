@@ -167,7 +167,7 @@ func (c *CLI) questionSQL(ctx context.Context, s *stdio, db engine.Database, que
 		defer closeG()
 		asker.Glossary = g
 	}
-	opts := ask.Options{MaxRows: exportCheckRows, Client: "cli export", NoExplain: true}
+	opts := ask.Options{MaxRows: exportCheckRows, Client: "cli export", NoExplain: true, NoVote: true}
 	line := newProgress(s.err, "text", "Ctrl-C cancels")
 	if line != nil {
 		opts.Progress = func(pr ask.Progress) { line.set(askStage(name, pr), pr.Tokens == 0) }

@@ -49,6 +49,9 @@ type askIn struct {
 	// ExplainResults is the sub-agent contract's explain_results: false
 	// returns the rows without the model's explanation (one request less).
 	ExplainResults *bool `json:"explain_results,omitempty" jsonschema:"false returns the rows without the model's explanation and follow-up questions, saving a model request (default true)"`
+	// Vote is the sub-agent contract's vote: false draws no other readings
+	// of a doubtful answer (issue 23).
+	Vote *bool `json:"vote,omitempty" jsonschema:"false draws no other readings of a doubtful answer, saving up to 4 model requests; its confidence is still said (default true)"`
 }
 
 func (s *Server) listDatabases(ctx context.Context, req *sdk.CallToolRequest, _ listDatabasesIn) (*sdk.CallToolResult, any, error) {
@@ -288,7 +291,7 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in askIn) (*
 	s.mu.Unlock()
 	// The loop records the question in the history itself.
 	ans, err := asker.Ask(ctx, in.Question, session, ask.Options{MaxRows: s.opts.MaxRows, Timeout: s.opts.Timeout, Client: client(req) + " ask",
-		NoExplain: in.ExplainResults != nil && !*in.ExplainResults})
+		NoExplain: in.ExplainResults != nil && !*in.ExplainResults, NoVote: in.Vote != nil && !*in.Vote})
 	ans.Errors = forAgents(ans.Errors)
 	out := s.sized(ans, s.opts.MaxRows)
 	if err != nil {

@@ -112,17 +112,24 @@ func (q *Ask) question(question string, asked bool) (*engine.Answer, error) {
 	q.a.mu.Lock()
 	session := q.a.session
 	q.a.mu.Unlock()
+	rows := func(a *engine.Answer) {
+		rows := *a // the loop goes on writing into a (the votes, the explanation)
+		rows.Errors = append([]engine.ErrorDoc(nil), a.Errors...)
+		rows.Warnings = append([]string(nil), a.Warnings...)
+		rows.WarningWords = append([]words.Sentence(nil), a.WarningWords...)
+		rows.Attempts = append([]engine.Attempt(nil), a.Attempts...)
+		if a.Confidence != nil {
+			c := *a.Confidence
+			rows.Confidence = &c
+		}
+		q.a.emit(EventAskRows, pageAnswer(&rows))
+	}
 	ans, _ = asker.Ask(ctx, question, session, ask.Options{MaxRows: set.MaxRows, Timeout: set.timeout(), Client: "app",
-		NoExplain: set.SkipExplanation,
-		Progress:  func(p ask.Progress) { q.a.emit(EventAskProgress, p) },
-		OnRows: func(a *engine.Answer) {
-			rows := *a // the loop goes on writing into a (the explanation)
-			rows.Errors = append([]engine.ErrorDoc(nil), a.Errors...)
-			rows.Warnings = append([]string(nil), a.Warnings...)
-			rows.WarningWords = append([]words.Sentence(nil), a.WarningWords...)
-			rows.Attempts = append([]engine.Attempt(nil), a.Attempts...)
-			q.a.emit(EventAskRows, pageAnswer(&rows))
-		}})
+		NoExplain: set.SkipExplanation, NoVote: set.SkipVotes,
+		Progress: func(p ask.Progress) { q.a.emit(EventAskProgress, p) },
+		// The rows as soon as they are there, and again once the votes
+		// are counted (the majority's result, the alternatives).
+		OnRows: rows, OnVotes: rows})
 	return pageAnswer(ans), nil
 }
 

@@ -245,7 +245,7 @@ func (e *Evaluate) Run(req EvalRequest) (*EvalResult, error) {
 		return nil, err
 	}
 	opts := eval.Options{Gold: gold, DB: db, Model: srv.Model, K: req.K, Lenient: req.Lenient, Timeout: set.timeout(),
-		EmbedModel: srv.Embedding(), Ask: ask.Options{Timeout: set.timeout(), NoExplain: true}}
+		EmbedModel: srv.Embedding(), Ask: ask.Options{Timeout: set.timeout(), NoExplain: true, NoVote: true}} // one reading per item
 	for _, want := range req.Models {
 		name, err := srv.Pick(want)
 		if err != nil {

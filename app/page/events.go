@@ -38,7 +38,7 @@ type PageEvent struct {
 // checks that every event sent in app/page, app/web and main.go is here.
 var PageEvents = []PageEvent{
 	{EventAskProgress, reflect.TypeFor[ask.Progress](), "A step of the ask loop (Ask.Question, Results.Run); while explaining, the explanation written so far."},
-	{EventAskRows, reflect.TypeFor[*engine.Answer](), "The answer of Ask.Question as soon as its rows are there, before the explanation is written."},
+	{EventAskRows, reflect.TypeFor[*engine.Answer](), "The answer of Ask.Question as soon as its rows are there, before the explanation is written; again once the votes of a doubtful answer are counted (its confidence)."},
 	{EventImportProgress, reflect.TypeFor[imports.Progress](), "How far Datasets.Import has come (and Datasets.PreviewImport, while it reads the files)."},
 	{EventExportProgress, reflect.TypeFor[ExportProgress](), "How far Export.Run has come, at most ten a second."},
 	{EventModelPull, reflect.TypeFor[engine.PullProgress](), "How far Ask.PullModel's download has come."},

@@ -21,6 +21,10 @@ type SettingsData struct {
 	// SkipExplanation shows the rows without the model's explanation and
 	// follow-up questions (one model request less per question).
 	SkipExplanation bool `json:"skip_explanation"`
+	// SkipVotes draws no other readings of a doubtful answer (up to four
+	// model requests less per such question); the answer still says how
+	// sure it is.
+	SkipVotes bool `json:"skip_votes"`
 	// RequireReadOnlyRole refuses to connect to PostgreSQL as a role that
 	// may do more than read (a superuser, a role that may write to a
 	// table), instead of connecting with a warning.

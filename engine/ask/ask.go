@@ -49,12 +49,20 @@ type Options struct {
 	// OnRows, when set, receives the answer as soon as the rows are there,
 	// before the explanation is written (the page shows them at once).
 	OnRows func(*engine.Answer)
+	// NoVote draws no other readings of a doubtful answer (--no-vote, the
+	// sub-agent input's vote: false, the page's setting); OnVotes, when
+	// set, receives the answer once its votes are counted, before the
+	// explanation; Promises are what the question promises besides its
+	// value hints (the glossary's terms). See vote.go, confidence.go.
+	NoVote   bool
+	OnVotes  func(*engine.Answer)
+	Promises []Promise
 }
 
 // Progress is one step of the ask loop, for progress displays.
 type Progress struct {
 	// Stage is "preparing", "writing SQL", "checking", "running",
-	// "repairing", "checking values", "explaining" or "done".
+	// "repairing", "checking values", "voting", "explaining" or "done".
 	Stage string `json:"stage"`
 	// Attempt counts from 1; Attempts is the most there can be.
 	Attempt  int `json:"attempt"`
@@ -63,6 +71,10 @@ type Progress struct {
 	Tokens int `json:"tokens"`
 	// Text is the explanation written so far (stage "explaining").
 	Text string `json:"text,omitempty"`
+	// Vote counts the other readings from 1 (stage "voting"), of Votes
+	// at most.
+	Vote  int `json:"vote,omitempty"`
+	Votes int `json:"votes,omitempty"`
 }
 
 // Asker answers questions about one database with one model. It keeps what
@@ -176,6 +188,7 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 	progress(Progress{Stage: "preparing"})
 	used, warning := a.glossaryUsed(ctx, question)
 	ans.GlossaryUsed = glossaryUses(used)
+	opts.Promises = append(opts.Promises, glossaryPromises(used)...)
 	if warning != "" {
 		ans.Warnings = append(ans.Warnings, warning)
 	}
@@ -185,7 +198,7 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		ans.AddError(err)
 		return finish(err)
 	}
-	l := &loop{a: a, question: question, msgs: msgs, opts: opts, progress: progress, start: start}
+	l := &loop{a: a, question: question, msgs: msgs, first: msgs, opts: opts, progress: progress, start: start}
 	var lastErr error
 	var empty *attemptResult // a run that returned no rows, kept in case nothing better comes
 	tried := map[string]bool{}
@@ -333,6 +346,7 @@ type loop struct {
 	a            *Asker
 	question     string
 	msgs         []engine.Message
+	first        []engine.Message // the question's own prompt, for the votes
 	opts         Options
 	progress     func(Progress)
 	start        time.Time
@@ -547,9 +561,12 @@ func (a *Asker) success(ctx context.Context, ans *engine.Answer, r attemptResult
 		}
 		session.Add(engine.Turn{Question: question, SQL: res.Query, Columns: cols, RowCount: len(res.Rows), Time: time.Now().UTC()})
 	}
+	a.judge(ctx, ans, question, r, opts)
 	if opts.OnRows != nil {
 		opts.OnRows(ans)
 	}
+	r = a.vote(ctx, ans, r, l, stats, session, opts)
+	res = r.res
 	if opts.NoExplain {
 		return
 	}

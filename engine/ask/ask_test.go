@@ -73,7 +73,8 @@ func newRig(t *testing.T, script ...ollamatest.Reply) *rig {
 var today = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 
 func (r *rig) ask(t *testing.T, q string, s *engine.Session) (*engine.Answer, error) {
-	return r.asker.Ask(context.Background(), q, s, ask.Options{Today: today, Client: "test"})
+	// The loop's tests draw no other readings; vote_test.go tests those.
+	return r.asker.Ask(context.Background(), q, s, ask.Options{Today: today, Client: "test", NoVote: true})
 }
 
 func TestAskRepairsAWrongColumn(t *testing.T) {
@@ -453,6 +454,9 @@ func TestPromptGolden(t *testing.T) {
 func TestAskEmitsEveryStage(t *testing.T) {
 	r := newRig(t,
 		ollamatest.Answer("SELECT sum(Totl) FROM Invoice", "Sums."),
+		ollamatest.Answer("SELECT sum(Total) AS total FROM Invoice", "Sums."),
+		// The repair leaves a doubt: two more readings agree, and decide.
+		ollamatest.Answer("SELECT sum(Total) AS total FROM Invoice", "Sums."),
 		ollamatest.Answer("SELECT sum(Total) AS total FROM Invoice", "Sums."))
 	var stages []string
 	_, err := r.asker.Ask(context.Background(), "How much was sold?", nil, ask.Options{Today: today,
@@ -464,7 +468,7 @@ func TestAskEmitsEveryStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"preparing", "writing SQL", "checking", "repairing", "checking", "running", "explaining", "done"}
+	want := []string{"preparing", "writing SQL", "checking", "repairing", "checking", "running", "voting", "explaining", "done"}
 	if !reflect.DeepEqual(stages, want) {
 		t.Errorf("stages %q, want %q", stages, want)
 	}

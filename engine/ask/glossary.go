@@ -89,3 +89,18 @@ func promptSQL(sql string) string {
 	}
 	return "\n" + strings.Join(lines, "\n")
 }
+
+// glossaryPromises are the entries used as the confidence's promises: a
+// condition's or an expression's SQL is expected in the answer's SQL
+// (spaces and case aside, so "i.Total > 20" keeps "Total > 20"); a whole
+// query, or words without SQL, promise nothing the SQL can be held to.
+func glossaryPromises(used []glossary.Entry) []Promise {
+	var ps []Promise
+	for _, e := range used {
+		if e.SQL == "" || e.Kind == glossary.KindQuery {
+			continue
+		}
+		ps = append(ps, Promise{Term: e.Term, Source: "glossary", Expected: e.SQL, Fragments: []string{e.SQL}})
+	}
+	return ps
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -61,7 +62,7 @@ func (r *glossaryRig) asker(t *testing.T) *ask.Asker {
 func (r *glossaryRig) prompt(t *testing.T, a *ask.Asker, q string) (string, *engine.Answer) {
 	t.Helper()
 	n := len(r.fake.Requests())
-	ans, err := a.Ask(context.Background(), q, nil, ask.Options{Today: today, NoExplain: true})
+	ans, err := a.Ask(context.Background(), q, nil, ask.Options{Today: today, NoExplain: true, NoVote: true})
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
@@ -157,6 +158,37 @@ func TestAskLeavesOutAStaleEntry(t *testing.T) {
 		}
 		if s.Stale && (s.Problem == nil || !strings.Contains(s.Problem.Hint, "DurationMs")) {
 			t.Errorf("%s: problem %+v, want a hint naming DurationMs", s.Term, s.Problem)
+		}
+	}
+}
+
+// A glossary entry the question uses is a promise: an answer whose SQL
+// does not hold the entry's condition is doubtful (unused_glossary), one
+// whose SQL holds it (spaces, case and a table's alias aside) is not.
+func TestAskDoubtsAnAnswerWithoutTheGlossarysSQL(t *testing.T) {
+	r := newGlossaryRig(t)
+	a := r.asker(t)
+	if _, err := r.g.Add(context.Background(), a.DB, glossary.Entry{Term: "big invoice", Meaning: "an invoice over 20", SQL: "Total > 20"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		sql    string
+		doubts bool
+	}{
+		{"SELECT count(*) FROM Invoice", true},
+		{"SELECT count(*) FROM Invoice i WHERE i.total>20", false},
+	} {
+		r.fake.Respond(func(ollamatest.Request) ollamatest.Reply { return ollamatest.Answer(c.sql, "x") })
+		ans, err := a.Ask(context.Background(), "How many big invoices are there?", nil, ask.Options{Today: today, NoExplain: true, NoVote: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ans.Confidence == nil {
+			t.Fatalf("%s: no confidence", c.sql)
+		}
+		got := slices.Contains(ans.Confidence.Signals, "unused_glossary")
+		if got != c.doubts || got == (ans.Confidence.Level == engine.ConfidenceHigh) {
+			t.Errorf("%s: signals %v, level %s", c.sql, ans.Confidence.Signals, ans.Confidence.Level)
 		}
 	}
 }

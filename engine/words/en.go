@@ -36,6 +36,27 @@ var en = language{
 		"chart.first_drawn":       " (the first {1} are drawn)",
 		"more":                    "{1} more",
 
+		// An answer's confidence (engine/ask/confidence.go, vote.go): {1}
+		// and {2} are counts, names or the model's words.
+		"confidence.clean":           "the SQL ran at the first try, returned values, joins on keys and uses what the question names",
+		"confidence.repaired_1":      "the SQL needed a repair before it ran",
+		"confidence.repaired_n":      "the SQL needed {1} repairs before it ran",
+		"confidence.empty":           "the query returned no rows",
+		"confidence.null":            "the query returned a single empty value (NULL)",
+		"confidence.unkeyed_join":    "it joins {1} to {2}, columns with no key between them",
+		"confidence.unused":          "the question says {1}, but the SQL does not use {2}",
+		"confidence.clarification":   "the model also asked: {1}",
+		"confidence.votes":           "{1} of {2} other readings agree",
+		"confidence.outvoted":        "the first reading gave another result: the answer is the majority's",
+		"confidence.votes_cancelled": "the other readings were cancelled",
+		"confidence.votes_failed":    "the other readings could not be drawn: {1}",
+		"confidence.alt_instead":     "{1} read {2} instead of {3}",
+		"confidence.alt_also":        "{1} also read {2}",
+		"confidence.alt_without":     "{1} did not read {2}",
+		"confidence.alt_other_rows":  "{1} read the same columns but returned other rows ({2} instead of {3})",
+		"confidence.alt_failed":      "{1} did not run ({2})",
+		"confidence.alt_declined":    "{1} asked a question instead",
+
 		// An import's reasons (engine/ingest): why a column got its type,
 		// why it is skipped.
 		// The Inferrer's reasons.

@@ -61,6 +61,31 @@ export type Outcome =
   | 'abstained'
   | 'missing';
 
+/** engine.Alternative is another result that readings of the question gave. */
+export interface Alternative {
+  /** SQL is the first of those readings' SQL. */
+  sql: string;
+  /**
+   * Columns, Rows (at most AlternativeRows of them), RowCount and
+   * Truncated are its result; Error is why it did not run (no result).
+   */
+  columns: Column[] | null;
+  rows: Rows;
+  row_count: number;
+  truncated: boolean;
+  error: AttemptError | null;
+  /** Agreeing is how many readings gave this result. */
+  agreeing: number;
+  /**
+   * Reason says how it differs from the answer, from the columns and
+   * tables each reads; ReasonSaid in each language of the page.
+   */
+  reason: string;
+  reason_said: Record<string, string> | null;
+  /** TablesUsed lists the tables it reads. */
+  tables_used: string[] | null;
+}
+
 /**
  * engine.Answer is the sub-agent output document of the contract: what
  * `querent sql --format json` and `querent ask --format json` print, and what
@@ -101,6 +126,12 @@ export interface Answer {
    * it; null for direct SQL.
    */
   model_stats: ModelStats | null;
+  /**
+   * Confidence is how sure Querent is of the answer, and the other
+   * results that readings of the question gave (engine/confidence.go);
+   * null for direct SQL and for a question that got no rows.
+   */
+  confidence: Confidence | null;
   errors: ErrorDoc[];
   /**
    * Warnings are facts about the database the user should know (a
@@ -140,7 +171,7 @@ export interface Answer {
 export interface AskProgress {
   /**
    * Stage is "preparing", "writing SQL", "checking", "running",
-   * "repairing", "checking values", "explaining" or "done".
+   * "repairing", "checking values", "voting", "explaining" or "done".
    */
   stage: string;
   /** Attempt counts from 1; Attempts is the most there can be. */
@@ -150,6 +181,12 @@ export interface AskProgress {
   tokens: number;
   /** Text is the explanation written so far (stage "explaining"). */
   text?: string;
+  /**
+   * Vote counts the other readings from 1 (stage "voting"), of Votes
+   * at most.
+   */
+  vote?: number;
+  votes?: number;
 }
 
 /** engine.Attempt is one try of the ask loop (or the one run of direct SQL). */
@@ -277,6 +314,55 @@ export interface ColumnStats {
  * order. Stats[i] belongs to Columns[i].
  */
 export type ColumnStatsList = Record<string, ColumnStats | null>;
+
+/**
+ * engine.Confidence is how sure Querent is of an answer, from its own signals —
+ * never the model's opinion of itself: the repairs the SQL needed, an empty
+ * or one-NULL result, a join on columns with no key between them, what the
+ * question names that the SQL does not use, the model's own clarifying
+ * question, and, when those leave a doubt, how many other readings of the
+ * question (more SQL drawn and run under the same guard) gave the same
+ * result. An addition to the contract's fields; null for direct SQL and
+ * for a question that got no rows.
+ */
+export interface Confidence {
+  /** Level is "high", "medium" or "low". */
+  level: string;
+  /**
+   * Samples is how many readings were run: the answer's own and the
+   * others drawn (1 to 5; 1 when the level was high, or voting off).
+   */
+  samples: number;
+  /**
+   * Agreeing is how many of them gave the answer's result (itself
+   * included).
+   */
+  agreeing: number;
+  /**
+   * Reasons say why, in English; ReasonsSaid in each language of the
+   * page (ReasonLanguages), the names as they are.
+   */
+  reasons: string[] | null;
+  reasons_said: (Record<string, string> | null)[] | null;
+  /**
+   * Signals name the signals found, for programs: "repaired", "empty",
+   * "null", "unkeyed_join", "unused_value" (or another source's
+   * "unused_…", such as "unused_glossary"), "clarification".
+   */
+  signals: string[] | null;
+  /**
+   * Votes says what became of the other readings: "none" (not needed),
+   * "off" (turned off), "pending" (drawn after the rows: the answer
+   * that comes with the rows), "done", "cancelled" or "failed" (the
+   * model server could not draw them).
+   */
+  votes: string;
+  /**
+   * Alternatives are the other results the readings gave, the most
+   * agreed first: one click away from the answer.
+   */
+  alternatives: Alternative[] | null;
+}
 
 /**
  * page.ConnectRequest is the "Connect to PostgreSQL" dialog's form: the
@@ -1042,7 +1128,10 @@ export interface ModelReport {
  * explaining the result.
  */
 export interface ModelRound {
-  /** Stage is "sql", "repair" or "explain". */
+  /**
+   * Stage is "sql", "repair", "vote" (another reading of the question,
+   * drawn after the rows when the answer is doubtful) or "explain".
+   */
   stage: string;
   /**
    * PromptTokens is the prompt's length in the model's tokens (Ollama's
@@ -1320,6 +1409,12 @@ export interface SettingsData {
    * follow-up questions (one model request less per question).
    */
   skip_explanation: boolean;
+  /**
+   * SkipVotes draws no other readings of a doubtful answer (up to four
+   * model requests less per such question); the answer still says how
+   * sure it is.
+   */
+  skip_votes: boolean;
   /**
    * RequireReadOnlyRole refuses to connect to PostgreSQL as a role that
    * may do more than read (a superuser, a role that may write to a
@@ -1723,7 +1818,7 @@ export interface Services {
 export interface EventMap {
   /** A step of the ask loop (Ask.Question, Results.Run); while explaining, the explanation written so far. */
   'ask:progress': AskProgress;
-  /** The answer of Ask.Question as soon as its rows are there, before the explanation is written. */
+  /** The answer of Ask.Question as soon as its rows are there, before the explanation is written; again once the votes of a doubtful answer are counted (its confidence). */
   'ask:rows': Answer;
   /** How far Datasets.Import has come (and Datasets.PreviewImport, while it reads the files). */
   'import:progress': ImportProgress;

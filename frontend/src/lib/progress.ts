@@ -43,6 +43,8 @@ export function stageLabel(p: AskProgress): string {
       return P.repairing(Math.max(1, p.attempt - 1), Math.max(1, p.attempts - 1)) + tokens;
     case 'checking values':
       return P.checkingValues;
+    case 'voting':
+      return P.voting(p.vote ?? 1, p.votes ?? 4);
     case 'done':
       return P.done;
     default:

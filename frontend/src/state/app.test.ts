@@ -42,6 +42,7 @@ function answer(over: Partial<Answer> = {}): Answer {
     attempts: [],
     time_to_rows_s: null,
     model_stats: null,
+    confidence: null,
     errors: [],
     warnings: [],
     tables_shown: null,
@@ -178,6 +179,26 @@ describe('the app state', () => {
     expect(app.question).toBe('slow?');
   });
 
+  it('shows the rows first, then the votes of a doubtful answer: the majority and the alternatives (issue 23)', async () => {
+    let release: (a: Answer) => void = () => {};
+    const f = fake({ 'Ask.Question': () => new Promise((r) => (release = r)) });
+    await app.boot(f.t);
+    const p = app.ask('Total sales?');
+    const conf = (votes: string, over = {}) => ({ level: 'medium', samples: 1, agreeing: 1, reasons: ['the SQL needed a repair before it ran'], reasons_said: [], signals: ['repaired'], votes, alternatives: [], ...over });
+    f.emit('ask:rows', answer({ query: 'SELECT sum(Milliseconds) FROM Track', confidence: conf('pending') }));
+    expect(app.shown?.doc?.query).toBe('SELECT sum(Milliseconds) FROM Track');
+    expect(app.shown?.doc?.confidence?.votes).toBe('pending');
+    const alt = { sql: 'SELECT sum(Milliseconds) FROM Track', columns: [], rows: [], row_count: 1, truncated: false, error: null, agreeing: 1, reason: '1 read Track.Milliseconds instead of Invoice.Total', reason_said: null, tables_used: ['Track'] };
+    const voted = answer({ query: 'SELECT sum(Total) FROM Invoice', confidence: conf('done', { samples: 4, agreeing: 3, alternatives: [alt] }) });
+    f.emit('ask:rows', voted);
+    expect(app.shown?.doc?.query).toBe('SELECT sum(Total) FROM Invoice');
+    expect(app.shown?.doc?.confidence?.alternatives?.[0].reason).toContain('instead of');
+    release({ ...voted, explanation: 'Adds up the invoices.' });
+    await p;
+    expect(app.thread).toHaveLength(1);
+    expect(app.shown?.doc?.confidence?.agreeing).toBe(3);
+  });
+
   it('keeps only the newest answer when two overlap', async () => {
     let first: (a: Answer) => void = () => {};
     const f = fake({
@@ -252,7 +273,7 @@ describe('the app state', () => {
     const f = fake({ 'Settings.Save': (s) => s });
     await app.boot(f.t);
     const before = f.calls.filter((c) => c.target === 'Ask.Status').length;
-    await app.saveSettings({ ollama_host: '', model: 'sqlcoder:7b', max_rows: 100, timeout_s: 30, theme: 'dark', skip_explanation: false, require_readonly_role: false, allow_superuser: false, language: '' });
+    await app.saveSettings({ ollama_host: '', model: 'sqlcoder:7b', max_rows: 100, timeout_s: 30, theme: 'dark', skip_explanation: false, skip_votes: false, require_readonly_role: false, allow_superuser: false, language: '' });
     expect(app.settings?.max_rows).toBe(100);
     expect(f.calls.filter((c) => c.target === 'Ask.Status').length).toBe(before + 1);
   });
