@@ -351,7 +351,11 @@ func TestRedTeam(t *testing.T) {
 					if len(report.overshoot) == 1 || over >= slices.Max(report.overshoot) {
 						report.worst = c.what
 					}
-					if over > time.Second {
+					// A bound that catches a statement nobody stops (the
+					// issue's ran 13 s and 100 s past theirs), not a time
+					// target: on a loaded machine a 200 MB reply took 1.5 s
+					// to stop; the report gives the figures.
+					if over > 5*time.Second {
 						t.Errorf("%s: ran %s past its %s timeout", name, over, rtTimeout)
 					}
 				case outcome == engine.CodeTooBig:
