@@ -49,6 +49,12 @@ const neighbourBoost = 0.3
 // ("songs by acdc") does not find the table (Artist); a caller with value
 // hints should append their tables' names to the question it passes here.
 func PruneSchema(ctx context.Context, s *engine.Schema, question string, budgetTokens int, rerank Reranker) Context {
+	return PruneSchemaAs(ctx, s, question, budgetTokens, rerank, FormDDL)
+}
+
+// PruneSchemaAs is PruneSchema with the tables rendered in form (FormDDL
+// or FormMSchema; "" is FormDDL): the budget counts that form's renders.
+func PruneSchemaAs(ctx context.Context, s *engine.Schema, question string, budgetTokens int, rerank Reranker, form string) Context {
 	if budgetTokens <= 0 {
 		budgetTokens = DefaultBudgetTokens
 	}
@@ -60,7 +66,7 @@ func PruneSchema(ctx context.Context, s *engine.Schema, question string, budgetT
 	}
 	full := make([]string, n)
 	for i, t := range tables {
-		full[i] = RenderTable(t, RenderOptions{Dialect: s.Dialect})
+		full[i] = RenderTable(t, RenderOptions{Dialect: s.Dialect, Form: form})
 	}
 	out.FullTokens = joinedTokens(full)
 
@@ -92,7 +98,7 @@ func PruneSchema(ctx context.Context, s *engine.Schema, question string, budgetT
 		g:           g,
 		full:        full,
 		lean:        make([]string, n),
-		noSamples:   RenderOptions{SampleRows: -1, Dialect: s.Dialect}.withDefaults(),
+		noSamples:   RenderOptions{SampleRows: -1, Dialect: s.Dialect, Form: form}.withDefaults(),
 		budgetBytes: budgetTokens * 4,
 		text:        make([]string, n),
 		chosen:      []int{},

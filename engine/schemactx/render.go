@@ -29,6 +29,9 @@ type RenderOptions struct {
 	// Dialect is the database's SQL dialect (engine.Schema.Dialect; ""
 	// is SQLite): names are quoted as it reads them.
 	Dialect string
+	// Form is FormDDL (or "") or FormMSchema: the table as compact DDL
+	// with comment lines, or in the M-Schema-like form (mschema.go).
+	Form string
 }
 
 func (o RenderOptions) withDefaults() RenderOptions {
@@ -71,12 +74,18 @@ const maxListedValues = 30
 // they are not plain ASCII words or are SQL keywords: a name holding a
 // control character is therefore shown altered (such names cannot be
 // queried as shown; they are pathological).
+//
+// With opts.Form FormMSchema, the table is rendered in the M-Schema-like
+// form instead (renderMSchema), cleaned the same way.
 func RenderTable(t *engine.Table, opts RenderOptions) string {
 	return render(t, opts.withDefaults(), false)
 }
 
 // render renders t; bare leaves out everything but the DDL and row count.
 func render(t *engine.Table, opts RenderOptions, bare bool) string {
+	if opts.Form == FormMSchema {
+		return renderMSchema(t, opts, bare)
+	}
 	var b strings.Builder
 	writeDDL(&b, t, opts)
 	writeRowCount(&b, t)

@@ -611,3 +611,45 @@ func TestPruneSchemaChineseAndFrench(t *testing.T) {
 		}
 	}
 }
+
+// The M-Schema-like form (issue 23 §4): per column its type, keys and a
+// few example values; every line a header, a column or the key, and no
+// value escapes its quotes.
+func TestRenderMSchemaGolden(t *testing.T) {
+	_, s := enginetest.Chinook(t)
+	for _, name := range []string{"Invoice", "Track", "Genre", "hostile"} {
+		t.Run(name, func(t *testing.T) {
+			tbl := s.Table(name)
+			if name == "hostile" {
+				tbl = hostileTable()
+			}
+			got := schemactx.RenderTable(tbl, schemactx.RenderOptions{Form: schemactx.FormMSchema}) + "\n"
+			path := filepath.Join("testdata", "schemactx", "mschema-"+strings.ToLower(name)+".golden")
+			if update() {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to write it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("RenderTable(%s, mschema):\ngot:\n%s\nwant:\n%s", name, got, want)
+			}
+			for i, line := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+				if !(i == 0 && strings.HasPrefix(line, "# ") || i > 0 && (strings.HasPrefix(line, "(") && strings.HasSuffix(line, ")") || strings.HasPrefix(line, "primary key: "))) {
+					t.Errorf("line %d = %q", i+1, line)
+				}
+				if strings.ContainsFunc(line, func(r rune) bool { return r < 0x20 || r == 0x7f || r == 0x2028 || r == 0x202e || r == 0x200b }) {
+					t.Errorf("line %d holds a control character: %q", i+1, line)
+				}
+			}
+		})
+	}
+	// Pruned, the form's renders fill the budget: the text is M-Schema.
+	sc := schemactx.PruneSchemaAs(context.Background(), s, "invoices by country", 600, nil, schemactx.FormMSchema)
+	if !sc.Pruned || !strings.HasPrefix(sc.Text, "# Table: ") || strings.Contains(sc.Text, "CREATE TABLE") {
+		t.Errorf("pruned M-Schema (%d tokens, pruned %v):\n%s", sc.Tokens, sc.Pruned, sc.Text)
+	}
+}
