@@ -57,6 +57,10 @@ type Options struct {
 	NoVote   bool
 	OnVotes  func(*engine.Answer)
 	Promises []Promise
+	// SchemaForm is how the prompt shows the tables: schemactx.FormDDL
+	// (or "", the default) or schemactx.FormMSchema (querent eval
+	// --compare measures which a model answers better from).
+	SchemaForm string
 }
 
 // Progress is one step of the ask loop, for progress displays.
@@ -827,14 +831,14 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 	for _, e := range used {
 		pruneQuery += " " + strings.Join(e.Tables, " ")
 	}
-	sc := schemactx.PruneSchema(ctx, s, pruneQuery, opts.SchemaBudget, rerank)
+	sc := schemactx.PruneSchemaAs(ctx, s, pruneQuery, opts.SchemaBudget, rerank, opts.SchemaForm)
 	total := 0
 	for _, t := range s.Tables {
 		if !t.Internal {
 			total++
 		}
 	}
-	sp := SystemPrompt{Dialect: a.DB.Dialect(), Database: displayName(s.Database), TotalTables: total, Pruned: sc.Pruned, Today: opts.Today.Format("2006-01-02")}
+	sp := SystemPrompt{Dialect: a.DB.Dialect(), Database: displayName(s.Database), TotalTables: total, Pruned: sc.Pruned, Today: opts.Today.Format("2006-01-02"), Form: opts.SchemaForm}
 	qp := QuestionPrompt{Question: question, TotalTables: total}
 	if sc.Pruned {
 		qp.Schema, qp.Tables = sc.Text, sc.Tables

@@ -43,6 +43,8 @@ type SystemPrompt struct {
 	TotalTables int
 	Pruned      bool
 	Today       string
+	// Form is the tables' form (schemactx.FormDDL, "" or FormMSchema).
+	Form string
 }
 
 // Render returns the system message.

@@ -42,6 +42,13 @@ type Options struct {
 	// Ask bounds each question (MaxRows, Timeout, MaxRepairs…); its
 	// Progress and Client are the runner's.
 	Ask ask.Options
+	// Glossary, when set, sends the glossary's entries each question uses;
+	// Examples, when set, is the history whose verified answers the
+	// prompt quotes, less the answer to the question being asked
+	// (examplesOnly; nothing is recorded). RunCompare's variants turn
+	// them on and off.
+	Glossary ask.Glossary
+	Examples engine.History
 
 	// Predictions are ready-made answers by item id (ParsePredictions).
 	Predictions map[string]Prediction
@@ -64,6 +71,8 @@ type Options struct {
 // Progress is one step of a run, for progress displays.
 type Progress struct {
 	Model string
+	// Variant is the variant's name under RunCompare; "" otherwise.
+	Variant string
 	Item  *Item
 	Try   int
 	K     int
@@ -250,7 +259,7 @@ const maxUnavailable = 3
 // a follow-up chain share one session per try. Nothing is written to the
 // history: past answers would leak into later prompts as examples.
 func (r *runner) askModel(ctx context.Context, name string) error {
-	asker := &ask.Asker{DB: r.o.DB, Model: r.o.Model, ModelName: name, EmbedModel: r.o.EmbedModel}
+	asker, examples := r.asker(name)
 	opts := r.o.Ask
 	// Only the SQL is scored: the explanation's request would cost time and
 	// tokens for nothing.
@@ -263,6 +272,9 @@ func (r *runner) askModel(ctx context.Context, name string) error {
 				return engine.AsError(err)
 			}
 			r.progress(Progress{Model: name, Item: it, Try: try, K: r.o.K})
+			if examples != nil {
+				examples.skip = foldQuestion(it.Question)
+			}
 			var sess *engine.Session
 			if root := r.o.Gold.Root(it); root != "" {
 				if sess = sessions[root]; sess == nil {
@@ -326,6 +338,18 @@ func (r *runner) askModel(ctx context.Context, name string) error {
 		}
 	}
 	return nil
+}
+
+// asker is the ask loop for the model name, with the glossary and the
+// verified examples when the options give them.
+func (r *runner) asker(name string) (*ask.Asker, *examplesOnly) {
+	a := &ask.Asker{DB: r.o.DB, Model: r.o.Model, ModelName: name, EmbedModel: r.o.EmbedModel, Glossary: r.o.Glossary}
+	var ex *examplesOnly
+	if r.o.Examples != nil {
+		ex = &examplesOnly{h: r.o.Examples}
+		a.History = ex
+	}
+	return a, ex
 }
 
 func (r *runner) finish(model string, it *Item, try int, rec Record) {

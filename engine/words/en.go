@@ -269,6 +269,7 @@ var en = language{
 		"eval.regrade@page":       "regrade records with the gold set they were made with",
 		"eval.another_model":      "try another model ({1})",
 		"eval.another_model@page": "try another model",
+		"eval.variants":           "give variants separated by commas, each made of settings joined by +: {2} (for example {1} {3})",
 		"eval.exists":             "{1} already exists",
 		"eval.replace":            "choose another file, or replace it with {1}",
 		"eval.replace@page":       "choose another file, or replace it when the save dialog asks",

@@ -239,6 +239,7 @@ var fr = language{
 		"eval.regrade@page":       "réévaluez les enregistrements avec le jeu de référence qui les a produits",
 		"eval.another_model":      "essayez un autre modèle ({1})",
 		"eval.another_model@page": "essayez un autre modèle",
+		"eval.variants":           "donnez des variantes séparées par des virgules, chacune faite de réglages joints par + : {2} (par exemple {1} {3})",
 		"eval.exists":             "{1} existe déjà",
 		"eval.replace":            "choisissez un autre fichier, ou remplacez celui-ci avec {1}",
 		"eval.replace@page":       "choisissez un autre fichier, ou remplacez celui-ci quand la fenêtre d’enregistrement le demande",

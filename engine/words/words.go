@@ -381,13 +381,15 @@ const (
 	AllowSuperuser Flag = "allow-superuser"
 	DB             Flag = "db"
 	Gold           Flag = "gold"
-	Force          Flag = "force"
-	Out            Flag = "out"
-	Chart          Flag = "chart"
-	Delimiter      Flag = "delimiter"
-	BOM            Flag = "bom"
-	Raw            Flag = "raw"
-	Preview        Flag = "preview"
+	// Compare is querent eval's list of prompt variants (issue 23 §4).
+	Compare   Flag = "compare"
+	Force     Flag = "force"
+	Out       Flag = "out"
+	Chart     Flag = "chart"
+	Delimiter Flag = "delimiter"
+	BOM       Flag = "bom"
+	Raw       Flag = "raw"
+	Preview   Flag = "preview"
 	// The import's flags (querent import --FLAG).
 	Encoding  Flag = "encoding"
 	Ragged    Flag = "ragged"
@@ -408,7 +410,7 @@ const (
 )
 
 // Flags are the flags above, for the tests.
-var Flags = []Flag{Timeout, MaxRows, Model, ModelTimeout, Ollama, AllowSuperuser, DB, Gold, Force, Out, Chart, Delimiter, BOM, Raw, Preview,
+var Flags = []Flag{Timeout, MaxRows, Model, ModelTimeout, Ollama, AllowSuperuser, DB, Gold, Compare, Force, Out, Chart, Delimiter, BOM, Raw, Preview,
 	Encoding, Ragged, HeaderRow, Sheet, Column, Skip, Table, Replace, Append, ReplaceUserTable, Meaning, SQLText}
 
 func (f Flag) say(sp *speaker) string { return flagWith{f, ""}.say(sp) }

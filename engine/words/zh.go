@@ -238,6 +238,7 @@ var zh = language{
 		"eval.regrade@page":       "请用生成这些记录时所用的标准答案集重新评分",
 		"eval.another_model":      "请换一个模型（{1}）",
 		"eval.another_model@page": "请换一个模型",
+		"eval.variants":           "请给出以逗号分隔的变体，每个变体由用 + 连接的设置组成：{2}（例如 {1} {3}）",
 		"eval.exists":             "{1} 已存在",
 		"eval.replace":            "请选择另一个文件，或用 {1} 替换它",
 		"eval.replace@page":       "请选择另一个文件，或在保存对话框询问时替换它",
