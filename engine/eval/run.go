@@ -73,9 +73,9 @@ type Progress struct {
 	Model string
 	// Variant is the variant's name under RunCompare; "" otherwise.
 	Variant string
-	Item  *Item
-	Try   int
-	K     int
+	Item    *Item
+	Try     int
+	K       int
 	// Done counts the questions finished so far, of Total.
 	Done, Total int
 	// Record is the scored record; nil while the question is asked.
