@@ -17,7 +17,7 @@ import (
 )
 
 const evalUsage = `Usage: querent eval --db FILE --gold GOLD.toml|chinook|verified
-                    (--model NAME... [--k N] | --predictions FILE | --regrade RECORDS.jsonl)
+                    (--model NAME... [--k N] [--compare VARIANT,...] | --predictions FILE | --regrade RECORDS.jsonl)
                     [--lenient] [--out DIR] [--format text|json]
                     [--ollama HOST] [--model-timeout DUR] [--timeout DUR]
        querent eval init --db FILE --out GOLD.toml [--model NAME] [--n 30] [--force]
@@ -48,6 +48,21 @@ records.jsonl of an earlier --out again, under today's gold set and flags.
 --lenient also lets text "10" equal the number 10 and floats match to 1e-6
 relative. --out DIR writes records.jsonl, report.json and report.md. A run
 with wrong answers still exits 0; --format json prints the report.
+
+--compare runs the same gold set once per prompt variant and prints one
+table: execution accuracy, abstention, model rounds, tokens and time per
+variant (--format json: the table as JSON; --out DIR: compare.json and each
+variant's report in DIR/VARIANT). Variants are separated by commas, each
+made of settings joined by +: ddl or mschema (the schema as DDL, or in a
+compact M-Schema-like form: type, keys and example values per column),
+glossary or no-glossary (the glossary's entries the question uses),
+examples or no-examples (the analyst's verified answers to like questions;
+never the answer to the question asked), vote or no-vote (other readings
+of a doubtful answer). A setting not given is off, and the schema DDL: the
+plain eval's prompt; "ask" is what querent ask does (ddl+glossary+examples
++vote) and the settings after it change it.
+
+  querent eval --gold chinook --model qwen2.5-coder:7b --compare ddl,mschema,ask,ask+mschema
 
 querent eval init drafts a gold set from your own database: the model writes
 questions with their SQL, and only the queries that run and return rows are
@@ -109,6 +124,9 @@ func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
 		if err := c.evalModels(ctx, a, &opts); err != nil {
 			return a.fail(s, err)
 		}
+		if len(a.variants) > 0 {
+			return c.runCompare(ctx, a, opts, s)
+		}
 	}
 	line := newProgress(s.err, a.format, "Ctrl-C stops")
 	if line != nil {
@@ -132,6 +150,8 @@ type evalArgs struct {
 	gold, predictions, regrade, out, host string
 	models                                stringList
 	k                                     int
+	compare                               string
+	variants                              []eval.Variant
 	lenient                               bool
 	format                                string
 	modelTimeout, timeout                 time.Duration
@@ -147,6 +167,7 @@ func parseEvalArgs(args []string, s *stdio) (*evalArgs, bool, int) {
 	fs.StringVar(&a.gold, "gold", "", "the gold set: a TOML file, or the name of a built-in one ("+strings.Join(eval.BuiltinNames(), ", ")+")")
 	fs.Var(&a.models, "model", "an Ollama model to evaluate (repeat for several)")
 	fs.IntVar(&a.k, "k", 1, "ask each question this many times (pass@k and pass^k)")
+	fs.StringVar(&a.compare, "compare", "", "run the gold set once per prompt variant (ddl,mschema,glossary,examples,vote,ask joined by +) and print one table")
 	fs.StringVar(&a.predictions, "predictions", "", "score ready-made predictions (JSONL or one SQL a line) instead of asking a model")
 	fs.StringVar(&a.regrade, "regrade", "", "score the records.jsonl of an earlier run again")
 	fs.BoolVar(&a.lenient, "lenient", false, "also let text \"10\" equal 10 and floats match to 1e-6 relative")
@@ -201,6 +222,13 @@ func (a *evalArgs) check() error {
 		return evalUsageError("--k must be at least 1")
 	case a.k > 1 && len(a.models) == 0:
 		return evalUsageError("--k is for --model: predictions and records are scored as they are")
+	case a.compare != "" && len(a.models) == 0:
+		return evalUsageError("--compare compares the prompts of a model: give --model").WithHint(
+			"for example querent eval --gold chinook --model qwen2.5-coder:7b --compare ddl,mschema")
+	case a.compare != "":
+		var err error
+		a.variants, err = eval.ParseVariants(a.compare)
+		return err
 	}
 	return nil
 }
