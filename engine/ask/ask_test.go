@@ -15,6 +15,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/ask"
+	"querent/engine/schemactx"
 	"querent/engine/ollama"
 	"querent/engine/ollama/ollamatest"
 	"querent/engine/sqlite"
@@ -420,14 +421,16 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // TestPromptGolden keeps the prompts of a few Chinook questions in golden
 // files (go test ./engine/ask -run TestPromptGolden -update after a deliberate change).
 func TestPromptGolden(t *testing.T) {
-	for _, q := range []struct{ name, question string }{
-		{"artist-most-albums", "Which artist has the most albums?"},
-		{"sales-by-country-2012", "Total sales per country in 2012"},
-		{"brasil-customers", "List the customers in brasil"},
-		{"acdc-tracks", "How many tracks by acdc are longer than 5 minutes?"},
+	for _, q := range []struct{ name, question, form string }{
+		{"artist-most-albums", "Which artist has the most albums?", ""},
+		{"sales-by-country-2012", "Total sales per country in 2012", ""},
+		{"brasil-customers", "List the customers in brasil", ""},
+		{"acdc-tracks", "How many tracks by acdc are longer than 5 minutes?", ""},
+		// The M-Schema form (querent eval --compare, issue 23 §4).
+		{"mschema-artist-most-albums", "Which artist has the most albums?", schemactx.FormMSchema},
 	} {
 		r := newRig(t, ollamatest.Answer("SELECT 1", "x"))
-		if _, err := r.ask(t, q.question, nil); err != nil {
+		if _, err := r.asker.Ask(context.Background(), q.question, nil, ask.Options{Today: today, Client: "test", NoVote: true, SchemaForm: q.form}); err != nil {
 			t.Fatal(err)
 		}
 		var b strings.Builder

@@ -19,8 +19,10 @@ type Comparison struct {
 	Rows     []VariantScore    `json:"variants"`
 	Warnings []string          `json:"warnings"`
 	Errors   []engine.ErrorDoc `json:"errors"`
-	// Reports are the variants' own reports, in the order they ran.
+	// Reports are the variants' own reports, in the order they ran, Ran
+	// their variants.
 	Reports []*Report `json:"-"`
+	Ran     []Variant `json:"-"`
 }
 
 // VariantScore is one row of the table: a variant's scores for one model.
@@ -97,7 +99,7 @@ func RunCompare(ctx context.Context, o Options, variants []Variant) (*Comparison
 // add adds a variant's report: one row per model, computed from its
 // summary and its records.
 func (c *Comparison) add(v Variant, rep *Report) {
-	c.Reports = append(c.Reports, rep)
+	c.Reports, c.Ran = append(c.Reports, rep), append(c.Ran, v)
 	for _, w := range rep.Warnings {
 		c.Warnings = append(c.Warnings, "variant "+v.Name+": "+w)
 	}
