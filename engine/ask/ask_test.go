@@ -15,9 +15,9 @@ import (
 
 	"querent/engine"
 	"querent/engine/ask"
-	"querent/engine/schemactx"
 	"querent/engine/ollama"
 	"querent/engine/ollama/ollamatest"
+	"querent/engine/schemactx"
 	"querent/engine/sqlite"
 )
 
