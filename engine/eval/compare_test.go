@@ -157,3 +157,31 @@ func TestRunCompare(t *testing.T) {
 		t.Errorf("without a glossary or a history: %v, warnings %q", err, c.Warnings)
 	}
 }
+
+// Voting on reaches the ask loop: a doubtful answer (here an empty result)
+// draws other readings, which the table counts as rounds.
+func TestRunCompareVote(t *testing.T) {
+	g, err := eval.Parse("small.toml", []byte(smallGold))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := openDemo(t)
+	m := &fakeModel{answer: func(q string, req engine.ChatRequest) string {
+		if q == "How many tracks are there?" {
+			return sqlAnswer("SELECT TrackId FROM Track WHERE 0") // empty: doubtful
+		}
+		return oracle(g)(q, req)
+	}}
+	vs, err := eval.ParseVariants("no-vote,vote")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := eval.RunCompare(context.Background(), eval.Options{Gold: g, DB: db, Model: m, Models: []string{"fake"}}, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, on := c.Rows[0], c.Rows[1]
+	if off.RoundsTotal != len(g.Items) || on.RoundsTotal <= off.RoundsTotal || on.RoundsPerQuestion <= 1 {
+		t.Errorf("rounds: %d without votes, %d with (%v a question)", off.RoundsTotal, on.RoundsTotal, on.RoundsPerQuestion)
+	}
+}
