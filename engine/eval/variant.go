@@ -110,6 +110,9 @@ func parseVariant(name string) (Variant, error) {
 		case SettingVote, SettingNoVote:
 			dim, v.Vote = "vote", s == SettingVote
 		default:
+			if s == strings.ToLower(name) {
+				return v, variantError("%q is not a variant", name)
+			}
 			return v, variantError("%q is not a setting of a variant (in %q)", s, name)
 		}
 		if prev, ok := set[dim]; ok {
