@@ -4,10 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"net/url"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"querent/engine"
@@ -27,25 +23,7 @@ var _ glossary.Store = (*GlossaryStore)(nil)
 
 // OpenGlossary opens (creating when needed) the glossary file at path.
 func OpenGlossary(ctx context.Context, path string) (*GlossaryStore, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, engine.Errorf(engine.CodeDatabase, "cannot create Querent's data folder %s: %v", filepath.Dir(path), err).WithErr(err).WithHint(
-			"set QUERENT_DATA_DIR to a folder you may write")
-	}
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(5000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	p := filepath.ToSlash(path)
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p
-	}
-	u := url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}
-	db, err := sql.Open("sqlite", u.String())
-	if err != nil {
-		return nil, glossaryErr(path, err)
-	}
-	db.SetMaxOpenConns(1)
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS glossary (
+	db, err := openDataFile(ctx, path, `CREATE TABLE IF NOT EXISTS glossary (
   id INTEGER PRIMARY KEY,
   database TEXT NOT NULL,
   database_sha256 TEXT NOT NULL DEFAULT '',
@@ -54,9 +32,9 @@ func OpenGlossary(ctx context.Context, path string) (*GlossaryStore, error) {
   updated TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS glossary_database ON glossary(database);
-CREATE INDEX IF NOT EXISTS glossary_sha ON glossary(database_sha256)`); err != nil {
-		db.Close()
-		return nil, glossaryErr(path, err)
+CREATE INDEX IF NOT EXISTS glossary_sha ON glossary(database_sha256)`, glossaryErr)
+	if err != nil {
+		return nil, err
 	}
 	return &GlossaryStore{path: path, db: db}, nil
 }

@@ -5,9 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -27,25 +24,7 @@ var _ engine.History = (*HistoryStore)(nil)
 
 // OpenHistory opens (creating when needed) the history file at path.
 func OpenHistory(ctx context.Context, path string) (*HistoryStore, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, engine.Errorf(engine.CodeDatabase, "cannot create Querent's data folder %s: %v", filepath.Dir(path), err).WithErr(err).WithHint(
-			"set QUERENT_DATA_DIR to a folder you may write")
-	}
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(5000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	p := filepath.ToSlash(path)
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p
-	}
-	u := url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}
-	db, err := sql.Open("sqlite", u.String())
-	if err != nil {
-		return nil, historyErr(path, err)
-	}
-	db.SetMaxOpenConns(1)
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS history (
+	db, err := openDataFile(ctx, path, `CREATE TABLE IF NOT EXISTS history (
   id INTEGER PRIMARY KEY,
   time TEXT NOT NULL,
   database TEXT NOT NULL,
@@ -60,9 +39,9 @@ func OpenHistory(ctx context.Context, path string) (*HistoryStore, error) {
   attempts_json TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX IF NOT EXISTS history_database ON history(database, id);
-CREATE INDEX IF NOT EXISTS history_sha ON history(database_sha256, id)`); err != nil {
-		db.Close()
-		return nil, historyErr(path, err)
+CREATE INDEX IF NOT EXISTS history_sha ON history(database_sha256, id)`, historyErr)
+	if err != nil {
+		return nil, err
 	}
 	if err := migrateHistory(ctx, db); err != nil {
 		db.Close()
