@@ -127,11 +127,16 @@ func serveFor(t *testing.T, host, open string) string {
 // serveIn is serveFor with its data folder (settings, history, saved
 // connections) in dir.
 func serveIn(t *testing.T, host, open, dir string) string {
+	return serveLang(t, host, open, dir, "")
+}
+
+// serveLang is serveIn with the page in lang ("" follows the browser).
+func serveLang(t *testing.T, host, open, dir, lang string) string {
 	deps := wiring.PageDeps("e2e")
 	deps.DataDir = dir
 	svc := page.New(deps, nil, nil)
 	t.Cleanup(svc.Close)
-	if _, err := svc.Settings.Save(page.SettingsData{OllamaHost: host}); err != nil {
+	if _, err := svc.Settings.Save(page.SettingsData{OllamaHost: host, Language: lang}); err != nil {
 		t.Fatal(err)
 	}
 	if open != "" {

@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,25 +17,29 @@ const (
 	verifiedRight = "SELECT t.Name FROM InvoiceLine il JOIN Track t USING (TrackId) GROUP BY t.TrackId ORDER BY sum(il.Quantity) DESC, t.TrackId LIMIT 1"
 )
 
-var verifiedAnswers = []struct{ question, sql string }{
-	{"how many tracks are there", "SELECT count(*) AS tracks FROM Track"},
-	{"which track sold best", verifiedWrong},
-	{"which tracks sold the most", verifiedRight},
+// verifiedAnswers are the scripted model's answers, by the question (in
+// English, French and Chinese) that the last message ends with.
+var verifiedAnswers = []struct {
+	questions []string
+	sql       string
+}{
+	{[]string{"how many tracks are there", "combien de morceaux y a-t-il", "有多少首曲目"}, "SELECT count(*) AS tracks FROM Track"},
+	{[]string{"which track sold best", "quel morceau s’est le mieux vendu", "哪首曲目卖得最好"}, verifiedWrong},
+	{[]string{"which tracks sold the most", "quels morceaux se sont le mieux vendus", "哪些曲目卖得最好"}, verifiedRight},
 }
 
+// verifiedLike are the like questions, whose prompts must quote the
+// verified answers.
+var verifiedLike = map[string]string{"en": "Which tracks sold the most", "fr": "Quels morceaux se sont le mieux vendus", "zh": "哪些曲目卖得最好"}
+
 // TestVerifiedEndToEnd drives approve and correct on the answer card in the
-// real browser (frontend/e2e/verified.e2e.mjs): an answer approved, one
+// real browser (frontend/e2e/verified.e2e.mjs), in English, French and
+// Chinese, each page on its own copy of Chinook: an answer approved, one
 // whose correction does not compile (refused, the card unchanged), then
 // corrected; a later question's prompt quotes both as verified, and its
-// card says so. Screenshots: verified-*.png.
+// card says so. Screenshots: verified-*-LANG.png.
 func TestVerifiedEndToEnd(t *testing.T) {
 	needsBrowser(t, "")
-	b, err := os.ReadFile("../../engine/sqlite/demo/Chinook_Sqlite.sqlite")
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := filepath.Join(t.TempDir(), "sales.sqlite")
-	os.WriteFile(db, b, 0o644)
 	fake := ollamatest.New(t)
 	fake.Respond(func(req ollamatest.Request) ollamatest.Reply {
 		last := ""
@@ -47,8 +50,10 @@ func TestVerifiedEndToEnd(t *testing.T) {
 		}
 		best, at := -1, -1
 		for i, a := range verifiedAnswers {
-			if j := strings.LastIndex(last, a.question); j > at {
-				best, at = i, j
+			for _, q := range a.questions {
+				if j := strings.LastIndex(last, q); j > at {
+					best, at = i, j
+				}
 			}
 		}
 		if best < 0 {
@@ -56,18 +61,27 @@ func TestVerifiedEndToEnd(t *testing.T) {
 		}
 		return ollamatest.Answer(verifiedAnswers[best].sql, "The answer.")
 	})
-	url := serveFor(t, fake.URL, db)
-	runScript(t, "verified.e2e.mjs", 2*time.Minute, []string{url, reportDir(t), verifiedWrong, verifiedRight})
-	reqs := fake.Requests()
-	var prompt string
-	for _, r := range reqs {
-		if m := r.Messages[len(r.Messages)-1].Content; strings.Contains(m, "Which tracks sold the most") {
-			prompt = m
-			break
-		}
+	args := []string{reportDir(t), verifiedWrong, verifiedRight}
+	for i, lang := range []string{"en", "fr", "zh"} {
+		dir := t.TempDir()
+		db := chinookCopy(t, dir, i+1)
+		args = append(args, lang+"="+serveLang(t, fake.URL, db, filepath.Join(dir, "data"), lang))
 	}
-	if !strings.Contains(prompt, "verified on this database") || !strings.Contains(prompt, verifiedRight) || strings.Contains(prompt, verifiedWrong) ||
-		!strings.Contains(prompt, "Q: How many tracks are there?") {
-		t.Errorf("the last question's prompt does not quote the verified answers:\n%s", prompt)
+	runScript(t, "verified.e2e.mjs", 4*time.Minute, args)
+	reqs := fake.Requests()
+	for lang, like := range verifiedLike {
+		var prompt string
+		for _, r := range reqs {
+			if m := r.Messages[len(r.Messages)-1].Content; strings.Contains(m, like) {
+				prompt = m
+				break
+			}
+		}
+		if !strings.Contains(prompt, "verified on this database") || !strings.Contains(prompt, verifiedRight) || strings.Contains(prompt, verifiedWrong) {
+			t.Errorf("%s: the like question's prompt does not quote the corrected answer as verified (or quotes the wrong one):\n%s", lang, prompt)
+		}
+		if lang == "en" && !strings.Contains(prompt, "Q: How many tracks are there?") {
+			t.Errorf("en: the approved answer is not quoted:\n%s", prompt)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -328,14 +327,14 @@ func unknownColumn(query string, pos int, raw string, a *analysis, idx *adapter.
 			}
 		}
 	}
-	var hint []string
+	var hint []words.Part
 	if s := text.Closest(name, cands, 3); len(s) > 0 {
 		for i := range s {
 			if len(tables) > 1 {
 				s[i] = owner[s[i]] + "." + s[i]
 			}
 		}
-		hint = append(hint, "did you mean "+text.OrList(s)+"?")
+		hint = append(hint, adapter.DidYouMean(s))
 	} else {
 		var elsewhere []string
 		for _, tn := range idx.Tables {
@@ -347,24 +346,24 @@ func unknownColumn(query string, pos int, raw string, a *analysis, idx *adapter.
 			}
 		}
 		if len(elsewhere) > 0 {
-			hint = append(hint, fmt.Sprintf("%s is in a table this query does not read yet; join it.", text.OrList(elsewhere[:min(3, len(elsewhere))])))
+			hint = append(hint, adapter.JoinIt(elsewhere[:min(3, len(elsewhere))]))
 		}
 	}
 	if strings.Contains(query, `"`+name+`"`) && len(hint) == 0 {
-		hint = append(hint, fmt.Sprintf("in PostgreSQL, text goes in single quotes ('%s'); double quotes name a column.", strings.ReplaceAll(name, "'", "''")))
+		hint = append(hint, adapter.TextQuotes("PostgreSQL", strings.ReplaceAll(name, "'", "''")))
 	}
 	for _, t := range tables {
 		if tn := idx.Table(t); tn != nil && len(tn.Columns) > 0 {
-			hint = append(hint, fmt.Sprintf("%s has: %s.", t, text.NameList(tn.Columns, 40)))
+			hint = append(hint, adapter.TableHas(t, tn.Columns))
 		}
 	}
 	if len(hint) == 0 && pgHint != "" {
-		hint = append(hint, pgHint)
+		hint = append(hint, words.Plain(pgHint))
 	}
 	if len(hint) == 0 {
 		return e.SayHint(words.New("hint.column_in_schema", words.Schema))
 	}
-	return e.WithHint("%s", strings.Join(hint, " "))
+	return e.SayHint(adapter.SayHints(hint))
 }
 
 // splitColumnName reads PostgreSQL's spelling of a column in its message:

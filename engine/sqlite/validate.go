@@ -565,9 +565,9 @@ func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, i
 		shown = `"` + name + `"`
 	}
 	e := engine.QueryErrorf(engine.CodeUnknownColumn, query, pos, "no such column: %s", shown)
-	var hint []string
+	var hint []words.Part
 	if dqs {
-		hint = append(hint, fmt.Sprintf("in SQL, text goes in single quotes ('%s'); double quotes name a column.", strings.ReplaceAll(name, "'", "''")))
+		hint = append(hint, adapter.TextQuotes("SQL", strings.ReplaceAll(name, "'", "''")))
 	}
 	qualify := func(c string) string {
 		if len(tables) > 1 {
@@ -576,14 +576,14 @@ func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, i
 		return c
 	}
 	if len(nearColumns) > 0 {
-		hint = append(hint, "did you mean "+text.OrList(nearColumns[:min(3, len(nearColumns))])+"?")
+		hint = append(hint, adapter.DidYouMean(nearColumns[:min(3, len(nearColumns))]))
 	} else if len(otherColumns) > 0 {
-		hint = append(hint, fmt.Sprintf("%s is in a table this query does not read yet; join it.", text.OrList(otherColumns[:min(3, len(otherColumns))])))
+		hint = append(hint, adapter.JoinIt(otherColumns[:min(3, len(otherColumns))]))
 	} else if s := text.Closest(name, cands, 3); len(s) > 0 {
 		for i := range s {
 			s[i] = qualify(s[i])
 		}
-		hint = append(hint, "did you mean "+text.OrList(s)+"?")
+		hint = append(hint, adapter.DidYouMean(s))
 	} else {
 		// Perhaps the column is in a table the query does not read yet.
 		var elsewhere []string
@@ -596,18 +596,18 @@ func unknownColumn(query, stmt string, base, offset int, raw string, dqs bool, i
 			}
 		}
 		if len(elsewhere) > 0 {
-			hint = append(hint, fmt.Sprintf("%s is in a table this query does not read yet; join it.", text.OrList(elsewhere[:min(3, len(elsewhere))])))
+			hint = append(hint, adapter.JoinIt(elsewhere[:min(3, len(elsewhere))]))
 		}
 	}
 	for _, t := range tables {
 		if tn := idx.Table(t); tn != nil && len(tn.Columns) > 0 {
-			hint = append(hint, fmt.Sprintf("%s has: %s.", tn.Name, text.NameList(tn.Columns, 40)))
+			hint = append(hint, adapter.TableHas(tn.Name, tn.Columns))
 		}
 	}
 	if len(hint) == 0 {
 		return e.SayHint(words.New("hint.column_in_schema", words.Schema))
 	}
-	return e.WithHint("%s", strings.Join(hint, " "))
+	return e.SayHint(adapter.SayHints(hint))
 }
 
 // sqliteEquivalents tells a model how to write, in SQLite, functions it

@@ -3,7 +3,7 @@ package words
 // en is the English table: exactly what the engine always said on the
 // command line (the tests compare every chart and import reason).
 var en = language{
-	comma: ", ", semi: "; ", or: " or ", and: " and ", andMore: " and ", thousands: ",",
+	comma: ", ", semi: "; ", or: " or ", and: " and ", andMore: " and ", between: " ", thousands: ",",
 	numbers: []string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"},
 	sentences: map[string]string{
 		// A chart's reason (engine/chart.go): {1} the names it is about, {2}
@@ -187,6 +187,10 @@ var en = language{
 		"hint.cheaper@page":          "make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT) or allow more time ({1})",
 		"hint.cheaper@mcp":           "make it cheaper (filter with WHERE, join on key columns, aggregate before joining, add LIMIT)",
 		"hint.column_in_schema":      "check the column's name in the schema ({1})",
+		"hint.did_you_mean":          "did you mean {1}?",
+		"hint.join_it":               "{1} is in a table this query does not read yet; join it.",
+		"hint.table_has":             "{1} has: {2}.",
+		"hint.text_quotes":           "in {1}, text goes in single quotes ('{2}'); double quotes name a column.",
 		"hint.column_in_schema@page": "check the column's name in {1}",
 		"hint.tables_hold":           "ask about what the tables hold ({1} lists them)",
 		// Hints: the model ({1}: the model's flag, {2}: the sql command).

@@ -2,7 +2,7 @@ package words
 
 // fr is the French table.
 var fr = language{
-	comma: ", ", semi: " ; ", or: " ou ", and: " et ", andMore: " et ", thousands: "\u202f",
+	comma: ", ", semi: " ; ", or: " ou ", and: " et ", andMore: " et ", between: " ", thousands: "\u202f",
 	open: "« ", close: " »",
 	numbers: []string{"aucun", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix"},
 	sentences: map[string]string{
@@ -171,6 +171,10 @@ var fr = language{
 		"hint.cheaper":                "rendez-la moins coûteuse (filtrez avec WHERE, joignez sur les colonnes clés, agrégez avant de joindre, ajoutez LIMIT) ou accordez plus de temps avec {1}",
 		"hint.cheaper@page":           "rendez-la moins coûteuse (filtrez avec WHERE, joignez sur les colonnes clés, agrégez avant de joindre, ajoutez LIMIT) ou accordez plus de temps ({1})",
 		"hint.column_in_schema":       "vérifiez le nom de la colonne dans le schéma ({1})",
+		"hint.did_you_mean":           "vouliez-vous dire {1} ?",
+		"hint.join_it":                "{1} est dans une table que cette requête ne lit pas encore ; joignez-la.",
+		"hint.table_has":              "{1} a : {2}.",
+		"hint.text_quotes":            "en {1}, le texte s’écrit entre apostrophes ('{2}') ; les guillemets doubles nomment une colonne.",
 		"hint.column_in_schema@page":  "vérifiez le nom de la colonne dans {1}",
 		"hint.tables_hold":            "interrogez ce que contiennent les tables ({1} les liste)",
 		"hint.choose_model":           "choisissez un modèle installé ({1}) ; `ollama list` les affiche",

@@ -38,6 +38,7 @@ const (
 	wireFlagWith
 	wireCommand
 	wireCommandWith
+	wireEither
 )
 
 // GobEncode encodes the sentence and its parts.
@@ -113,6 +114,9 @@ func toWirePart(p Part) (wirePart, error) {
 	case and:
 		w.Kind, w.N = wireAnd, int64(x.max)
 		w.Parts, err = toWireParts(x.items)
+	case either:
+		w.Kind = wireEither
+		w.Parts, err = toWireParts(x.items)
 	case Flag:
 		w.Kind, w.Text = wireFlag, string(x)
 	case flagWith:
@@ -179,6 +183,8 @@ func fromWirePart(w wirePart) (Part, error) {
 		return and{max: int(w.N), items: parts}, nil
 	case wireCommandWith:
 		return commandWith{cmd: Command(w.Text), flags: parts}, nil
+	case wireEither:
+		return either{items: parts}, nil
 	}
 	return nil, fmt.Errorf("words: unknown part kind %d", w.Kind)
 }

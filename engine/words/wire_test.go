@@ -18,7 +18,7 @@ func TestSentenceGob(t *testing.T) {
 		Hint: Sentence{Parts: []Part{List(Semi, New("hint.cheaper", Timeout), nil, New("ollama.sql_works", SQL)),
 			New("target.keep_unnamed", Seq(Column.With(`"#3:text"`), Value(" ")), Values(Comma, "#3")),
 			New("open.empty_file", Import.With(DB.With("new.sqlite"), Value("data.csv"))),
-			And(3, "a", "b", "c", "d"), Word(3), Line(57), Model.With("NAME"), Schema, New("more", Value("2"))}},
+			And(3, "a", "b", "c", "d"), Either("x", "y", "z"), Word(3), Line(57), Model.With("NAME"), Schema, New("more", Value("2"))}},
 	}
 	var b bytes.Buffer
 	if err := gob.NewEncoder(&b).Encode(in); err != nil {

@@ -288,9 +288,10 @@ type Sep int
 
 // The separators of lists.
 const (
-	Comma Sep = iota // between values: "a, b, c"
-	Semi             // between notes: "a; b"
-	Or               // between alternatives: "yes or no"
+	Comma     Sep = iota // between values: "a, b, c"
+	Semi                 // between notes: "a; b"
+	Or                   // between alternatives: "yes or no"
+	Sentences            // between sentences: "Did you mean x? T has: a, b." (none in Chinese)
 )
 
 type list struct {
@@ -317,6 +318,8 @@ func (x list) say(sp *speaker) string {
 		s = sp.lang.semi
 	case Or:
 		s = sp.lang.or
+	case Sentences:
+		s = sp.lang.between
 	}
 	parts := make([]string, 0, len(x.items))
 	for _, p := range x.items {
@@ -363,6 +366,30 @@ func (x and) say(sp *speaker) string {
 		return said[0]
 	}
 	return strings.Join(said[:len(said)-1], l.comma) + l.and + said[len(said)-1]
+}
+
+type either struct{ items []Part }
+
+// Either lists alternatives the language's way: "A", "A or B", "A, B or C".
+func Either(names ...string) Part {
+	items := make([]Part, len(names))
+	for i, n := range names {
+		items[i] = Value(n)
+	}
+	return either{items}
+}
+
+func (x either) say(sp *speaker) string {
+	said := make([]string, len(x.items))
+	for i, p := range x.items {
+		if p != nil {
+			said[i] = p.say(sp)
+		}
+	}
+	if len(said) < 2 {
+		return strings.Join(said, "")
+	}
+	return strings.Join(said[:len(said)-1], sp.lang.comma) + sp.lang.or + said[len(said)-1]
 }
 
 // Flag is a command-line flag, the way on that a hint names: --name on the
@@ -506,6 +533,7 @@ type language struct {
 	or          string   // between alternatives
 	and         string   // before the last name of a list
 	andMore     string   // before how many more a long list has
+	between     string   // between sentences
 	thousands   string   // in counts
 	open, close string   // around a quoted value ("": Go quoting)
 	numbers     []string // small counts as words (nil: digits)
