@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"querent/engine/glossary"
+	"querent/engine/sqlite"
 	"querent/engine/valuehints"
 
 	"querent/engine"
@@ -134,5 +136,81 @@ func TestAskOnPostgres(t *testing.T) {
 				t.Errorf("request %d holds the password", i)
 			}
 		}
+	}
+}
+
+// TestGlossaryOnPostgres: on PostgreSQL a glossary entry's SQL is checked
+// by PostgreSQL's guard (a wrong column refused with the closest names),
+// sent only with a question that uses the term, and, once the schema
+// changed under it (a column renamed), flagged stale and no longer sent.
+func TestGlossaryOnPostgres(t *testing.T) {
+	srv, url := pgtest.StartChinook(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	db, err := postgres.Open(ctx, url, postgres.Options{RequireReadOnlyRole: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	st, err := sqlite.OpenGlossary(ctx, filepath.Join(t.TempDir(), "glossary.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	g := glossary.New(st)
+
+	_, err = g.Add(ctx, db, glossary.Entry{Term: "big invoice", Meaning: "an invoice over 20 dollars", SQL: "invoice.totl > 20"})
+	if e := engine.AsError(err); e == nil || e.Code != engine.CodeUnknownColumn || !strings.Contains(e.Hint, "total") {
+		t.Fatalf("a wrong column: %v (hint %q), want unknown_column naming total", err, engine.AsError(err).Hint)
+	}
+	if _, err := g.Add(ctx, db, glossary.Entry{Term: "big invoice", Meaning: "an invoice over 20 dollars", SQL: "invoice.total > 20"}); err != nil {
+		t.Fatal(err)
+	}
+
+	fake := ollamatest.New(t)
+	fake.Respond(func(req ollamatest.Request) ollamatest.Reply {
+		if strings.Contains(lastMessage(req), "invoice.total > 20") {
+			return ollamatest.Answer("SELECT count(*) AS n FROM invoice WHERE invoice.total > 20", "Counts the big invoices.")
+		}
+		return ollamatest.Answer("SELECT count(*) AS n FROM track", "Counts the tracks.")
+	})
+	m, err := ollama.New(ollama.Config{Host: fake.URL, RequestTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &ask.Asker{DB: db, Model: m, ModelName: "qwen2.5-coder:7b", Glossary: g}
+	askFor := func(q string) (string, *engine.Answer) {
+		n := len(fake.Requests())
+		ans, err := a.Ask(ctx, q, nil, ask.Options{Today: today, NoExplain: true, NoVote: true})
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return lastMessage(fake.Requests()[n]), ans
+	}
+	prompt, ans := askFor("How many big invoices are there?")
+	if !strings.Contains(prompt, `"big invoice"`) || len(ans.GlossaryUsed) != 1 || ans.GlossaryUsed[0].Term != "big invoice" {
+		t.Fatalf("the term is not sent or not listed: %v\n%s", ans.GlossaryUsed, prompt)
+	}
+	if ans.RowCount != 1 || fmt.Sprint(ans.Results.Values[0][0]) != "4" {
+		t.Errorf("big invoices: %v", ans.Results.Values)
+	}
+	if prompt, ans := askFor("How many tracks are there?"); strings.Contains(prompt, "big invoice") || len(ans.GlossaryUsed) != 0 {
+		t.Errorf("a question without the term got it: %v\n%s", ans.GlossaryUsed, prompt)
+	}
+
+	if out, err := srv.Psql(ctx, "chinook", "-c", "ALTER TABLE invoice RENAME COLUMN total TO amount"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	db2, err := postgres.Open(ctx, url, postgres.Options{RequireReadOnlyRole: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db2.Close() })
+	list, err := g.List(ctx, db2)
+	if err != nil || len(list) != 1 || !list[0].Stale || list[0].Problem == nil || !strings.Contains(list[0].Problem.Message, "totl") && !strings.Contains(list[0].Problem.Message, "total") {
+		t.Fatalf("after the rename the entry is not stale with its problem: %+v %v", list, err)
+	}
+	if used, err := g.Used(ctx, db2, "How many big invoices are there?"); err != nil || len(used) != 0 {
+		t.Errorf("a stale entry is still used: %v %v", used, err)
 	}
 }
