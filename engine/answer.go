@@ -37,8 +37,12 @@ type Answer struct {
 	FollowUpQuestions    []string          `json:"follow_up_questions"`
 	TablesUsed           []string          `json:"tables_used"`
 	SessionContext       map[string]any    `json:"session_context"`
-	Model                *string           `json:"model"`
-	Attempts             []Attempt         `json:"attempts"`
+	// ContextUsed are the earlier questions of the session that this
+	// question was read with (a follow-up: "and for 2012?"), oldest
+	// first; empty when it was read on its own (issue 25).
+	ContextUsed []Turn    `json:"context_used"`
+	Model       *string   `json:"model"`
+	Attempts    []Attempt `json:"attempts"`
 	// TimeToRowsS is the time from the question to its rows (the SQL run),
 	// null for direct SQL.
 	TimeToRowsS *float64 `json:"time_to_rows_s"`
@@ -213,6 +217,7 @@ func NewAnswer(query string) *Answer {
 		FollowUpQuestions:       []string{},
 		TablesUsed:              []string{},
 		SessionContext:          map[string]any{},
+		ContextUsed:             []Turn{},
 		Attempts:                []Attempt{},
 		Errors:                  []ErrorDoc{},
 		Warnings:                []string{},

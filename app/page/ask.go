@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"strings"
+	"time"
 
 	"querent/engine"
 	"querent/engine/ask"
@@ -82,16 +83,25 @@ func (q *Ask) Status() (*OllamaStatus, error) {
 // with its attempts and, when it failed, its errors; the error return is
 // only for a question that could not be asked at all.
 func (q *Ask) Question(question string) (*engine.Answer, error) {
-	return q.question(question, false)
+	return q.question(question, false, "")
+}
+
+// QuestionWith is Question with the analyst's follow-up choice: "" (or
+// "auto": read with the conversation's earlier questions only when it
+// reads as a follow-up), "yes" (a follow-up chip: always) or "no" (on its
+// own; the conversation starts anew from it).
+func (q *Ask) QuestionWith(question, followUp string) (*engine.Answer, error) {
+	return q.question(question, false, followUp)
 }
 
 // AsQuestion asks text with the model even when it compiles as SQL (the
-// page's "Ask as a question" on an answer that ran the text as SQL).
+// page's "Ask as a question" on an answer that ran the text as SQL, a
+// clarification's answer).
 func (q *Ask) AsQuestion(question string) (*engine.Answer, error) {
-	return q.question(question, true)
+	return q.question(question, true, "")
 }
 
-func (q *Ask) question(question string, asked bool) (*engine.Answer, error) {
+func (q *Ask) question(question string, asked bool, followUp string) (*engine.Answer, error) {
 	db, err := q.a.current()
 	if err != nil {
 		return nil, err
@@ -125,7 +135,7 @@ func (q *Ask) question(question string, asked bool) (*engine.Answer, error) {
 		q.a.emit(EventAskRows, pageAnswer(&rows))
 	}
 	ans, _ = asker.Ask(ctx, question, session, ask.Options{MaxRows: set.MaxRows, Timeout: set.timeout(), Client: "app",
-		NoExplain: set.SkipExplanation, NoVote: set.SkipVotes,
+		NoExplain: set.SkipExplanation, NoVote: set.SkipVotes, FollowUp: followUp,
 		Progress: func(p ask.Progress) { q.a.emit(EventAskProgress, p) },
 		// The rows as soon as they are there, and again once the votes
 		// are counted (the majority's result, the alternatives).
@@ -181,6 +191,54 @@ func (q *Ask) NewConversation() error {
 	if q.a.db != nil {
 		q.a.session = &engine.Session{Database: q.a.db.Name()}
 	}
+	return nil
+}
+
+// Context is the conversation's earlier questions, oldest first: what a
+// question that reads as a follow-up is read with.
+func (q *Ask) Context() ([]engine.Turn, error) {
+	q.a.mu.Lock()
+	defer q.a.mu.Unlock()
+	if q.a.session == nil {
+		return []engine.Turn{}, nil
+	}
+	return append([]engine.Turn{}, q.a.session.Turns...), nil
+}
+
+// DropContext takes the earlier question asked at time (a turn's time, as
+// Context gives it) out of the conversation, before the next question, and
+// returns what is left.
+func (q *Ask) DropContext(at time.Time) ([]engine.Turn, error) {
+	q.a.mu.Lock()
+	if s := q.a.session; s != nil {
+		kept := s.Turns[:0]
+		for _, t := range s.Turns {
+			if !t.Time.Equal(at) {
+				kept = append(kept, t)
+			}
+		}
+		s.Turns = kept
+	}
+	q.a.mu.Unlock()
+	return q.Context()
+}
+
+// RestoreContext makes turns the conversation of the open database (a
+// thread the page restored after a reload, or on switching back to a
+// database); a reload without a restored thread starts a fresh one.
+func (q *Ask) RestoreContext(turns []engine.Turn) error {
+	q.a.mu.Lock()
+	defer q.a.mu.Unlock()
+	if q.a.db == nil {
+		return engine.Errorf(engine.CodeUsage, "no database is open").WithHint("open a database first")
+	}
+	s := &engine.Session{Database: q.a.db.Name()}
+	for _, t := range turns {
+		if strings.TrimSpace(t.Question) != "" {
+			s.Add(t)
+		}
+	}
+	q.a.session = s
 	return nil
 }
 

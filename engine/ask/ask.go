@@ -61,6 +61,10 @@ type Options struct {
 	// (or "", the default) or schemactx.FormMSchema (querent eval
 	// --compare measures which a model answers better from).
 	SchemaForm string
+	// FollowUp says whether the question is read with the session's
+	// earlier questions: FollowUpAuto ("", when it reads as a follow-up),
+	// FollowUpYes or FollowUpNo (followup.go).
+	FollowUp string
 }
 
 // Progress is one step of the ask loop, for progress displays.
@@ -159,11 +163,13 @@ func (o Options) withDefaults() Options {
 func (a *Asker) Ask(ctx context.Context, question string, session *engine.Session, opts Options) (*engine.Answer, error) {
 	opts = opts.withDefaults()
 	start := time.Now()
+	contextUsed := startContext(session, opts.FollowUp, question)
 	follows := ""
-	if session != nil && len(session.Turns) > 0 {
-		follows = session.Turns[len(session.Turns)-1].Question
+	if len(contextUsed) > 0 {
+		follows = contextUsed[len(contextUsed)-1].Question
 	}
 	ans := a.newAnswer(question)
+	ans.ContextUsed = contextUsed
 	var pmu sync.Mutex
 	progress := func(p Progress) {
 		if opts.Progress != nil {
@@ -807,8 +813,8 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 	var turns []engine.Turn
 	if session != nil {
 		turns = session.Turns
-		if len(turns) > 3 {
-			turns = turns[len(turns)-3:]
+		if len(turns) > contextTurns {
+			turns = turns[len(turns)-contextTurns:]
 		}
 		for _, t := range turns {
 			pruneQuery += " " + t.Question

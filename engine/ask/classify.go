@@ -55,9 +55,11 @@ func IsSQL(ctx context.Context, db engine.Database, text string) bool {
 }
 
 // readsAsSentence reports whether text that does not compile reads as prose:
-// no quotes, operators or parentheses, and three words or more that are no
-// SQL keyword, no name of the schema, and shaped like words (letters only:
-// covid_x9 is a name, not a word).
+// no quotes or operators, and three words or more that are no SQL keyword,
+// no name of the schema, and shaped like words (letters only: covid_x9 is a
+// name, not a word). Parentheses are prose's too ("Show me the best
+// employees (by revenue)", a clarification's answer): they count for
+// neither.
 func readsAsSentence(ctx context.Context, db engine.Database, text string) bool {
 	names := map[string]bool{}
 	if s, err := db.Schema(ctx); err == nil {
@@ -71,12 +73,17 @@ func readsAsSentence(ctx context.Context, db engine.Database, text string) bool 
 	plain := 0
 	for _, t := range sqltext.Lex(text) {
 		switch t.Kind {
-		case sqltext.String, sqltext.Quoted, sqltext.Param, sqltext.Semi:
+		case sqltext.Param:
+			// A question's closing "?" is prose; a ? inside is a parameter.
+			if text[t.Start:t.End] != "?" || strings.TrimSpace(text[t.End:]) != "" {
+				return false
+			}
+		case sqltext.String, sqltext.Quoted, sqltext.Semi:
 			return false
 		case sqltext.Op:
 			switch text[t.Start:t.End] {
-			case ",", ".", "?", "!", ":", "-", "'":
-			default: // = * ( ) < > + / …: SQL's punctuation
+			case ",", ".", "?", "!", ":", "-", "'", "(", ")":
+			default: // = * < > + / …: SQL's punctuation
 				return false
 			}
 		case sqltext.Word:

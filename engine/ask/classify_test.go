@@ -23,7 +23,14 @@ func TestIsSQL(t *testing.T) {
 		"Which artist has the most albums?":        false,
 		"Show me the invoices":                     false,
 		"  -- a comment\nSELECT 1":                 true,
-		"":                                         false,
+		// A clarification's answer in parentheses (issue 25): still prose.
+		"Show me the best employees (by revenue)":         false,
+		"Set the best customers apart (by spending)":      false,
+		"Do the sales grow (month over month)?":           false,
+		"Table of sales per country (highest first)":      false,
+		"SELECT count(Totl) FROM Invoic":                  true, // broken SQL with parentheses stays SQL
+		"SELECT sum(Total) FROM Invoice GROUP BY Countri": true,
+		"": false,
 	} {
 		if got := ask.IsSQL(context.Background(), db, text); got != want {
 			t.Errorf("IsSQL(%q) = %v, want %v", text, got, want)

@@ -19,6 +19,7 @@ import type {
   PageRequest,
   ModelReport,
   Services,
+  SessionTurn,
   SettingsData,
 } from './types';
 
@@ -98,6 +99,14 @@ export const Datasets = {
 export const Ask = {
   Status: () => some(call('Ask', 'Status')),
   Question: (question: string) => some(call('Ask', 'Question', question)),
+  /** Asks with the analyst's follow-up choice: '' (when it reads as one), 'yes' or 'no'. */
+  QuestionWith: (question: string, followUp: '' | 'yes' | 'no') => some(call('Ask', 'QuestionWith', question, followUp)),
+  /** The conversation's earlier questions, oldest first. */
+  Context: () => list(call('Ask', 'Context')),
+  /** Takes the earlier question asked at time out of the conversation; returns what is left. */
+  DropContext: (at: string) => list(call('Ask', 'DropContext', at)),
+  /** Makes turns the conversation (a restored thread). */
+  RestoreContext: (turns: SessionTurn[]) => call('Ask', 'RestoreContext', turns),
   /** Asks text with the model even when it compiles as SQL ("Ask as a question"). */
   AsQuestion: (question: string) => some(call('Ask', 'AsQuestion', question)),
   Cancel: () => call('Ask', 'Cancel'),

@@ -180,6 +180,13 @@ describe('startup', () => {
   it('leaves an address without a token alone', () => {
     const replaceState = vi.fn();
     expect(takeToken({ href: 'http://127.0.0.1:5000/' }, { replaceState })).toBe('');
+    // The tab keeps the token for a reload, and a refused one is replaced.
+    const kept = new Map<string, string>();
+    const session = { getItem: (k: string) => kept.get(k) ?? null, setItem: (k: string, v: string) => void kept.set(k, v) };
+    expect(takeToken({ href: 'http://127.0.0.1:5000/?token=abc' }, { replaceState: () => {} }, session)).toBe('abc');
+    expect(takeToken({ href: 'http://127.0.0.1:5000/' }, { replaceState: () => {} }, session)).toBe('abc');
+    expect(takeToken({ href: 'http://127.0.0.1:5000/?token=new' }, { replaceState: () => {} }, session)).toBe('new');
+    expect(takeToken({ href: 'http://127.0.0.1:5000/' }, { replaceState: () => {} }, session)).toBe('new');
     expect(replaceState).not.toHaveBeenCalled();
   });
 

@@ -171,17 +171,42 @@ export class HttpTransport implements Transport {
   }
 }
 
+/** TOKEN_KEY keeps the token in the tab's session storage, so that a reload
+ * of the tab keeps its access (and its thread); another tab, or the browser
+ * started again, needs the address `querent serve` printed. */
+const TOKEN_KEY = 'querent.token';
+
 /** takeToken reads ?token= from the page's address and removes it from the
  * address bar (history.replaceState), so that it is neither bookmarked nor
- * visible in screenshots; the token stays in memory only. */
-export function takeToken(loc: { href: string }, history?: { replaceState(data: unknown, unused: string, url?: string): void }): string {
+ * visible in screenshots; the token is kept for this tab only (session
+ * storage), so that a reload keeps working. Without ?token=, the tab's
+ * kept token. */
+export function takeToken(
+  loc: { href: string },
+  history?: { replaceState(data: unknown, unused: string, url?: string): void },
+  session?: Pick<Storage, 'getItem' | 'setItem'> | null,
+): string {
   const url = new URL(loc.href);
   const token = url.searchParams.get('token') ?? '';
   if (token && history) {
     url.searchParams.delete('token');
     history.replaceState(null, '', url.pathname + url.search + url.hash);
   }
+  try {
+    if (token) session?.setItem(TOKEN_KEY, token);
+    else return session?.getItem(TOKEN_KEY) ?? '';
+  } catch {
+    // no session storage: the token lasts the page
+  }
   return token;
+}
+
+function sessionStore(w: Window): Storage | null {
+  try {
+    return w.sessionStorage ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** isDesktop tells whether the page runs inside the Wails window. */
@@ -200,7 +225,7 @@ export async function detect(w: Window & WailsWindow = window as Window & WailsW
     }
     return new WailsTransport(w);
   }
-  const token = takeToken(w.location, w.history);
+  const token = takeToken(w.location, w.history, sessionStore(w));
   return new HttpTransport(token, {
     fetch: w.fetch.bind(w),
     EventSource: (w as unknown as { EventSource: HttpDeps['EventSource'] }).EventSource,

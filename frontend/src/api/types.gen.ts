@@ -114,6 +114,12 @@ export interface Answer {
   follow_up_questions: string[];
   tables_used: string[];
   session_context: Partial<Session> & Record<string, unknown>;
+  /**
+   * ContextUsed are the earlier questions of the session that this
+   * question was read with (a follow-up: "and for 2012?"), oldest
+   * first; empty when it was read on its own (issue 25).
+   */
+  context_used: SessionTurn[] | null;
   model: string | null;
   attempts: Attempt[];
   /**
@@ -1632,13 +1638,25 @@ export interface Services {
   Ask: {
     /**
      * AsQuestion asks text with the model even when it compiles as SQL (the
-     * page's "Ask as a question" on an answer that ran the text as SQL).
+     * page's "Ask as a question" on an answer that ran the text as SQL, a
+     * clarification's answer).
      */
     AsQuestion(question: string): Answer | null;
     /** Cancel stops the question being answered. */
     Cancel(): void;
     /** CancelPull stops a download. */
     CancelPull(): void;
+    /**
+     * Context is the conversation's earlier questions, oldest first: what a
+     * question that reads as a follow-up is read with.
+     */
+    Context(): SessionTurn[] | null;
+    /**
+     * DropContext takes the earlier question asked at time (a turn's time, as
+     * Context gives it) out of the conversation, before the next question, and
+     * returns what is left.
+     */
+    DropContext(at: string): SessionTurn[] | null;
     /** NewConversation forgets the previous questions (follow-ups start anew). */
     NewConversation(): void;
     /**
@@ -1653,6 +1671,19 @@ export interface Services {
      * only for a question that could not be asked at all.
      */
     Question(question: string): Answer | null;
+    /**
+     * QuestionWith is Question with the analyst's follow-up choice: "" (or
+     * "auto": read with the conversation's earlier questions only when it
+     * reads as a follow-up), "yes" (a follow-up chip: always) or "no" (on its
+     * own; the conversation starts anew from it).
+     */
+    QuestionWith(question: string, followUp: string): Answer | null;
+    /**
+     * RestoreContext makes turns the conversation of the open database (a
+     * thread the page restored after a reload, or on switching back to a
+     * database); a reload without a restored thread starts a fresh one.
+     */
+    RestoreContext(turns: SessionTurn[] | null): void;
     /** Status asks Ollama which models are installed and which would be used. */
     Status(): OllamaStatus | null;
   };

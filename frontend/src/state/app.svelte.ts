@@ -4,7 +4,7 @@
 // eval.svelte.ts and files.ts for the import and export dialogs and the
 // history) starts work in Go, through src/api.
 import * as api from '../api';
-import type { Answer, AskProgress, DatasetInfo, ErrorDoc, OllamaStatus, PullProgress, RecentFile, Schema, SettingsData, Value } from '../api';
+import type { Answer, AskProgress, DatasetInfo, ErrorDoc, OllamaStatus, PullProgress, RecentFile, Schema, SessionTurn, SettingsData, Value } from '../api';
 import type { Transport } from '../api/transport';
 import { answerRows } from '../lib/rows';
 import { messageOf } from '../lib/said';
@@ -13,6 +13,8 @@ import { applyTheme } from '../lib/theme';
 import { i18n, setLanguage } from '../i18n/index.svelte';
 import { EvalState } from './eval.svelte';
 import { ConnectState } from './connect.svelte';
+import * as saved from './thread';
+import { untrack } from 'svelte';
 
 export type { EvalRun, DraftState } from './eval.svelte';
 
@@ -67,6 +69,10 @@ export class Card {
   typed = $state(false);
   /** fromHistory: run again from the history. */
   fromHistory = $state(false);
+  /** tab is the tab on screen: the table, the statistics or the chart. */
+  tab = $state<saved.SavedTab>('table');
+  /** restored: the card came back with its thread (it keeps its tab). */
+  restored = false;
 
   constructor(id: number) {
     this.id = id;
@@ -97,6 +103,8 @@ export type View = 'ask' | 'evaluate';
 export interface Toast {
   id: number;
   text: string;
+  /** action is a button on the toast ("Undo"). */
+  action?: { label: string; run: () => void };
 }
 
 /** errorDoc turns whatever a call rejected with into an error document
@@ -156,7 +164,12 @@ class AppState {
     error: null,
     done: false,
   });
-  turns = $state(0);
+  /** context is the conversation's earlier questions, oldest first: what a
+   * question that reads as a follow-up is read with (Go keeps them). */
+  context = $state.raw<SessionTurn[]>([]);
+  get turns(): number {
+    return this.context.length;
+  }
   panel = $state<Panel>(null);
   /** backTo is the dialog to show again when the one on screen closes. */
   private backTo: Panel = null;
@@ -181,6 +194,22 @@ class AppState {
   /** conversation is the last card of the current conversation (a typed follow-up builds on it). */
   private conversation: number | null = null;
   private focusQuestionBox: (() => void) | null = null;
+  /** threadKey names the open database's stored thread (thread.ts). */
+  private threadKey: string | null = null;
+  private persistTimer: ReturnType<typeof setTimeout> | null = null;
+  /** undo is the thread "New conversation" cleared, until the next one. */
+  private undo: { key: string; cards: saved.SavedCard[]; turns: SessionTurn[] } | null = null;
+
+  constructor() {
+    // The thread is stored whenever a card or the context changes.
+    $effect.root(() => {
+      $effect(() => {
+        const snap = this.snapshot();
+        const turns = this.context;
+        untrack(() => this.schedulePersist(snap, turns));
+      });
+    });
+  }
 
   /** shown is the newest card that has an answer. */
   get shown(): Card | null {
@@ -323,10 +352,15 @@ class AppState {
     if (typeof document !== 'undefined') document.title = title;
   }
 
-  toast(text: string): void {
+  toast(text: string, action?: Toast['action']): void {
     const id = ++this.toastSeq;
-    this.toasts = [...this.toasts.filter((t) => t.text !== text), { id, text }].slice(-3);
-    setTimeout(() => (this.toasts = this.toasts.filter((t) => t.id !== id)), 3500);
+    this.toasts = [...this.toasts.filter((t) => t.text !== text), { id, text, action }].slice(-3);
+    setTimeout(() => (this.toasts = this.toasts.filter((t) => t.id !== id)), action ? 8000 : 3500);
+  }
+
+  /** dismissToast takes a toast away (its action was used). */
+  dismissToast(id: number): void {
+    this.toasts = this.toasts.filter((t) => t.id !== id);
   }
 
   /** Takes a file off the recent list (a moved or deleted one, say). */
@@ -349,9 +383,12 @@ class AppState {
     this.dataset = info;
     this.setTitle(info.title);
     if (changed || !this.schema) {
+      this.flushPersist();
       this.thread = [];
       this.conversation = null;
-      this.turns = 0;
+      this.context = [];
+      this.threadKey = saved.threadKey(info);
+      this.restoreThread();
       this.loadSchema();
       if (changed) this.evaluation.datasetChanged();
     }
@@ -531,6 +568,9 @@ class AppState {
     if (!q || !this.dataset) return;
     const my = ++this.seq;
     this.view = 'ask';
+    // A follow-up chip (parent given) always follows up; a typed question
+    // does when it reads as one (Go decides, and the answer says).
+    const followUp: '' | 'yes' = o.parent !== undefined && o.parent !== null && o.card === undefined ? 'yes' : '';
     const parent = o.parent !== undefined ? o.parent : this.turns > 0 ? this.conversation : null;
     const typed = this.question.trim() === q;
     const c =
@@ -545,7 +585,7 @@ class AppState {
     this.banner = null;
     if (typed) this.question = '';
     try {
-      const ans = o.asQuestion ? await api.Ask.AsQuestion(q) : await api.Ask.Question(q);
+      const ans = o.asQuestion ? await api.Ask.AsQuestion(q) : await api.Ask.QuestionWith(q, followUp);
       if (my !== this.seq) return;
       // Text that compiles as SQL ran as SQL (ask.IsSQL): the card says so,
       // and offers to ask it as a question instead.
@@ -561,8 +601,10 @@ class AppState {
       this.fill(c, ans, asSQL ? 'sql' : 'ask', { heading: asSQL ? q : c.heading });
       const turns = ans.session_context?.turns;
       if (!asSQL && Array.isArray(turns)) {
-        this.turns = turns.length;
+        this.context = turns;
         if (!failed(ans)) this.conversation = c.id;
+        // The card builds on what the question was read with, or on nothing.
+        if (!ans.context_used?.length) c.parent = null;
       }
       if (failed(ans) && !this.question) this.question = q; // rephrase without retyping
       if (ans.errors?.some((e) => e.type === 'llm_unavailable' || e.type === 'model_missing')) this.checkOllama();
@@ -775,12 +817,110 @@ class AppState {
     }
   }
 
+  /** newConversation clears the thread and the context (the history keeps
+   * every answer); "Undo" on its toast brings both back, once. */
   async newConversation(): Promise<void> {
     try {
       await api.Ask.NewConversation();
-      this.turns = 0;
+      const key = this.threadKey;
+      this.undo = key ? { key, cards: this.snapshot(), turns: this.context } : null;
+      this.clearThread();
+      this.context = [];
       this.conversation = null;
-      this.toast(i18n.m.state.newConversation);
+      this.flushPersist();
+      const undo = this.undo;
+      this.toast(i18n.m.state.newConversation, undo && (undo.cards.length || undo.turns.length) ? { label: i18n.m.state.undo, run: () => this.undoNewConversation() } : undefined);
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  /** undoNewConversation brings back the thread the last "New conversation" cleared. */
+  async undoNewConversation(): Promise<void> {
+    const u = this.undo;
+    this.undo = null;
+    if (!u || u.key !== this.threadKey) return;
+    this.applyThread({ v: 1, cards: u.cards, turns: u.turns });
+  }
+
+  // ---- The stored thread (thread.ts) ----
+
+  /** snapshot is the thread as stored: the cards with an answer. */
+  private snapshot(): saved.SavedCard[] {
+    const out: saved.SavedCard[] = [];
+    for (const c of this.thread) {
+      const doc = c.doc;
+      if (!doc || c.pending) continue;
+      out.push({
+        id: c.id, source: c.source, heading: c.heading, question: c.question, taken: c.taken, sql: c.sql, table: c.table,
+        tableRows: c.tableRows, parent: c.parent, collapsed: c.collapsed, fromEditor: c.fromEditor, chart: c.chart, tab: c.tab, doc,
+      });
+    }
+    return out;
+  }
+
+  private schedulePersist(cards: saved.SavedCard[], turns: SessionTurn[]): void {
+    const key = this.threadKey;
+    if (!key) return;
+    if (this.persistTimer) clearTimeout(this.persistTimer);
+    this.persistTimer = setTimeout(() => {
+      this.persistTimer = null;
+      if (key === this.threadKey) saved.save(key, cards, turns);
+    }, 400);
+  }
+
+  /** flushPersist stores the thread now (before a switch of database). */
+  private flushPersist(): void {
+    if (this.persistTimer) {
+      clearTimeout(this.persistTimer);
+      this.persistTimer = null;
+    }
+    if (this.threadKey) saved.save(this.threadKey, this.snapshot(), this.context);
+  }
+
+  /** restoreThread brings back the open database's stored thread and its
+   * context; without one, the context starts fresh (a reload never carries
+   * questions the page does not show). */
+  private restoreThread(): void {
+    const t = this.threadKey ? saved.load(this.threadKey) : null;
+    if (t && t.cards.length) this.applyThread(t);
+    else api.Ask.NewConversation().catch(() => {});
+  }
+
+  private applyThread(t: saved.SavedThread): void {
+    const cards: Card[] = [];
+    for (const s of t.cards.slice(-MAX_CARDS)) {
+      const c = new Card(s.id);
+      Object.assign(c, { source: s.source, heading: s.heading, question: s.question, taken: s.taken, sql: s.sql, table: s.table, tableRows: s.tableRows,
+        parent: s.parent, fromEditor: s.fromEditor, chart: s.chart, tab: s.tab ?? 'table' });
+      c.restored = true;
+      this.fillRestored(c, s.doc);
+      c.collapsed = s.collapsed;
+      cards.push(c);
+      this.cardSeq = Math.max(this.cardSeq, s.id);
+    }
+    this.thread = cards;
+    this.context = t.turns;
+    const last = [...cards].reverse().find((c) => c.source === 'ask' && c.doc && !failed(c.doc));
+    this.conversation = last ? last.id : null;
+    api.Ask.RestoreContext(t.turns).catch((e) => this.fail(e));
+  }
+
+  /** fillRestored puts a stored answer in a card (no count is started: a
+   * cut result pages its rows in again when scrolled). */
+  private fillRestored(c: Card, doc: Answer): void {
+    c.doc = doc;
+    c.rows = answerRows(doc);
+    c.more = !failed(doc) && doc.truncated;
+    c.total = !failed(doc) && !doc.truncated ? { state: 'done', rows: c.rows.length } : { state: 'idle' };
+    c.rev++;
+  }
+
+  /** dropContext takes an earlier question out of the context before the next question. */
+  async dropContext(t: SessionTurn): Promise<void> {
+    try {
+      this.context = await api.Ask.DropContext(t.time);
+      if (!this.context.length) this.conversation = null;
     } catch (e) {
       this.fail(e);
     }

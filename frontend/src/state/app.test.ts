@@ -47,6 +47,7 @@ function answer(over: Partial<Answer> = {}): Answer {
     warnings: [],
     tables_shown: null,
     glossary_used: [],
+    context_used: [],
     examples_used: [],
     ...over,
   };
@@ -93,7 +94,7 @@ describe('the app state', () => {
     app.question = '';
     app.banner = null;
     app.unauthorized = false;
-    app.turns = 0;
+    app.context = [];
     app.panel = null;
   });
 
@@ -133,7 +134,7 @@ describe('the app state', () => {
 
   it('asks, shows the answer with its rows, and counts the conversation', async () => {
     const f = fake({
-      'Ask.Question': (q) =>
+      'Ask.QuestionWith': (q) =>
         answer({ question: q as string, session_context: { turns: [{ question: 'x', sql: 'y', row_count: 1, time: '' }] } }),
     });
     await app.boot(f.t);
@@ -142,7 +143,7 @@ describe('the app state', () => {
     f.emit('ask:progress', { Stage: 'writing SQL', Attempt: 1, Attempts: 4, Tokens: 24 });
     expect(app.busy?.progress).toEqual({ stage: 'writing SQL', attempt: 1, attempts: 4, tokens: 24 });
     await p;
-    expect(f.calls.find((c) => c.target === 'Ask.Question')?.args).toEqual(['How many?']);
+    expect(f.calls.find((c) => c.target === 'Ask.QuestionWith')?.args).toEqual(['How many?', '']);
     expect(app.busy).toBeNull();
     expect(app.shown?.heading).toBe('How many?');
     expect(app.shown?.rows).toEqual([[1]]);
@@ -165,7 +166,7 @@ describe('the app state', () => {
 
   it('cancels what runs: the question, or the query', async () => {
     let release: (a: Answer) => void = () => {};
-    const f = fake({ 'Ask.Question': () => new Promise((r) => (release = r)) });
+    const f = fake({ 'Ask.QuestionWith': () => new Promise((r) => (release = r)) });
     await app.boot(f.t);
     app.question = 'slow?';
     const p = app.ask('slow?');
@@ -181,7 +182,7 @@ describe('the app state', () => {
 
   it('shows the rows first, then the votes of a doubtful answer: the majority and the alternatives (issue 23)', async () => {
     let release: (a: Answer) => void = () => {};
-    const f = fake({ 'Ask.Question': () => new Promise((r) => (release = r)) });
+    const f = fake({ 'Ask.QuestionWith': () => new Promise((r) => (release = r)) });
     await app.boot(f.t);
     const p = app.ask('Total sales?');
     const conf = (votes: string, over = {}) => ({ level: 'medium', samples: 1, agreeing: 1, reasons: ['the SQL needed a repair before it ran'], reasons_said: [], signals: ['repaired'], votes, alternatives: [], ...over });
@@ -202,7 +203,7 @@ describe('the app state', () => {
   it('keeps only the newest answer when two overlap', async () => {
     let first: (a: Answer) => void = () => {};
     const f = fake({
-      'Ask.Question': () => new Promise((r) => (first = r)),
+      'Ask.QuestionWith': () => new Promise((r) => (first = r)),
       'Results.Run': () => answer({ query: 'SELECT 2' }),
     });
     await app.boot(f.t);
@@ -263,10 +264,42 @@ describe('the app state', () => {
   it('starts a new conversation', async () => {
     const f = fake({});
     await app.boot(f.t);
-    app.turns = 3;
+    app.context = [{ question: 'a', sql: 'x', row_count: 1, time: '2026-01-01T00:00:00Z', columns: [] }];
     await app.newConversation();
     expect(app.turns).toBe(0);
     expect(f.calls.map((c) => c.target)).toContain('Ask.NewConversation');
+  });
+
+  it('keeps each database’s thread: restored with its context on switching back, a fresh context without one', async () => {
+    const store = new Map<string, string>();
+    (globalThis as { localStorage?: unknown }).localStorage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    };
+    try {
+      const turn = { question: 'Sales by country', sql: 'SELECT 1', row_count: 1, time: '2026-12-02T10:00:00Z', columns: ['n'] };
+      const f = fake({
+        'Ask.QuestionWith': (q) => answer({ question: q as string, session_context: { turns: [turn] } }),
+        'Datasets.Open': (p) => ({ ...demo, name: 'sales.db', path: p, demo: false, title: 'sales.db (read-only) — Querent' }),
+        'Datasets.OpenDemo': () => demo,
+      });
+      await app.boot(f.t);
+      await app.ask('Sales by country');
+      app.thread[0].tab = 'stats';
+      expect(await app.open('/data/sales.db')).toBe(true);
+      expect(app.thread).toHaveLength(0);
+      expect(app.turns).toBe(0);
+      expect(f.calls.at(-1)?.target === 'Ask.NewConversation' || f.calls.some((c) => c.target === 'Ask.NewConversation')).toBe(true);
+      expect(await app.open(null)).toBe(true);
+      expect(app.thread.map((c) => c.heading)).toEqual(['Sales by country']);
+      expect(app.thread[0].tab).toBe('stats');
+      expect(app.thread[0].restored).toBe(true);
+      expect(app.turns).toBe(1);
+      expect(f.calls.filter((c) => c.target === 'Ask.RestoreContext').at(-1)?.args).toEqual([[turn]]);
+    } finally {
+      delete (globalThis as { localStorage?: unknown }).localStorage;
+    }
   });
 
   it('saves settings and re-checks Ollama when the model changes', async () => {
@@ -280,7 +313,12 @@ describe('the app state', () => {
 
   it('keeps the answers in a thread: newest last, older ones folded, a follow-up building on its card', async () => {
     const f = fake({
-      'Ask.Question': (q) => answer({ question: q as string, follow_up_questions: ['And by year?'], session_context: { turns: [{ question: 'x', sql: 'y', row_count: 1, time: '' }] } }),
+      // Go reads "Sales by country" and "Fresh" on their own, the others as follow-ups.
+      'Ask.QuestionWith': (q) => {
+        const alone = q === 'Sales by country' || q === 'Fresh';
+        const turn = { question: 'x', sql: 'y', row_count: 1, time: '', columns: [] };
+        return answer({ question: q as string, follow_up_questions: ['And by year?'], session_context: { turns: [turn] }, context_used: alone ? [] : [turn] });
+      },
     });
     await app.boot(f.t);
     await app.ask('Sales by country');
@@ -291,6 +329,8 @@ describe('the app state', () => {
     expect(app.thread[0].collapsed).toBe(true);
     expect(app.thread[1].collapsed).toBe(false);
     expect(app.thread[1].parent).toBe(first.id);
+    // A follow-up chip says so to Go; a typed question lets Go decide.
+    expect(f.calls.filter((c) => c.target === 'Ask.QuestionWith').map((c) => c.args[1])).toEqual(['', 'yes']);
     // A typed question in the conversation builds on its last answer.
     await app.ask('Only 2012');
     expect(app.thread[2].parent).toBe(app.thread[1].id);
@@ -299,8 +339,13 @@ describe('the app state', () => {
     app.reveal(first.id);
     expect(first.collapsed).toBe(false);
     await app.newConversation();
+    expect(app.thread).toHaveLength(0); // "New conversation" clears the thread…
+    await app.undoNewConversation();
+    expect(app.thread.map((c) => c.heading)).toEqual(['Sales by country', 'And by year?', 'Only 2012']); // …once undoable
+    expect(f.calls.at(-1)?.target).toBe('Ask.RestoreContext');
+    await app.newConversation();
     await app.ask('Fresh');
-    expect(app.thread[3].parent).toBeNull();
+    expect(app.thread[0].parent).toBeNull();
   });
 
   it('counts a truncated result in the background and loads the next 1,000', async () => {
@@ -365,7 +410,7 @@ describe('the app state', () => {
 
   it('keeps the question in the box when it fails (defect 12)', async () => {
     const f = fake({
-      'Ask.Question': () => answer({ query: '', columns: [], results: [], errors: [{ type: 'refused', message: 'DELETE from Invoice would write', hint: '', query: '' }] }),
+      'Ask.QuestionWith': () => answer({ query: '', columns: [], results: [], errors: [{ type: 'refused', message: 'DELETE from Invoice would write', hint: '', query: '' }] }),
     });
     await app.boot(f.t);
     app.question = 'Delete the old invoices';
@@ -377,7 +422,7 @@ describe('the app state', () => {
   it('lets Go tell a question from SQL, and answers the other way on request (defect 1)', async () => {
     const q = 'Select the top 10 customers by spending';
     const f = fake({
-      'Ask.Question': (text) =>
+      'Ask.QuestionWith': (text) =>
         text === 'SELECT 1 AS n' ? answer({ question: null }) : answer({ question: text as string, query: 'SELECT CustomerId FROM Invoice LIMIT 10' }),
       'Ask.AsQuestion': (text) => answer({ question: text as string, query: 'SELECT 2' }),
       'Results.Run': () => answer({ errors: [{ type: 'syntax', message: 'near "the"', hint: '', query: q }] }),
@@ -388,7 +433,7 @@ describe('the app state', () => {
     await tick();
     await tick();
     expect(f.calls.filter((c) => c.target === 'Results.Run')).toHaveLength(0);
-    expect(f.calls.find((c) => c.target === 'Ask.Question')?.args).toEqual([q]);
+    expect(f.calls.find((c) => c.target === 'Ask.QuestionWith')?.args).toEqual([q, '']);
     const c = app.thread[0];
     expect(c.taken).toBe('question');
     // "Run as SQL": the same text through Results.Run, in the same card.
@@ -425,7 +470,7 @@ describe('the app state', () => {
 
   it('marks an answer wrong through its history entry', async () => {
     const f = fake({
-      'Ask.Question': (q) => answer({ question: q as string, query: 'SELECT 7' }),
+      'Ask.QuestionWith': (q) => answer({ question: q as string, query: 'SELECT 7' }),
       'History.List': () => [
         { id: 3, question: 'Top', sql: 'SELECT 6' },
         { id: 4, question: 'Top', sql: 'SELECT 7' },
@@ -840,7 +885,7 @@ describe('evaluating models', () => {
   });
 
   it('goes back to the questions when one is asked (from the history, say)', async () => {
-    const f = fake({ ...evalDefaults, 'Ask.Question': () => answer() });
+    const f = fake({ ...evalDefaults, 'Ask.QuestionWith': () => answer() });
     await app.boot(f.t);
     app.openEvaluate();
     await app.ask('How many?');

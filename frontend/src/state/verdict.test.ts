@@ -12,7 +12,7 @@ function answer(over: Partial<Answer> = {}): Answer {
     question: null, query: 'SELECT 1 AS n', executed_sql: '', columns: [{ name: 'n', type: 'INTEGER' }], results: [{ n: 1 }], row_count: 1,
     truncated: false, execution_time_s: 0.001, stats: {}, optimization_hints: [], visualization_suggestion: 'table', visualization_reason: '',
     visualization_reasons: {}, explanation: '', follow_up_questions: [], tables_used: [], session_context: {}, model: null, attempts: [],
-    time_to_rows_s: null, model_stats: null, errors: [], warnings: [], tables_shown: null, examples_used: [], glossary_used: [], confidence: null, ...over,
+    time_to_rows_s: null, model_stats: null, errors: [], warnings: [], tables_shown: null, examples_used: [], glossary_used: [], context_used: [], confidence: null, ...over,
   };
 }
 
@@ -33,7 +33,7 @@ function fake() {
     'Datasets.Recent': () => [],
     'Settings.Get': () => ({ ollama_host: '', model: '', max_rows: 1000, timeout_s: 30, theme: 'system' }),
     'Ask.Status': () => ({ running: true, host: '', models: [], model: 'm', embed_model: '', problem: '', fix: '', code: '' }),
-    'Ask.Question': (q) => answer({ question: q as string, query: wrong, results: [{ Name: 'Occupation / Precipice' }], columns: [{ name: 'Name', type: 'TEXT' }] }),
+    'Ask.QuestionWith': (q) => answer({ question: q as string, query: wrong, results: [{ Name: 'Occupation / Precipice' }], columns: [{ name: 'Name', type: 'TEXT' }] }),
     'History.List': () => entries,
     'History.Approve': (id) => ({ ...entries[0], id, verified_as: 'approved' }),
     'History.Correct': (_id, sql) =>
