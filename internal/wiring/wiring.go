@@ -19,6 +19,7 @@ import (
 	"querent/engine/glossary"
 	"querent/engine/importer"
 	"querent/engine/ollama"
+	"querent/engine/openai"
 	"querent/engine/postgres"
 	"querent/engine/sqlite"
 	"querent/engine/worker"
@@ -206,6 +207,12 @@ func MaxMemory() int64 {
 // NewModel connects to Ollama.
 func NewModel(host string, timeout time.Duration) (engine.Model, error) {
 	return ollama.New(ollama.Config{Host: host, RequestTimeout: timeout})
+}
+
+// NewOpenAI connects to an OpenAI-compatible server (LM Studio,
+// llama-server, vLLM, Jan) at baseURL with apiKey ("" → $OPENAI_API_KEY).
+func NewOpenAI(baseURL, apiKey string, timeout time.Duration) (engine.Model, error) {
+	return openai.New(openai.Config{BaseURL: baseURL, APIKey: apiKey, RequestTimeout: timeout})
 }
 
 // The app's History service edits the store.
