@@ -150,7 +150,7 @@ type askParams struct {
 	conn                  *engine.Connection
 	question, model, host string
 	// llmURL is --llm-url: an OpenAI-compatible server instead of Ollama.
-	llmURL string
+	llmURL                string
 	maxRows               int
 	timeout, modelTimeout time.Duration
 	format                string

@@ -30,8 +30,8 @@ type CLI struct {
 	Importer *importer.Importer
 	Model    ModelFactory
 	// OpenAI connects to an OpenAI-compatible server (--llm-url; nil: none).
-	OpenAI OpenAIFactory
-	History  HistoryOpener
+	OpenAI  OpenAIFactory
+	History HistoryOpener
 	// Glossary opens the glossaries' store (nil: no glossary).
 	Glossary GlossaryOpener
 	Serve    Server
