@@ -256,6 +256,7 @@ func PageDeps(version string) page.Deps {
 		Open:     OpenDatabase,
 		Connect:  Connect,
 		Model:    NewModel,
+		OpenAI:   NewOpenAI,
 		History:  OpenHistory,
 		Glossary: OpenGlossary,
 		Importer: NewImporter(),
