@@ -25,20 +25,8 @@ const key = "sk-ask-test-51d0e"
 func rig(t *testing.T, timeout time.Duration, script ...ollamatest.Reply) (*openaitest.Server, *ask.Asker, string) {
 	t.Helper()
 	ctx := context.Background()
-	b, err := os.ReadFile("../sqlite/demo/Chinook_Sqlite.sqlite")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	path := filepath.Join(dir, "chinook.db")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	db, err := sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := chinook(t, dir)
 	histPath := filepath.Join(dir, "history.sqlite")
 	h, err := sqlite.OpenHistory(ctx, histPath)
 	if err != nil {
@@ -52,6 +40,25 @@ func rig(t *testing.T, timeout time.Duration, script ...ollamatest.Reply) (*open
 		t.Fatal(err)
 	}
 	return fake, &ask.Asker{DB: db, Model: m, ModelName: "qwen2.5-coder-7b-instruct", History: h}, histPath
+}
+
+// chinook opens a copy of the demo database in dir.
+func chinook(t *testing.T, dir string) engine.Database {
+	t.Helper()
+	b, err := os.ReadFile("../sqlite/demo/Chinook_Sqlite.sqlite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "chinook.db")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
 
 func TestAskOverAnOpenAIServer(t *testing.T) {
