@@ -37,6 +37,9 @@ Querent's own signals); when in doubt, up to 4 more readings of the question
 are drawn after the rows and the majority's result is the answer, the others
 listed (--no-vote turns that off). A question that is itself SQL runs as SQL,
 without the model. Without --db, the bundled Chinook demo database is used.
+--llm-url URL (or $OPENAI_BASE_URL) asks an OpenAI-compatible server instead
+of Ollama: LM Studio, llama.cpp's llama-server, vLLM, Jan (its key, if it
+wants one, in $OPENAI_API_KEY).
 
   querent ask "Which artist has the most albums?"
   querent ask --session s.json "Top 5 countries by sales"
