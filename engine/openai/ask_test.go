@@ -94,6 +94,9 @@ func TestAskOverAnOpenAIServer(t *testing.T) {
 			t.Errorf("round %d: %+v", i, r)
 		}
 	}
+	for _, r := range st.Rounds {
+		t.Logf("round %s: %d prompt tokens, %d generated (usage), %.3fs", r.Stage, r.PromptTokens, r.GeneratedTokens, r.TotalS)
+	}
 	reqs := fake.Requests()
 	if len(reqs) != 3 || !strings.Contains(string(reqs[0].Format), `"sql"`) || !strings.Contains(string(reqs[2].Format), `"explanation"`) ||
 		reqs[0].MaxTokens == 0 || !reqs[0].Stream || !reqs[0].IncludeUsage {
