@@ -123,3 +123,26 @@ func TestAskPullOnAnOpenAIServer(t *testing.T) {
 		t.Errorf("exit %d: %s\n%s", code, out, errs)
 	}
 }
+
+// TestRealOpenAICompatibleAsk runs querent ask --llm-url against a real
+// OpenAI-compatible server: Ollama's own /v1 API (make ollama starts one),
+// with a scripted model that writes the SQL in a few tokens.
+func TestRealOpenAICompatibleAsk(t *testing.T) {
+	host := ollamatest.RealHost(t)
+	ollamatest.Scripted(t, host, "qa-cli-oai-tracks", ollamatest.SQLAnswer("SELECT count(*) AS n FROM Track"), 32768)
+	c, _ := openaiCLI(t, t.TempDir())
+	code, out, errs := runWith(t, c, "", "ask", "--llm-url", host+"/v1", "--model", "qa-cli-oai-tracks:latest", "--no-explain", "--no-vote",
+		"--model-timeout", "360s", "--format", "json", "How many tracks are there?")
+	var doc struct {
+		Results    []map[string]any   `json:"results"`
+		Model      string             `json:"model"`
+		ModelStats *engine.ModelStats `json:"model_stats"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 || len(doc.Results) != 1 || doc.Results[0]["n"] != 3503.0 {
+		t.Fatalf("exit %d (%v): %s\n%s", code, err, out, errs)
+	}
+	if doc.ModelStats == nil || len(doc.ModelStats.Rounds) != 1 || doc.ModelStats.Rounds[0].PromptTokens == 0 || doc.ModelStats.Rounds[0].GeneratedTokens == 0 {
+		t.Errorf("model stats %+v", doc.ModelStats)
+	}
+	t.Logf("querent ask --llm-url %s/v1: %+v", host, doc.ModelStats.Rounds)
+}

@@ -54,10 +54,22 @@ func TestRealOpenAICompatible(t *testing.T) {
 	}
 	t.Logf("tiny over /v1: %+v in %d pieces", resp, len(pieces))
 
-	_, err = m.Chat(ctx, engine.ChatRequest{Model: "no-such-model-here"})
+	_, err = m.Chat(ctx, engine.ChatRequest{Model: "no-such-model-here", Messages: []engine.Message{{Role: "user", Content: "hi"}}})
 	if engine.ErrorCode(err) != engine.CodeModelMissing {
 		t.Errorf("an unknown model: %v", err)
 	}
+	t.Logf("an unknown model: %v", err)
+
+	// Cancelled while the server reads a long prompt: the request ends.
+	cctx, cancel := context.WithCancel(ctx)
+	stop := time.AfterFunc(300*time.Millisecond, cancel)
+	defer stop.Stop()
+	start := time.Now()
+	_, err = m.Chat(cctx, engine.ChatRequest{Model: "qa-oai-tracks", Messages: []engine.Message{{Role: "user", Content: strings.Repeat("How many tracks are there? ", 400)}}})
+	if engine.ErrorCode(err) != engine.CodeCancelled {
+		t.Errorf("a cancelled chat: %v", err)
+	}
+	t.Logf("cancelled after %s", time.Since(start).Round(time.Millisecond))
 
 	a := &ask.Asker{DB: chinook(t, t.TempDir()), Model: m, ModelName: "qa-oai-tracks"}
 	ans, err := a.Ask(ctx, "How many tracks are there?", nil, ask.Options{Client: "test", NoExplain: true, NoVote: true})
@@ -68,5 +80,7 @@ func TestRealOpenAICompatible(t *testing.T) {
 		ans.ModelStats.Rounds[0].PromptTokens == 0 || ans.ModelStats.Rounds[0].GeneratedTokens == 0 {
 		t.Fatalf("answer %+v errors %+v stats %+v", ans, ans.Errors, ans.ModelStats)
 	}
+	// The API has no num_ctx: the server's own window holds the prompt
+	// (Ollama's /v1 keeps the model's default, and says so in usage).
 	t.Logf("the ask loop over /v1: %+v", ans.ModelStats.Rounds)
 }
