@@ -22,7 +22,7 @@ import (
 // the default), with a deadline for each model request.
 type ModelFactory func(host string, requestTimeout time.Duration) (engine.Model, error)
 
-const askUsage = `Usage: querent ask [--db FILE|URL] [--model NAME] [--ollama HOST] [--session FILE] [--max-rows N]
+const askUsage = `Usage: querent ask [--db FILE|URL] [--model NAME] [--ollama HOST|--llm-url URL] [--session FILE] [--max-rows N]
                    [--timeout DUR] [--model-timeout DUR] [--no-explain] [--no-vote] [--format text|json] [--] QUESTION
        querent ask --input REQUEST.json|-
 
@@ -37,6 +37,9 @@ Querent's own signals); when in doubt, up to 4 more readings of the question
 are drawn after the rows and the majority's result is the answer, the others
 listed (--no-vote turns that off). A question that is itself SQL runs as SQL,
 without the model. Without --db, the bundled Chinook demo database is used.
+--llm-url URL (or $OPENAI_BASE_URL) asks an OpenAI-compatible server instead
+of Ollama: LM Studio, llama.cpp's llama-server, vLLM, Jan (its key, if it
+wants one, in $OPENAI_API_KEY).
 
   querent ask "Which artist has the most albums?"
   querent ask --session s.json "Top 5 countries by sales"
@@ -79,6 +82,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 	dbf := addDBFlags(fs, "to ask", " (default: the bundled Chinook demo)")
 	model := fs.String("model", "", "the Ollama model to use (default: the best SQL model installed)")
 	host := fs.String("ollama", "", "Ollama's address (default: $OLLAMA_HOST, else 127.0.0.1:11434)")
+	llmURL := addLLMURLFlag(fs)
 	sessionPath := fs.String("session", "", "a file that keeps the conversation, so follow-up questions work")
 	maxRows := fs.Int64("max-rows", engine.DefaultMaxRows, "the most rows to return (at most 1,000,000)")
 	timeout := engine.DefaultTimeout
@@ -112,7 +116,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 		}
 		session = engine.SessionFromContext(req.SessionContext)
 		dbf.allowSuperuser = dbf.allowSuperuser || req.AllowSuperuser
-		return c.ask(ctx, s, askParams{db: dbf, conn: &conn, question: req.Question, model: *model, host: *host, maxRows: rows,
+		return c.ask(ctx, s, askParams{db: dbf, conn: &conn, question: req.Question, model: *model, host: *host, llmURL: *llmURL, maxRows: rows,
 			timeout: timeout, modelTimeout: modelTimeout, format: format, session: session,
 			explain: req.ExplainResults == nil || *req.ExplainResults, vote: !*noVote && (req.Vote == nil || *req.Vote), pull: *pull, warnings: bounds})
 	}
@@ -130,7 +134,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 			return c.fail(s, "ask", format, question, err)
 		}
 	}
-	code := c.ask(ctx, s, askParams{db: dbf, question: question, model: *model, host: *host, maxRows: rows,
+	code := c.ask(ctx, s, askParams{db: dbf, question: question, model: *model, host: *host, llmURL: *llmURL, maxRows: rows,
 		timeout: timeout, modelTimeout: modelTimeout, format: format, session: session, explain: !*noExplain, vote: !*noVote, pull: *pull, warnings: bounds})
 	if *sessionPath != "" && session != nil {
 		if err := saveSession(*sessionPath, session); err != nil {
@@ -148,6 +152,8 @@ type askParams struct {
 	// conn is the request's connection (--input); nil: db.target.
 	conn                  *engine.Connection
 	question, model, host string
+	// llmURL is --llm-url: an OpenAI-compatible server instead of Ollama.
+	llmURL                string
 	maxRows               int
 	timeout, modelTimeout time.Duration
 	format                string
@@ -292,7 +298,11 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 	if ask.IsSQL(ctx, db, p.question) {
 		return c.askSQL(ctx, s, db, p)
 	}
-	srv, err := ask.Connect(ctx, ask.Connector(c.Model), p.host, p.modelTimeout)
+	connect, err := c.connector(p.host, p.llmURL)
+	if err != nil {
+		return c.finishAsk(s, p, askAnswer(p, err), err)
+	}
+	srv, err := ask.Connect(ctx, connect, p.host, p.modelTimeout)
 	if err != nil {
 		return c.finishAsk(s, p, askAnswer(p, err), err)
 	}

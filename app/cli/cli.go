@@ -29,7 +29,9 @@ type CLI struct {
 	// Importer is the engine's import use case (engine/importer).
 	Importer *importer.Importer
 	Model    ModelFactory
-	History  HistoryOpener
+	// OpenAI connects to an OpenAI-compatible server (--llm-url; nil: none).
+	OpenAI  OpenAIFactory
+	History HistoryOpener
 	// Glossary opens the glossaries' store (nil: no glossary).
 	Glossary GlossaryOpener
 	Serve    Server

@@ -148,6 +148,7 @@ func (c *CLI) runEval(ctx context.Context, args []string, s *stdio) int {
 type evalArgs struct {
 	db                                    *dbFlags
 	gold, predictions, regrade, out, host string
+	llmURL                                string
 	models                                stringList
 	k                                     int
 	compare                               string
@@ -174,6 +175,7 @@ func parseEvalArgs(args []string, s *stdio) (*evalArgs, bool, int) {
 	fs.StringVar(&a.out, "out", "", "a folder to write records.jsonl, report.json and report.md into")
 	fs.Var(enumFlag{&a.format, []string{"text", "json"}}, "format", "output: text (for people) or json (the report)")
 	fs.StringVar(&a.host, "ollama", "", "Ollama's address (default: $OLLAMA_HOST, else 127.0.0.1:11434)")
+	fs.StringVar(&a.llmURL, "llm-url", "", llmURLUsage)
 	fs.Var(durationFlag{&a.modelTimeout}, "model-timeout", "the longest each model request may take (default 2m)")
 	fs.Var(durationFlag{&a.timeout}, "timeout", "the longest each query may run (default 30s)")
 	if ok, code := parseFlags(fs, args, s, evalUsage); !ok {
@@ -298,7 +300,11 @@ func (c *CLI) verifiedGold(ctx context.Context, a *evalArgs) (engine.Database, *
 
 // evalModels connects to Ollama and picks the models to evaluate.
 func (c *CLI) evalModels(ctx context.Context, a *evalArgs, opts *eval.Options) error {
-	srv, err := ask.Connect(ctx, ask.Connector(c.Model), a.host, a.modelTimeout)
+	connect, err := c.connector(a.host, a.llmURL)
+	if err != nil {
+		return err
+	}
+	srv, err := ask.Connect(ctx, connect, a.host, a.modelTimeout)
 	if err != nil {
 		return err
 	}
@@ -521,6 +527,7 @@ func (c *CLI) runEvalInit(ctx context.Context, args []string, s *stdio) int {
 	n := fs.Int("n", 30, "how many questions to keep")
 	force := fs.Bool("force", false, "replace the file if it exists")
 	host := fs.String("ollama", "", "Ollama's address (default: $OLLAMA_HOST, else 127.0.0.1:11434)")
+	llmURL := addLLMURLFlag(fs)
 	modelTimeout := 10 * time.Minute
 	fs.Var(durationFlag{&modelTimeout}, "model-timeout", "the longest each model request may take (default 10m: drafting is long)")
 	format := "text"
@@ -569,7 +576,11 @@ func (c *CLI) runEvalInit(ctx context.Context, args []string, s *stdio) int {
 	}
 	defer db.Close()
 	doc.Database = db.Name()
-	srv, err := ask.Connect(ctx, ask.Connector(c.Model), *host, modelTimeout)
+	connect, err := c.connector(*host, *llmURL)
+	if err != nil {
+		return fail(err)
+	}
+	srv, err := ask.Connect(ctx, connect, *host, modelTimeout)
 	if err != nil {
 		return fail(err)
 	}

@@ -76,6 +76,7 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 	question := fs.String("question", "", "a question in plain language; a local Ollama model writes the SQL")
 	model := fs.String("model", "", "the Ollama model for --question")
 	host := fs.String("ollama", "", "Ollama's address for --question")
+	llmURL := fs.String("llm-url", "", "an OpenAI-compatible server for --question instead of Ollama, e.g. http://127.0.0.1:1234/v1 (default: $OPENAI_BASE_URL when set)")
 	out := fs.String("out", "", "the file to write: .xlsx or .csv")
 	maxRows := fs.Int64("max-rows", 0, "the most rows to export (default: all)")
 	timeout := engine.DefaultExportTimeout
@@ -121,7 +122,7 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 	var pending *heldHistory
 	if *question != "" {
 		var sql, name string
-		sql, name, pending, err = c.questionSQL(ctx, s, db, *question, *model, *host)
+		sql, name, pending, err = c.questionSQL(ctx, s, db, *question, *model, *host, *llmURL)
 		defer pending.flush(ctx)
 		if err != nil {
 			return fail(err)
@@ -150,8 +151,12 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 // questionSQL asks the model for the SQL of a question (checking it on a
 // few rows), for an export. The question's history entry is held back (the
 // returned heldHistory) until the export says how many rows it wrote.
-func (c *CLI) questionSQL(ctx context.Context, s *stdio, db engine.Database, question, model, host string) (string, string, *heldHistory, error) {
-	asker, err := ask.Ready(ctx, ask.Connector(c.Model), host, ask.RequestTimeout, model, db, nil)
+func (c *CLI) questionSQL(ctx context.Context, s *stdio, db engine.Database, question, model, host, llmURL string) (string, string, *heldHistory, error) {
+	connect, err := c.connector(host, llmURL)
+	if err != nil {
+		return "", "", nil, err
+	}
+	asker, err := ask.Ready(ctx, connect, host, ask.RequestTimeout, model, db, nil)
 	if err != nil {
 		return "", "", nil, err
 	}

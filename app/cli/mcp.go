@@ -50,6 +50,7 @@ func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
 	allowSuperuser := fs.Bool("allow-superuser", false, allowSuperuserUsage)
 	model := fs.String("model", "", "the Ollama model of the ask tool (default: the best SQL model installed)")
 	host := fs.String("ollama", "", "Ollama's address (default: $OLLAMA_HOST, else 127.0.0.1:11434)")
+	llmURL := addLLMURLFlag(fs)
 	maxRows := fs.Int("max-rows", 50, "run_query's default row cap (a call may ask for up to 1000)")
 	maxChars := fs.Int("max-chars", 20_000, "the most characters of rows a tool returns")
 	timeout := engine.DefaultTimeout
@@ -86,8 +87,13 @@ func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
 		dbs[i] = mcp.Database{Name: names[i], DB: db}
 	}
 	opts := mcp.Options{MaxRows: *maxRows, MaxChars: *maxChars, Timeout: timeout, OllamaHost: *host, ModelName: *model, Version: c.version(), Grace: Grace}
-	if c.Model != nil {
-		opts.Model = func(host string, t time.Duration) (engine.Model, error) { return c.Model(host, t) }
+	connect, err := c.connector(*host, *llmURL)
+	if err != nil {
+		printError(s.err, "mcp", err)
+		return 2
+	}
+	if c.Model != nil || *llmURL != "" {
+		opts.Model = func(host string, t time.Duration) (engine.Model, error) { return connect(host, t) }
 	}
 	if c.History != nil {
 		h, closeH, err := c.History(ctx)
@@ -108,7 +114,7 @@ func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
 		}
 	}
 	fmt.Fprintf(s.err, "querent mcp: serving %s (read-only) over standard input/output\n", strings.Join(names, ", "))
-	err := mcp.New(dbs, opts).Run(ctx, mcp.Stdio(s.in, s.out))
+	err = mcp.New(dbs, opts).Run(ctx, mcp.Stdio(s.in, s.out))
 	if errors.Is(err, mcp.ErrStopped) {
 		fmt.Fprintf(s.err, "querent mcp: warning: a call did not stop within %s of being cancelled; exiting without it\n", Grace)
 	}

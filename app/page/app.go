@@ -53,6 +53,10 @@ type Deps struct {
 	Connect func(ctx context.Context, c engine.Connection, opts engine.OpenOptions) (engine.Database, error)
 	// Model connects to Ollama at host ("" → $OLLAMA_HOST or the default).
 	Model func(host string, timeout time.Duration) (engine.Model, error)
+	// OpenAI connects to an OpenAI-compatible server at its API root
+	// (http://127.0.0.1:1234/v1) with an API key ("" → $OPENAI_API_KEY);
+	// nil: this build talks to Ollama only.
+	OpenAI func(baseURL, apiKey string, timeout time.Duration) (engine.Model, error)
 	// History opens the history of questions.
 	History func(ctx context.Context) (engine.History, func(), error)
 	// Glossary opens the glossaries' store (nil: no glossary).

@@ -17,8 +17,12 @@ type Ask struct{ a *app }
 // OllamaStatus is what the page shows next to the model picker.
 type OllamaStatus struct {
 	Running bool `json:"running"`
+	// Kind is the model server's API: "ollama" (downloads in the picker)
+	// or "openai" (an OpenAI-compatible server: its models, no downloads).
+	Kind string `json:"kind"`
 	// Host is the address in use (http://127.0.0.1:11434), and HostSource
-	// where it comes from: "settings", "OLLAMA_HOST" or "default".
+	// where it comes from: "settings", "OLLAMA_HOST", "OPENAI_BASE_URL" or
+	// "default".
 	Host       string             `json:"host"`
 	HostSource string             `json:"host_source"`
 	Models     []engine.ModelInfo `json:"models"`      // chat models installed
@@ -33,18 +37,23 @@ type OllamaStatus struct {
 // Status asks Ollama which models are installed and which would be used.
 func (q *Ask) Status() (*OllamaStatus, error) {
 	set := q.a.settings()
-	st := &OllamaStatus{Host: set.OllamaHost, HostSource: "settings", Models: []engine.ModelInfo{}}
-	if set.OllamaHost == "" {
+	ms := q.a.modelServer(set)
+	st := &OllamaStatus{Kind: ms.kind, Host: set.OllamaHost, HostSource: "settings", Models: []engine.ModelInfo{}}
+	switch {
+	case ms.kind == kindOpenAI:
+		st.Host, st.HostSource = ms.url, ms.source
+	case set.OllamaHost == "":
 		st.Host, st.HostSource = strings.Trim(strings.TrimSpace(os.Getenv("OLLAMA_HOST")), "\"'"), "OLLAMA_HOST"
 		if st.Host == "" {
 			st.HostSource = "default"
 		}
 	}
-	if q.a.deps.Model == nil {
-		st.Problem, st.Fix, st.Code = "this build cannot talk to Ollama", "", engine.CodeInternal
+	connect := q.a.connector(set)
+	if connect == nil || q.a.deps.Model == nil && ms.kind == kindOllama {
+		st.Problem, st.Fix, st.Code = "this build cannot talk to the model server", "", engine.CodeInternal
 		return st, nil
 	}
-	m, err := q.a.deps.Model(set.OllamaHost, ask.StatusTimeout)
+	m, err := connect(set.OllamaHost, ask.StatusTimeout)
 	if err != nil {
 		e := engine.AsError(err)
 		st.Problem, st.Fix, st.Code = e.Message, e.Hint, e.Code
@@ -152,7 +161,7 @@ func (q *Ask) asker(ctx context.Context, db engine.Database, set SettingsData, q
 		ans.AddError(err)
 		return ans
 	}
-	srv, err := ask.Connect(ctx, ask.Connector(q.a.deps.Model), set.OllamaHost, ask.RequestTimeout)
+	srv, err := ask.Connect(ctx, q.a.connector(set), set.OllamaHost, ask.RequestTimeout)
 	if err != nil {
 		return nil, fail(err)
 	}
@@ -250,7 +259,11 @@ func (q *Ask) PullModel(name string) error {
 		name = ask.DefaultPullModel
 	}
 	set := q.a.settings()
-	m, err := q.a.deps.Model(set.OllamaHost, 0)
+	connect := q.a.connector(set)
+	if connect == nil {
+		return engine.Errorf(engine.CodeInternal, "this build cannot talk to a model server")
+	}
+	m, err := connect(set.OllamaHost, 0)
 	if err != nil {
 		return err
 	}

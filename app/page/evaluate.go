@@ -207,7 +207,8 @@ func safeName(s string) string {
 
 // model connects to Ollama with the settings' host and lists the models.
 func (e *Evaluate) model(ctx context.Context, timeout time.Duration) (*ask.Server, error) {
-	return ask.Connect(ctx, ask.Connector(e.a.deps.Model), e.a.settings().OllamaHost, timeout)
+	set := e.a.settings()
+	return ask.Connect(ctx, e.a.connector(set), set.OllamaHost, timeout)
 }
 
 // Run asks every question of the gold set of each model through the real

@@ -14,10 +14,21 @@ type Settings struct{ a *app }
 // SettingsData are the user's choices.
 type SettingsData struct {
 	OllamaHost string `json:"ollama_host"` // "" → $OLLAMA_HOST or 127.0.0.1:11434
-	Model      string `json:"model"`       // "" → the best SQL model installed
-	MaxRows    int    `json:"max_rows"`    // rows shown per answer, at most engine.MaxRowsInMemory
-	TimeoutS   int    `json:"timeout_s"`   // seconds a query may run, at most engine.MaxTimeout
-	Theme      string `json:"theme"`       // system, light or dark
+	// LLMURL, when set, is an OpenAI-compatible server's API root
+	// (http://127.0.0.1:1234/v1) used instead of Ollama; "" uses Ollama,
+	// or $OPENAI_BASE_URL when it is set and OllamaHost is not.
+	LLMURL string `json:"llm_url"`
+	// APIKey is that server's key ("" → $OPENAI_API_KEY). It is kept in
+	// settings.json (readable by this user only) and never given back:
+	// Get blanks it and says APIKeySet; Save keeps the saved key when
+	// given none, unless ClearAPIKey.
+	APIKey      string `json:"api_key,omitempty"`
+	APIKeySet   bool   `json:"api_key_set"`
+	ClearAPIKey bool   `json:"clear_api_key,omitempty"`
+	Model       string `json:"model"`     // "" → the best SQL model installed
+	MaxRows     int    `json:"max_rows"`  // rows shown per answer, at most engine.MaxRowsInMemory
+	TimeoutS    int    `json:"timeout_s"` // seconds a query may run, at most engine.MaxTimeout
+	Theme       string `json:"theme"`     // system, light or dark
 	// SkipExplanation shows the rows without the model's explanation and
 	// follow-up questions (one model request less per question).
 	SkipExplanation bool `json:"skip_explanation"`
@@ -57,6 +68,8 @@ func (s SettingsData) valid() (SettingsData, error) {
 		s.Theme = d.Theme
 	}
 	s.OllamaHost = strings.TrimSpace(s.OllamaHost)
+	s.LLMURL = strings.TrimSpace(s.LLMURL)
+	s.APIKey = strings.TrimSpace(s.APIKey)
 	s.Model = strings.TrimSpace(s.Model)
 	switch {
 	case s.MaxRows < 1 || s.MaxRows > engine.MaxRowsInMemory:
@@ -90,8 +103,14 @@ func (a *app) settings() SettingsData {
 
 // Get returns the settings.
 func (s *Settings) Get() (*SettingsData, error) {
-	v := s.a.settings()
+	v := s.a.settings().shown()
 	return &v, nil
+}
+
+// shown is the settings as the page gets them: without the API key.
+func (s SettingsData) shown() SettingsData {
+	s.APIKeySet, s.APIKey, s.ClearAPIKey = s.APIKey != "", "", false
+	return s
 }
 
 // Save checks and saves the settings, and returns them as saved.
@@ -100,12 +119,17 @@ func (s *Settings) Save(data SettingsData) (*SettingsData, error) {
 	if err != nil {
 		return nil, err
 	}
+	if v.APIKey == "" && !v.ClearAPIKey {
+		v.APIKey = s.a.settings().APIKey
+	}
+	v.APIKeySet, v.ClearAPIKey = false, false
 	if err := s.a.writeJSON("settings.json", v); err != nil {
 		return nil, engine.Errorf(engine.CodeUsage, "cannot save the settings: %v", err).WithErr(err).WithHint("check that Querent's data folder can be written")
 	}
 	s.a.mu.Lock()
 	s.a.asker = nil // a new model or host
 	s.a.mu.Unlock()
+	v = v.shown()
 	return &v, nil
 }
 

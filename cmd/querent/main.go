@@ -35,7 +35,7 @@ func main() {
 		os.Exit(code)
 	})
 	c := &cli.CLI{Open: wiring.OpenDatabase, Connect: wiring.Connect, DisplayName: wiring.DisplayName, Importer: wiring.NewImporter(),
-		Model: wiring.NewModel, History: wiring.OpenHistory, Glossary: wiring.OpenGlossary,
+		Model: wiring.NewModel, OpenAI: wiring.NewOpenAI, History: wiring.OpenHistory, Glossary: wiring.OpenGlossary,
 		Serve: serve, Version: version}
 	code := c.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if ctx.Err() != nil && code != 0 {

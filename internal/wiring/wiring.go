@@ -19,6 +19,7 @@ import (
 	"querent/engine/glossary"
 	"querent/engine/importer"
 	"querent/engine/ollama"
+	"querent/engine/openai"
 	"querent/engine/postgres"
 	"querent/engine/sqlite"
 	"querent/engine/worker"
@@ -208,6 +209,12 @@ func NewModel(host string, timeout time.Duration) (engine.Model, error) {
 	return ollama.New(ollama.Config{Host: host, RequestTimeout: timeout})
 }
 
+// NewOpenAI connects to an OpenAI-compatible server (LM Studio,
+// llama-server, vLLM, Jan) at baseURL with apiKey ("" → $OPENAI_API_KEY).
+func NewOpenAI(baseURL, apiKey string, timeout time.Duration) (engine.Model, error) {
+	return openai.New(openai.Config{BaseURL: baseURL, APIKey: apiKey, RequestTimeout: timeout})
+}
+
 // The app's History service edits the store.
 var _ page.HistoryEditor = (*sqlite.HistoryStore)(nil)
 
@@ -249,6 +256,7 @@ func PageDeps(version string) page.Deps {
 		Open:     OpenDatabase,
 		Connect:  Connect,
 		Model:    NewModel,
+		OpenAI:   NewOpenAI,
 		History:  OpenHistory,
 		Glossary: OpenGlossary,
 		Importer: NewImporter(),

@@ -1172,8 +1172,14 @@ export interface ModelStats {
 export interface OllamaStatus {
   running: boolean;
   /**
+   * Kind is the model server's API: "ollama" (downloads in the picker)
+   * or "openai" (an OpenAI-compatible server: its models, no downloads).
+   */
+  kind: string;
+  /**
    * Host is the address in use (http://127.0.0.1:11434), and HostSource
-   * where it comes from: "settings", "OLLAMA_HOST" or "default".
+   * where it comes from: "settings", "OLLAMA_HOST", "OPENAI_BASE_URL" or
+   * "default".
    */
   host: string;
   host_source: string;
@@ -1402,6 +1408,21 @@ export interface SessionTurn {
 export interface SettingsData {
   /** "" → $OLLAMA_HOST or 127.0.0.1:11434 */
   ollama_host: string;
+  /**
+   * LLMURL, when set, is an OpenAI-compatible server's API root
+   * (http://127.0.0.1:1234/v1) used instead of Ollama; "" uses Ollama,
+   * or $OPENAI_BASE_URL when it is set and OllamaHost is not.
+   */
+  llm_url: string;
+  /**
+   * APIKey is that server's key ("" → $OPENAI_API_KEY). It is kept in
+   * settings.json (readable by this user only) and never given back:
+   * Get blanks it and says APIKeySet; Save keeps the saved key when
+   * given none, unless ClearAPIKey.
+   */
+  api_key?: string;
+  api_key_set: boolean;
+  clear_api_key?: boolean;
   /** "" → the best SQL model installed */
   model: string;
   /** rows shown per answer, at most engine.MaxRowsInMemory */

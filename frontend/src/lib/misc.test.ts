@@ -86,7 +86,7 @@ describe('progress', () => {
 });
 
 describe('settings', () => {
-  const ok = { ollama_host: '', model: '', max_rows: 1000, timeout_s: 30, theme: 'system' as const, skip_explanation: false, skip_votes: false, require_readonly_role: false, allow_superuser: false, language: '' };
+  const ok = { ollama_host: '', llm_url: '', api_key_set: false, model: '', max_rows: 1000, timeout_s: 30, theme: 'system' as const, skip_explanation: false, skip_votes: false, require_readonly_role: false, allow_superuser: false, language: '' };
   it('accepts good settings and names bad fields', () => {
     expect(validateSettings(ok)).toEqual({});
     expect(Object.keys(validateSettings({ ...ok, max_rows: 0, timeout_s: 4000 }))).toEqual(['max_rows', 'timeout_s']);
@@ -94,6 +94,11 @@ describe('settings', () => {
     // Go's ceilings (engine.MaxTimeout, engine.MaxRowsInMemory).
     expect(validateSettings({ ...ok, timeout_s: 600, max_rows: 1_000_000 })).toEqual({});
     expect(Object.keys(validateSettings({ ...ok, timeout_s: 601, max_rows: 1_000_001 }))).toEqual(['max_rows', 'timeout_s']);
+  });
+  it('checks the OpenAI-compatible server address', () => {
+    expect(validateSettings({ ...ok, llm_url: 'http://127.0.0.1:1234/v1' })).toEqual({});
+    expect(validateSettings({ ...ok, llm_url: 'http://gpu box:8000/v1' }).llm_url).toBeTruthy();
+    expect(fieldOfError('invalid OpenAI-compatible server URL: bad port "0" (want 1-65535)')).toBe('llm_url');
   });
   it("places Go's message at its field", () => {
     expect(fieldOfError('the row cap must be between 1 and 1,000,000')).toBe('max_rows');

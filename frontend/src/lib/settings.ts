@@ -16,6 +16,9 @@ export function validateSettings(s: SettingsData): SettingsErrors {
   if (s.ollama_host && /\s/.test(s.ollama_host)) {
     e.ollama_host = i18n.m.settings.errHost;
   }
+  if (s.llm_url !== undefined && s.llm_url !== '' && (/\s/.test(s.llm_url) || !/^(https?:\/\/)?[^/\s]+/i.test(s.llm_url))) {
+    e.llm_url = i18n.m.settings.errLlmUrl;
+  }
   if (!['system', 'light', 'dark'].includes(s.theme)) e.theme = i18n.m.settings.errTheme;
   return e;
 }
@@ -27,6 +30,7 @@ export function fieldOfError(message: string): keyof SettingsData | 'other' {
   if (m.includes('timeout')) return 'timeout_s';
   if (m.includes('theme')) return 'theme';
   if (m.includes('language')) return 'language';
+  if (m.includes('openai') || m.includes('llm-url') || m.includes('server url')) return 'llm_url';
   if (m.includes('host') || m.includes('ollama') || m.includes('address')) return 'ollama_host';
   if (m.includes('model')) return 'model';
   return 'other';

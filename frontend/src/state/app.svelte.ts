@@ -958,7 +958,7 @@ class AppState {
 
   async saveSettings(s: SettingsData): Promise<SettingsData> {
     const saved = await api.Settings.Save(s);
-    const hostOrModelChanged = !this.settings || this.settings.ollama_host !== saved.ollama_host || this.settings.model !== saved.model;
+    const hostOrModelChanged = !this.settings || this.settings.ollama_host !== saved.ollama_host || this.settings.llm_url !== saved.llm_url || !!s.api_key || !!s.clear_api_key || this.settings.model !== saved.model;
     this.settings = saved;
     applyTheme(saved.theme);
     setLanguage(saved.language);

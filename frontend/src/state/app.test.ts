@@ -62,7 +62,7 @@ function fake(impl: Record<string, Handler>, kind: 'browser' | 'desktop' = 'brow
     'Datasets.Current': () => demo,
     'Datasets.Schema': () => ({ database: demo.name, tables: [] }),
     'Datasets.Recent': () => [],
-    'Settings.Get': () => ({ ollama_host: '', model: '', max_rows: 1000, timeout_s: 30, theme: 'system' }),
+    'Settings.Get': () => ({ ollama_host: '', llm_url: '', api_key_set: false, model: '', max_rows: 1000, timeout_s: 30, theme: 'system' }),
     'Settings.Version': () => 'v1.2.3',
     'Ask.Status': () => ({ running: true, host: '', models: [], model: 'qwen2.5-coder:7b', embed_model: '', problem: '', fix: '', code: '' }),
   };
@@ -306,7 +306,7 @@ describe('the app state', () => {
     const f = fake({ 'Settings.Save': (s) => s });
     await app.boot(f.t);
     const before = f.calls.filter((c) => c.target === 'Ask.Status').length;
-    await app.saveSettings({ ollama_host: '', model: 'sqlcoder:7b', max_rows: 100, timeout_s: 30, theme: 'dark', skip_explanation: false, skip_votes: false, require_readonly_role: false, allow_superuser: false, language: '' });
+    await app.saveSettings({ ollama_host: '', llm_url: '', api_key_set: false, model: 'sqlcoder:7b', max_rows: 100, timeout_s: 30, theme: 'dark', skip_explanation: false, skip_votes: false, require_readonly_role: false, allow_superuser: false, language: '' });
     expect(app.settings?.max_rows).toBe(100);
     expect(f.calls.filter((c) => c.target === 'Ask.Status').length).toBe(before + 1);
   });
