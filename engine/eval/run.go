@@ -282,8 +282,12 @@ func (r *runner) askModel(ctx context.Context, name string) error {
 					sessions[root] = sess
 				}
 			}
+			o := opts
+			if sess != nil {
+				o.FollowUp = ask.FollowUpYes // the gold set says it follows: read it so however it reads
+			}
 			start := time.Now()
-			ans, err := asker.Ask(ctx, it.Question, sess, opts)
+			ans, err := asker.Ask(ctx, it.Question, sess, o)
 			latency := engine.Seconds(time.Since(start))
 			switch code := engine.ErrorCode(err); code {
 			case engine.CodeCancelled, engine.CodeModelMissing, engine.CodeDatabase:
