@@ -412,7 +412,7 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 	resp, err := l.a.Model.Chat(rctx, req)
 	round := l.a.round(stageName(n), req, resp)
 	var long *errThoughtTooLong
-	if err != nil && errors.As(context.Cause(rctx), &long) && ctx.Err() == nil {
+	if errors.As(context.Cause(rctx), &long) && ctx.Err() == nil {
 		sr.wait()
 		return attemptResult{kind: failed, err: thoughtTooLong(req.Model, long, err), round: round}
 	}

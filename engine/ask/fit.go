@@ -170,13 +170,15 @@ func capWindow(numCtx, window int) int {
 
 // promptCut reports whether the server read less of a prompt than was
 // sent: Ollama cuts a prompt longer than num_ctx to fit it (dropping the
-// oldest messages, or the tokens after the first few), and its
-// prompt_eval_count then counts what it read. sent is the estimate (four
-// bytes a token), which can be off either way by a fifth or so; a cut
-// shows as a count that fills the window (at most num_ctx, at least
-// num_ctx less 64 tokens) for a prompt estimated longer than it, or as a
-// count under half the estimate (no tokenizer reads eight bytes a token
-// on average over a prompt of rules, DDL and a question).
+// oldest messages, or the tokens after the first few), and so does a
+// server started with a smaller context than it says; prompt_eval_count
+// then counts what it read. sent is the estimate (four bytes a token).
+// Real tokenizers read fewer bytes a token than four on rules, DDL and
+// sample values (3 to 4), and the chat template adds tokens, so the
+// server's count of a whole prompt is at or above the estimate, and a
+// count under seven tenths of it (more than 5.7 bytes a token) means a
+// cut. So does a count that fills num_ctx (within 64 tokens) for a prompt
+// estimated longer than num_ctx.
 func promptCut(sent, read, numCtx int) bool {
 	if read <= 0 || sent <= 0 {
 		return false
@@ -184,7 +186,7 @@ func promptCut(sent, read, numCtx int) bool {
 	if numCtx > 0 && sent > numCtx && read <= numCtx && read >= numCtx-64 {
 		return true
 	}
-	return sent >= 256 && 2*read < sent
+	return sent >= 256 && 10*read < 7*sent
 }
 
 // sentTokens is the four-bytes-a-token estimate of a request's prompt.

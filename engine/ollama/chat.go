@@ -92,6 +92,10 @@ func (c *Client) Chat(ctx context.Context, req engine.ChatRequest) (*engine.Chat
 		}
 	}
 	err := c.api.Chat(callCtx, areq, func(r api.ChatResponse) error {
+		if callCtx.Err() != nil {
+			// Lines already read still come: a cancel ends them here.
+			return callCtx.Err()
+		}
 		emit("", r.Message.Thinking)
 		if r.Message.Content != "" {
 			emit(filter.Write(r.Message.Content))

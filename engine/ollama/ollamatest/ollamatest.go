@@ -56,6 +56,10 @@ type Spec struct {
 	// the digest /api/tags lists (default one made from the name).
 	Architecture string
 	Digest       string
+	// Reads, when set, is the window the server really reads, whatever
+	// /api/show says and num_ctx asks (a server started with a smaller
+	// context, which /api/show does not tell): longer prompts are cut to it.
+	Reads int
 }
 
 // The fake counts as Ollama does, at about four characters a token: a
@@ -421,6 +425,9 @@ func (s *Server) evaluate(req Request, sp Spec) cost {
 	limit := req.NumCtx()
 	if sp.ContextLength > 0 && (limit == 0 || limit > sp.ContextLength) {
 		limit = sp.ContextLength
+	}
+	if sp.Reads > 0 && (limit == 0 || limit > sp.Reads) {
+		limit = sp.Reads
 	}
 	if limit > 0 && c.whole > limit {
 		c.whole, c.evaluated = limit, min(c.evaluated, limit)
