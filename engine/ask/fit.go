@@ -173,17 +173,19 @@ func capWindow(numCtx, window int) int {
 // oldest messages, or the tokens after the first few), and so does a
 // server started with a smaller context than it says; prompt_eval_count
 // then counts what it read. sent is the estimate (four bytes a token).
-// Real tokenizers read fewer bytes a token than four on rules, DDL and
-// sample values (3 to 4), and the chat template adds tokens, so the
-// server's count of a whole prompt is at or above the estimate, and a
-// count under seven tenths of it (more than 5.7 bytes a token) means a
-// cut. So does a count that fills num_ctx (within 64 tokens) for a prompt
-// estimated longer than num_ctx.
+// Two signs prove a cut. A count that fills num_ctx (within 64 tokens):
+// every request leaves the answer's room (at least 576 tokens) above the
+// estimate, so a prompt that reaches the top of the window was longer
+// than it, whatever the estimate said (a tokenizer that reads far fewer
+// bytes a token than four). And a count under seven tenths of the
+// estimate: real tokenizers read 3 to 4 bytes a token on rules, DDL and
+// sample values, and the chat template adds tokens, so a whole prompt
+// counts at or above the estimate; 5.7 bytes a token and more is a cut.
 func promptCut(sent, read, numCtx int) bool {
 	if read <= 0 || sent <= 0 {
 		return false
 	}
-	if numCtx > 0 && sent > numCtx && read <= numCtx && read >= numCtx-64 {
+	if numCtx > 0 && read >= numCtx-64 {
 		return true
 	}
 	return sent >= 256 && 10*read < 7*sent

@@ -190,7 +190,8 @@ func TestPromptCut(t *testing.T) {
 		{3000, 1024, 32768, true}, // read far less than sent
 		{5000, 4096, 4096, true},  // filled the window, sent more
 		{5000, 4090, 4096, true},
-		{4000, 4096, 4096, false}, // filled it, but was estimated shorter
+		{3000, 4096, 4096, true},  // filled it: longer than the estimate, no room left
+		{3000, 3900, 4096, false}, // room left for the answer
 		{100, 40, 0, false},       // too short to tell
 		{3000, 0, 4096, false},    // no count
 	} {

@@ -499,6 +499,9 @@ export const en = {
     of: (done: string, total: string) => `${done} of ${total}`,
     download: (model: string) => `Download ${model}`,
     downloaded: 'Downloaded. Questions can use it now.',
+    window: (n: string) => `${n}-token window`,
+    thinks: 'thinks',
+    vision: 'sees images',
   },
   settings: {
     title: 'Settings',
@@ -513,6 +516,7 @@ export const en = {
     notInstalled: (model: string) => `${model} (not installed)`,
     notRunning: "Ollama isn't running: only the saved choice is listed.",
     explain: 'Explain each answer and propose follow-up questions (a second model request, after the rows are shown)',
+    think: (model: string) => `Let ${model} think before it writes the SQL (slower: a thinking model writes hundreds of tokens first; off, it is told not to think)`,
     vote: 'When an answer is doubtful, draw up to 4 other readings after the rows and answer with the majority (more model requests)',
     queries: 'Queries',
     rows: 'Rows shown per answer',

@@ -504,6 +504,9 @@ export const fr: Messages = {
     of: (done, total) => `${done} sur ${total}`,
     download: (model) => `Télécharger ${model}`,
     downloaded: 'Téléchargé. Les questions peuvent l’utiliser dès maintenant.',
+    window: (n) => `fenêtre de ${n} jetons`,
+    thinks: 'réfléchit',
+    vision: 'voit les images',
   },
   settings: {
     title: 'Réglages',
@@ -518,6 +521,7 @@ export const fr: Messages = {
     notInstalled: (model) => `${model} (non installé)`,
     notRunning: 'Ollama ne tourne pas : seul le choix enregistré est listé.',
     explain: 'Expliquer chaque réponse et proposer des questions de suite (une seconde requête au modèle, après l’affichage des lignes)',
+    think: (model) => `Laisser ${model} réfléchir avant d’écrire le SQL (plus lent : un modèle qui réfléchit écrit d’abord des centaines de jetons ; sinon, on lui demande de ne pas réfléchir)`,
     vote: 'Quand une réponse est douteuse, tirer jusqu’à 4 autres lectures après les lignes et répondre avec la majorité (plus de requêtes au modèle)',
     queries: 'Requêtes',
     rows: 'Lignes affichées par réponse',

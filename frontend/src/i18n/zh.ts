@@ -494,6 +494,9 @@ export const zh: Messages = {
     of: (done, total) => `${done} / ${total}`,
     download: (model) => `下载 ${model}`,
     downloaded: '已下载。现在就可以用它回答问题。',
+    window: (n) => `${n} 词元窗口`,
+    thinks: '会思考',
+    vision: '能看图',
   },
   settings: {
     title: '设置',
@@ -508,6 +511,7 @@ export const zh: Messages = {
     notInstalled: (model) => `${model}（未安装）`,
     notRunning: 'Ollama 未运行：只列出已保存的选择。',
     explain: '解释每个回答并提出追问建议（在显示结果行之后，再请求一次模型）',
+    think: (model) => `让 ${model} 在编写 SQL 前先思考（更慢：会思考的模型会先写出数百个词元；关闭时会要求它不思考）`,
     vote: '回答有疑问时，在显示结果行之后最多再生成 4 种解读，并采用多数的结果（更多模型请求）',
     queries: '查询',
     rows: '每个回答显示的行数',

@@ -86,7 +86,7 @@ describe('progress', () => {
 });
 
 describe('settings', () => {
-  const ok = { ollama_host: '', model: '', max_rows: 1000, timeout_s: 30, theme: 'system' as const, skip_explanation: false, skip_votes: false, require_readonly_role: false, allow_superuser: false, language: '' };
+  const ok = { ollama_host: '', model: '', max_rows: 1000, timeout_s: 30, theme: 'system' as const, skip_explanation: false, skip_votes: false, require_readonly_role: false, allow_superuser: false, language: '', thinking_models: [] };
   it('accepts good settings and names bad fields', () => {
     expect(validateSettings(ok)).toEqual({});
     expect(Object.keys(validateSettings({ ...ok, max_rows: 0, timeout_s: 4000 }))).toEqual(['max_rows', 'timeout_s']);
