@@ -326,6 +326,8 @@ export const en = {
     tokens: (n: number) => ` · ${n} tokens`,
     preparing: 'Preparing: reading the schema…',
     writing: 'Writing SQL…',
+    thinking: 'The model is thinking…',
+    thinkingShown: 'What the model is thinking',
     checking: 'Checking the SQL…',
     running: 'Running the query…',
     repairing: (n: number, total: number) => `Repairing the SQL (${n} of ${total})…`,

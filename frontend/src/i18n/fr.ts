@@ -332,6 +332,8 @@ export const fr: Messages = {
     tokens: (n) => ` · ${n} jetons`,
     preparing: 'Préparation : lecture du schéma…',
     writing: 'Écriture du SQL…',
+    thinking: 'Le modèle réfléchit…',
+    thinkingShown: 'La réflexion du modèle',
     checking: 'Vérification du SQL…',
     running: 'Exécution de la requête…',
     repairing: (n, total) => `Correction du SQL (${n} sur ${total})…`,

@@ -323,6 +323,8 @@ export const zh: Messages = {
     tokens: (n) => ` · ${n} 个词元`,
     preparing: '准备中：正在读取结构…',
     writing: '正在编写 SQL…',
+    thinking: '模型正在思考…',
+    thinkingShown: '模型的思考过程',
     checking: '正在检查 SQL…',
     running: '正在运行查询…',
     repairing: (n, total) => `正在修复 SQL（${n} / ${total}）…`,

@@ -80,6 +80,8 @@ describe('progress', () => {
   it('says where the ask loop is', () => {
     expect(stageLabel({ stage: 'writing SQL', attempt: 1, attempts: 4, tokens: 48 })).toBe('Writing SQL… · 48 tokens');
     expect(stageLabel({ stage: 'repairing', attempt: 3, attempts: 4, tokens: 0 })).toBe('Repairing the SQL (2 of 3)…');
+    expect(stageLabel({ stage: 'thinking', attempt: 1, attempts: 4, tokens: 120, text: 'Let me see' })).toBe('The model is thinking… · 120 tokens');
+    expect(stepIndex('thinking')).toBe(1);
     expect(stageLabel({ stage: 'checking values', attempt: 1, attempts: 4, tokens: 0 })).toBe('Checking the values…');
     expect(stepIndex('checking')).toBe(2);
   });
