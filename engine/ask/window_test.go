@@ -82,6 +82,7 @@ func TestFourKWindowFits(t *testing.T) {
 				if ans.RowCount == 0 || ans.ModelStats == nil {
 					t.Fatalf("no rows or no stats: %+v", ans)
 				}
+				t.Logf("%d tables shown of the database, %d rounds", len(ans.TablesShown), len(ans.ModelStats.Rounds))
 				for _, rd := range ans.ModelStats.Rounds {
 					if rd.PromptCut || rd.PromptTokens >= 4096 {
 						t.Errorf("round %s: %d tokens read of %d sent, cut %v", rd.Stage, rd.PromptTokens, rd.PromptTokensSent, rd.PromptCut)
@@ -94,6 +95,9 @@ func TestFourKWindowFits(t *testing.T) {
 				}
 			}
 			checkFits(t, r.fake.Requests(), 4096)
+			for i, req := range r.fake.Requests() {
+				t.Logf("request %d: %d prompt tokens, num_ctx %d, num_predict %v", i+1, promptTokens(req), req.NumCtx(), req.Options["num_predict"])
+			}
 			if r.fake.Shows() != 1 {
 				t.Errorf("/api/show was read %d times for two questions, want once", r.fake.Shows())
 			}
