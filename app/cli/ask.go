@@ -24,7 +24,7 @@ type ModelFactory func(host string, requestTimeout time.Duration) (engine.Model,
 
 const askUsage = `Usage: querent ask [--db FILE|URL] [--model NAME] [--ollama HOST] [--session FILE] [--max-rows N]
                    [--timeout DUR] [--model-timeout DUR] [--no-explain] [--no-vote] [--think] [--verbose]
-                   [--format text|json] [--] QUESTION
+                   [--prompt-family querent|omnisql|sqlcoder] [--format text|json] [--] QUESTION
        querent ask --input REQUEST.json|-
        querent ask --list-models [--ollama HOST] [--format text|json]
 
@@ -105,6 +105,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 	noVote := fs.Bool("no-vote", false, "draw no other readings of a doubtful answer (saves up to 4 model requests)")
 	think := fs.Bool("think", false, "let a thinking model (qwen3, deepseek-r1…) think before it writes the SQL (default: it is told not to)")
 	verbose := fs.Bool("verbose", false, "show a thinking model's thinking on standard error")
+	family := fs.String("prompt-family", "", "the SQL prompt: querent, omnisql or sqlcoder (default: from the model's name; SQL specialists get their own)")
 	listModels := fs.Bool("list-models", false, "list the installed models with their context windows, capabilities and sizes, and stop")
 	if ok, code := parseFlags(fs, args, s, askUsage); !ok {
 		return code
@@ -114,6 +115,9 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 			return c.fail(s, "ask", format, "", engine.Errorf(engine.CodeUsage, "--list-models takes no question"))
 		}
 		return c.listModels(ctx, s, *host, modelTimeout, format)
+	}
+	if err := ask.CheckFamily(*family); err != nil {
+		return c.fail(s, "ask", format, "", err)
 	}
 	var session *engine.Session
 	if *input != "" {
@@ -136,7 +140,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 		return c.ask(ctx, s, askParams{db: dbf, conn: &conn, question: req.Question, model: *model, host: *host, maxRows: rows,
 			timeout: timeout, modelTimeout: modelTimeout, format: format, session: session,
 			explain: req.ExplainResults == nil || *req.ExplainResults, vote: !*noVote && (req.Vote == nil || *req.Vote), pull: *pull, warnings: bounds,
-			think: *think || req.Think, verbose: *verbose})
+			think: *think || req.Think, verbose: *verbose, family: *family})
 	}
 	question, err := readText(fs.Args(), s, "question")
 	if err != nil {
@@ -154,7 +158,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 	}
 	code := c.ask(ctx, s, askParams{db: dbf, question: question, model: *model, host: *host, maxRows: rows,
 		timeout: timeout, modelTimeout: modelTimeout, format: format, session: session, explain: !*noExplain, vote: !*noVote, pull: *pull, warnings: bounds,
-		think: *think, verbose: *verbose})
+		think: *think, verbose: *verbose, family: *family})
 	if *sessionPath != "" && session != nil {
 		if err := saveSession(*sessionPath, session); err != nil {
 			printError(s.err, "ask", err)
@@ -179,6 +183,8 @@ type askParams struct {
 	// think lets a thinking model think (--think, the request's think);
 	// verbose shows its thinking on standard error.
 	think, verbose bool
+	// family is the SQL prompt's family (--prompt-family; "": the model's).
+	family string
 	// warnings go into the answer: the values the ceilings lowered.
 	warnings []string
 }
@@ -354,7 +360,7 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 	} else if gwarn != "" {
 		warnings = append(warnings, gwarn)
 	}
-	opts := ask.Options{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli", NoExplain: !p.explain, NoVote: !p.vote, Think: p.think}
+	opts := ask.Options{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli", NoExplain: !p.explain, NoVote: !p.vote, Think: p.think, PromptFamily: p.family}
 	line := newProgress(s.err, p.format, "Ctrl-C cancels")
 	if p.verbose {
 		// The thinking goes to standard error as it comes: the progress

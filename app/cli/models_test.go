@@ -90,3 +90,20 @@ func TestAskThink(t *testing.T) {
 		t.Errorf("the request's think: true sent think %v", th)
 	}
 }
+
+// --prompt-family sends a specialist's prompt; an unknown one is a usage
+// error.
+func TestAskPromptFamily(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.Reply{Content: "```sql\nSELECT count(*) AS n FROM Track\n```"})
+	c := askCLI(t, fake)
+	code, out, errs := runWith(t, c, "", "ask", "--no-explain", "--prompt-family", "sqlcoder", "How many tracks?")
+	if code != 0 || !strings.Contains(out, "3503") {
+		t.Fatalf("exit %d: %s %s", code, out, errs)
+	}
+	if m := fake.Requests()[0].Messages; len(m) != 1 || !strings.HasPrefix(m[0].Content, "### Task") {
+		t.Errorf("the prompt: %+v", m)
+	}
+	if code, _, errs := runWith(t, c, "", "ask", "--prompt-family", "gpt", "How many tracks?"); code != 2 || !strings.Contains(errs, "unknown prompt family") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}

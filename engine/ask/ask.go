@@ -73,6 +73,11 @@ type Options struct {
 	ThinkTimeout time.Duration
 	OnThinking   func(string)
 
+	// PromptFamily is the SQL round's prompt: FamilyQuerent, FamilyOmniSQL
+	// or FamilySQLCoder; "" chooses from the model's name (FamilyFor).
+	// See family.go.
+	PromptFamily string
+
 	// lean leaves the verified examples, the earlier turns and most value
 	// hints out of the prompt, for a small window (fit.go).
 	lean bool
@@ -230,7 +235,12 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		ans.AddError(err)
 		return finish(err)
 	}
-	l := &loop{a: a, question: question, msgs: msgs, first: msgs, opts: opts, progress: progress, start: start}
+	fence := false
+	if family := a.family(opts); family != FamilyQuerent {
+		// A specialist's own prompt, answered in a fence: no votes.
+		msgs, fence, opts.NoVote = a.familyPrompt(family, b, question), true, true
+	}
+	l := &loop{a: a, question: question, msgs: msgs, first: msgs, opts: opts, progress: progress, start: start, fence: fence}
 	var lastErr error
 	var empty *attemptResult // a run that returned no rows, kept in case nothing better comes
 	tried := map[string]bool{}
@@ -383,6 +393,10 @@ type loop struct {
 	progress     func(Progress)
 	start        time.Time
 	checkedEmpty bool
+	// fence: the model answers in a fence, not in Querent's JSON (a
+	// specialist's prompt family): free text is asked for, and the
+	// repairs ask for a fence.
+	fence bool
 }
 
 // run is the result of checking and running the SQL.
@@ -427,7 +441,7 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 		if sr.started == "" {
 			return attemptResult{kind: repair, err: err, record: true, round: round,
 				attempt: engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}},
-				next:    []engine.Message{{Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": e.Message})}}}
+				next:    []engine.Message{{Role: "user", Content: renderPrompt("malformed.tmpl", map[string]any{"Problem": e.Message, "Fence": l.fence})}}}
 		}
 		// The answer was cut off after its SQL, which is all that matters.
 		resp = &engine.ChatResponse{Content: fmt.Sprintf(`{"sql":%q,"clarification_question":"","unanswerable_reason":""}`, sr.started)}
@@ -440,7 +454,7 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 	if perr != nil {
 		if sql := looseSQL(resp.Content); sql != "" {
 			ma, perr = &ModelAnswer{SQL: sql}, nil
-			if round != nil {
+			if round != nil && !l.fence {
 				round.FormatIgnored = true
 			}
 		}
@@ -449,7 +463,7 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 		e := engine.Errorf(engine.CodeModelError, "the model's answer was unusable: %v", perr).WithErr(perr).SayHint(words.New("hint.another_model", words.Model))
 		return attemptResult{kind: repair, err: e, record: true, round: round,
 			attempt: engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}},
-			next:    []engine.Message{said, {Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": perr.Error()})}}}
+			next:    []engine.Message{said, {Role: "user", Content: renderPrompt("malformed.tmpl", map[string]any{"Problem": perr.Error(), "Fence": l.fence})}}}
 	}
 	if sr.started != "" {
 		ma.SQL = sr.started
@@ -471,7 +485,7 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 		if checks := l.a.emptyChecks(ctx, ma.SQL); len(checks) > 0 {
 			l.progress(Progress{Stage: "checking values", Attempt: n})
 			r.kind = ranEmpty
-			r.next = []engine.Message{said, {Role: "user", Content: renderPrompt("empty.tmpl", map[string]any{"Checks": checks})}}
+			r.next = []engine.Message{said, {Role: "user", Content: renderPrompt("empty.tmpl", map[string]any{"Checks": checks, "Fence": l.fence})}}
 		}
 	}
 	return r
@@ -487,8 +501,12 @@ func (l *loop) request(ctx context.Context, stage string, n int, sr *sqlRunner) 
 	)
 	scanner := fieldScanner{key: "sql"}
 	msgs := l.a.trimmed(l.msgs, l.first, l.opts)
+	format := AnswerSchema()
+	if l.fence {
+		format = nil // free text: the specialist writes its fence
+	}
 	return engine.ChatRequest{
-		Model: l.a.ModelName, Messages: msgs, Format: AnswerSchema(), Temperature: 0,
+		Model: l.a.ModelName, Messages: msgs, Format: format, Temperature: 0,
 		NumCtx: l.a.contextWindow(msgs, l.opts), NumPredict: l.opts.NumPredict, Think: l.a.thinkSwitch(l.opts.Think),
 		OnToken: func(piece string) {
 			tokens++
@@ -568,8 +586,8 @@ func (l *loop) failedRun(ma *ModelAnswer, said engine.Message, rerr error, round
 		r.err = writeRefused(ma.SQL, e)
 		return r
 	}
-	r.next = []engine.Message{said, {Role: "user", Content: renderPrompt("repair.tmpl", map[string]string{
-		"SQL": ma.SQL, "Type": e.Code, "Message": e.Message, "Hint": e.Hint, "Question": l.question})}}
+	r.next = []engine.Message{said, {Role: "user", Content: renderPrompt("repair.tmpl", map[string]any{
+		"SQL": ma.SQL, "Type": e.Code, "Message": e.Message, "Hint": e.Hint, "Question": l.question, "Fence": l.fence})}}
 	return r
 }
 
@@ -920,7 +938,7 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 	for i, t := range sc.Tables {
 		shown[i] = t.Name
 	}
-	return built{msgs: msgs, shown: shown, examples: examplesUsed(qp.Examples), schemaTokens: sc.Tokens}, nil
+	return built{msgs: msgs, shown: shown, examples: examplesUsed(qp.Examples), schemaTokens: sc.Tokens, schemaText: sc.Text, hints: qp.Hints}, nil
 }
 
 // displayName shortens a database path to its file name for the prompt.

@@ -86,8 +86,12 @@ type built struct {
 	msgs     []engine.Message
 	shown    []string
 	examples []engine.ExampleUsed
-	// schemaTokens is the estimate of the tables' part.
+	// schemaTokens is the estimate of the tables' part; schemaText the
+	// tables as the prompt shows them, and hints the stored values the
+	// question names (for a specialist's prompt, family.go).
 	schemaTokens int
+	schemaText   string
+	hints        []string
 }
 
 // fitPrompt builds the question's prompt and, when the model's window is

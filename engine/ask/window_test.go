@@ -366,3 +366,62 @@ func TestLooseSQL(t *testing.T) {
 		}
 	}
 }
+
+func TestFamilyFor(t *testing.T) {
+	for model, want := range map[string]string{
+		"sqlcoder:7b": ask.FamilySQLCoder, "hf.co/seeklhy/OmniSQL-7B-GGUF:Q4_K_M": ask.FamilyOmniSQL,
+		"Snowflake/Arctic-Text2SQL-R1-7B": ask.FamilyOmniSQL, "qwen2.5-coder:7b": ask.FamilyQuerent, "": ask.FamilyQuerent,
+	} {
+		if got := ask.FamilyFor(model); got != want {
+			t.Errorf("FamilyFor(%q) = %q, want %q", model, got, want)
+		}
+	}
+	if ask.CheckFamily("omnisql") != nil || ask.CheckFamily("") != nil || engine.ErrorCode(ask.CheckFamily("gpt")) != engine.CodeUsage {
+		t.Error("CheckFamily")
+	}
+}
+
+// A SQL specialist gets its card's prompt, free text, and its fenced
+// answer is read without a note; its repair asks for a fence. The family
+// can be overridden.
+func TestPromptFamilies(t *testing.T) {
+	for _, tc := range []struct {
+		model, override, marker string
+	}{
+		{"omnisql-7b:latest", "", "Task Overview:"},
+		{"sqlcoder:7b", "", "### Task"},
+		{"qwen2.5-coder:7b", ask.FamilyOmniSQL, "Task Overview:"},
+	} {
+		t.Run(tc.model, func(t *testing.T) {
+			r := newRig(t, ollamatest.Reply{Content: "```sql\nSELECT nope FROM Track\n```"}, ollamatest.Reply{Content: "```sql\nSELECT count(*) AS n FROM Track\n```"})
+			r.fake.SetModels(tc.model)
+			r.asker.ModelName = tc.model
+			ans, err := r.asker.Ask(context.Background(), "How many tracks are there?", nil, ask.Options{Today: today, PromptFamily: tc.override})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reqs := r.fake.Requests()
+			first := reqs[0]
+			if len(first.Messages) != 1 || !strings.Contains(first.Messages[0].Content, tc.marker) || !strings.Contains(first.Messages[0].Content, "CREATE TABLE") ||
+				!strings.Contains(first.Messages[0].Content, "How many tracks are there?") || len(first.Format) != 0 {
+				t.Fatalf("the first request: format %s, messages %+v", first.Format, first.Messages)
+			}
+			if repair := lastMessage(reqs[1]); !strings.Contains(repair, "```sql code block") || strings.Contains(repair, "JSON") {
+				t.Errorf("the repair prompt: %q", repair)
+			}
+			if len(ans.Attempts) != 2 || ans.RowCount != 1 || ans.Results.Values[0][0] != int64(3503) {
+				t.Fatalf("attempts %+v, rows %v", ans.Attempts, ans.Results.Values)
+			}
+			for _, rd := range ans.ModelStats.Rounds {
+				if rd.FormatIgnored || rd.Stage == "vote" {
+					t.Errorf("round %+v", rd)
+				}
+			}
+			for _, w := range ans.Warnings {
+				if strings.Contains(w, "JSON format") {
+					t.Errorf("a specialist following its own format got a note: %q", w)
+				}
+			}
+		})
+	}
+}
