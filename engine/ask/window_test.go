@@ -177,7 +177,7 @@ func TestPromptCutWarns(t *testing.T) {
 	}
 	found := false
 	for _, w := range ans.Warnings {
-		found = found || (strings.Contains(w, "read 1,024 tokens") && strings.Contains(w, "cut"))
+		found = found || (strings.Contains(w, "read only 1,024 tokens") && strings.Contains(w, "the prompt was cut"))
 	}
 	if !found {
 		t.Errorf("warnings %q: none says the prompt was cut", ans.Warnings)

@@ -178,7 +178,7 @@ var fr = language{
 		"flag.think@page":             "Réflexion, à côté du modèle dans les Réglages",
 		"hint.window_too_small":       "choisissez un modèle dont la fenêtre contient au moins {1} jetons ({2} ; {3} montre la fenêtre de chaque modèle), ou posez une question sur moins de tables",
 		"hint.thought_too_long":       "désactivez la réflexion (sans {1}), ou posez une question plus simple",
-		"model.prompt_cut":            "le serveur du modèle a lu {2} jetons sur les {3} envoyés à {1} (tour {4}) : le prompt a été coupé à la fenêtre du modèle, qui a pu manquer une partie des règles ou des tables",
+		"model.prompt_cut":            "le serveur du modèle n’a lu que {2} jetons du prompt envoyé à {1} (tour {4} ; environ {3} selon l’estimation de Querent) : le prompt a été coupé à la fenêtre du modèle, qui a pu manquer une partie des règles ou des tables",
 		"model.ignored_format":        "{1} n’a pas répondu dans le format JSON demandé ; son SQL a été pris dans la réponse telle quelle (le garde-fou l’a vérifié comme toujours)",
 		"hint.another_model":          "réessayez, ou essayez un autre modèle ({1})",
 		"hint.another_model@page":     "réessayez, ou choisissez un autre modèle ({1})",

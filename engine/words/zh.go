@@ -177,7 +177,7 @@ var zh = language{
 		"flag.think@page":             "“设置”中模型旁的“思考”",
 		"hint.window_too_small":       "请选择上下文窗口至少 {1} 个词元的模型（{2}；{3} 列出每个模型的窗口），或只问涉及更少表的问题",
 		"hint.thought_too_long":       "关闭思考（不加 {1}），或问一个更简单的问题",
-		"model.prompt_cut":            "模型服务器只读取了发送给 {1} 的 {3} 个词元中的 {2} 个（{4} 轮）：提示词在模型窗口处被截断，模型可能漏看了部分规则或表",
+		"model.prompt_cut":            "模型服务器只读取了发送给 {1} 的提示词中的 {2} 个词元（{4} 轮；Querent 估计约 {3} 个）：提示词在模型窗口处被截断，模型可能漏看了部分规则或表",
 		"model.ignored_format":        "{1} 没有按要求的 JSON 格式回答；已从回复原文中取出其 SQL（防护照常检查）",
 		"hint.another_model":          "请重试，或换一个模型（{1}）",
 		"hint.another_model@page":     "请重试，或选择另一个模型（{1}）",
