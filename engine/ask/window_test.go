@@ -112,6 +112,7 @@ func TestNoWindowKeepsTheDefault(t *testing.T) {
 	if _, err := r.ask(t, "total amount of open invoice records per status", nil); err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("num_ctx %d without a known window", r.fake.Requests()[0].NumCtx())
 	if n := r.fake.Requests()[0].NumCtx(); n <= 4096 {
 		t.Errorf("num_ctx %d without a known window; the pruned 300 tables want more than 4,096", n)
 	}
