@@ -119,6 +119,18 @@ type ModelRound struct {
 	LoadS       float64 `json:"load_s"`
 	FirstTokenS float64 `json:"first_token_s"`
 	TotalS      float64 `json:"total_s"`
+	// PromptTokensSent is Querent's estimate of the prompt it sent (four
+	// bytes a token); PromptCut is set when the server's count shows it
+	// read less than that (it cut the prompt at the model's window), and
+	// the answer then has a warning.
+	PromptTokensSent int  `json:"prompt_tokens_sent"`
+	PromptCut        bool `json:"prompt_cut"`
+	// ThinkingTokens is how many of GeneratedTokens a thinking model spent
+	// thinking before its answer (0 when it did not think).
+	ThinkingTokens int `json:"thinking_tokens"`
+	// FormatIgnored is set when the model did not answer in the JSON
+	// format asked for and its SQL was taken from the reply as written.
+	FormatIgnored bool `json:"format_ignored"`
 }
 
 // LoadThreshold is the load time from which a round counts as a model

@@ -28,7 +28,27 @@ type ChatRequest struct {
 	NumPredict int
 	// OnToken, when set, receives the answer as it streams.
 	OnToken func(string)
+	// Think, when not nil, tells a model with the thinking capability
+	// whether to think before it answers (Ollama's "think"; an
+	// OpenAI-compatible server's reasoning switch where it has one). nil
+	// leaves the model's own default, which for thinking models is to
+	// think. The ask loop sends false to thinking models unless the
+	// analyst turned thinking on.
+	Think *bool
+	// OnThinking, when set, receives the model's thinking as it streams
+	// (Ollama's message.thinking), apart from the answer.
+	OnThinking func(string)
 }
+
+// Capability names a model may list (ModelInfo.Capabilities), as Ollama's
+// /api/show says them.
+const (
+	CapCompletion = "completion"
+	CapTools      = "tools"
+	CapThinking   = "thinking"
+	CapVision     = "vision"
+	CapEmbedding  = "embedding"
+)
 
 // ChatResponse is a model's complete answer, with what it cost as the
 // model server counts it.
@@ -53,6 +73,14 @@ type ChatResponse struct {
 	// DoneReason is why generation stopped ("stop"); an answer cut short
 	// ("length") is returned as a model_error, never as an answer.
 	DoneReason string
+	// Thinking is what a thinking model wrote before its answer (Ollama's
+	// message.thinking, or a <think>…</think> block an older build left in
+	// the content, which Content then no longer holds). ThinkingTokens is
+	// its length in tokens: the server's count when it gives one apart,
+	// else an estimate (a token for every four bytes); OutputTokens
+	// includes it, as the servers count.
+	Thinking       string
+	ThinkingTokens int
 }
 
 // ModelInfo describes an installed model.
@@ -62,6 +90,55 @@ type ModelInfo struct {
 	ParameterSize string `json:"parameter_size"`
 	Quantization  string `json:"quantization"`
 	SizeBytes     int64  `json:"size_bytes"`
+	// Digest identifies the model's files (Ollama's digest in /api/tags):
+	// what a description of the model is cached by.
+	Digest string `json:"digest"`
+	// ContextLength is the most tokens the model was trained to read at
+	// once (its context window, from /api/show's model_info
+	// "<architecture>.context_length"); 0 when unknown (Models leaves it
+	// 0: Describe fills it).
+	ContextLength int `json:"context_length"`
+	// Capabilities are what the model can do (CapCompletion, CapTools,
+	// CapThinking, CapVision, CapEmbedding); empty when unknown.
+	Capabilities []string `json:"capabilities"`
+}
+
+// Has reports whether the model lists the capability.
+func (m *ModelInfo) Has(capability string) bool {
+	if m == nil {
+		return false
+	}
+	for _, c := range m.Capabilities {
+		if c == capability {
+			return true
+		}
+	}
+	return false
+}
+
+// ModelDescriber is an optional part of the model port: a Model that can
+// say what one model is (its context window, its capabilities) implements
+// it. engine/ollama does, from /api/show, cached per model digest. An
+// adapter that cannot returns an error or a ModelInfo with what it knows;
+// the engine then keeps its defaults (a 4,096-token floor, no thinking
+// switch).
+type ModelDescriber interface {
+	Describe(ctx context.Context, model string) (*ModelInfo, error)
+}
+
+// describeTimeout bounds describing one model (Ollama reads it from disk).
+const describeTimeout = 10 * time.Second
+
+// DescribeModel describes the model through m when m is a ModelDescriber;
+// nil, nil when it is not.
+func DescribeModel(ctx context.Context, m Model, model string) (*ModelInfo, error) {
+	d, ok := m.(ModelDescriber)
+	if !ok {
+		return nil, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, describeTimeout)
+	defer cancel()
+	return d.Describe(ctx, model)
 }
 
 // PullProgress reports a model download.

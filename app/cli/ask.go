@@ -23,8 +23,10 @@ import (
 type ModelFactory func(host string, requestTimeout time.Duration) (engine.Model, error)
 
 const askUsage = `Usage: querent ask [--db FILE|URL] [--model NAME] [--ollama HOST|--llm-url URL] [--session FILE] [--max-rows N]
-                   [--timeout DUR] [--model-timeout DUR] [--no-explain] [--no-vote] [--format text|json] [--] QUESTION
+                   [--timeout DUR] [--model-timeout DUR] [--no-explain] [--no-vote] [--think] [--verbose]
+                   [--prompt-family querent|omnisql|sqlcoder] [--format text|json] [--] QUESTION
        querent ask --input REQUEST.json|-
+       querent ask --list-models [--ollama HOST] [--format text|json]
 
 Asks a question in plain language. A local Ollama model writes the SQL;
 SQLite's own compiler checks it and it runs read-only, with a timeout and a
@@ -41,6 +43,13 @@ without the model. Without --db, the bundled Chinook demo database is used.
 of Ollama: LM Studio, llama.cpp's llama-server, vLLM, Jan (its key, if it
 wants one, in $OPENAI_API_KEY).
 
+The prompt is fitted to the model's context window (read from Ollama): on a
+small window fewer tables are shown; when even the question's own tables do
+not fit, the answer says so. A thinking model (qwen3, deepseek-r1) is told
+not to think unless --think is given; --verbose shows its thinking on
+standard error. --list-models lists the installed models with their
+windows, capabilities, sizes and whether they fit this machine's memory.
+
   querent ask "Which artist has the most albums?"
   querent ask --session s.json "Top 5 countries by sales"
   querent ask --session s.json "and only for 2012?"
@@ -48,7 +57,7 @@ wants one, in $OPENAI_API_KEY).
 --input reads a JSON request (the sub-agent contract) and always answers with
 the JSON document: {"question": "...", "connection": {"db_type": "sqlite",
 "host": "FILE"}, "max_rows": 1000, "timeout_s": 30, "session_context": {...},
-"explain_results": true, "vote": true, "model": "..."}. A PostgreSQL connection is
+"explain_results": true, "vote": true, "think": false, "model": "..."}. A PostgreSQL connection is
 {"db_type": "postgresql", "host": "...", "port": 5432, "database": "...",
 "username": "...", "password": "...", "ssl": true}; a field left out comes
 from PGHOST, PGUSER, ~/.pgpass and the other PG* variables. A superuser is
@@ -75,6 +84,9 @@ type askRequest struct {
 	// Vote false draws no other readings of a doubtful answer (--no-vote).
 	Vote  *bool  `json:"vote"`
 	Model string `json:"model"`
+	// Think true lets a thinking model think before it writes the SQL
+	// (--think); by default it is told not to.
+	Think bool `json:"think"`
 }
 
 func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
@@ -95,8 +107,21 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 	pull := fs.Bool("pull", false, "download the model first when it is not installed (with progress)")
 	noExplain := fs.Bool("no-explain", false, "show the rows without asking the model to explain them (saves the second model request)")
 	noVote := fs.Bool("no-vote", false, "draw no other readings of a doubtful answer (saves up to 4 model requests)")
+	think := fs.Bool("think", false, "let a thinking model (qwen3, deepseek-r1…) think before it writes the SQL (default: it is told not to)")
+	verbose := fs.Bool("verbose", false, "show a thinking model's thinking on standard error")
+	family := fs.String("prompt-family", "", "the SQL prompt: querent, omnisql or sqlcoder (default: from the model's name; SQL specialists get their own)")
+	listModels := fs.Bool("list-models", false, "list the installed models with their context windows, capabilities and sizes, and stop")
 	if ok, code := parseFlags(fs, args, s, askUsage); !ok {
 		return code
+	}
+	if *listModels {
+		if fs.NArg() > 0 || *input != "" {
+			return c.fail(s, "ask", format, "", engine.Errorf(engine.CodeUsage, "--list-models takes no question"))
+		}
+		return c.listModels(ctx, s, *host, modelTimeout, format)
+	}
+	if err := ask.CheckFamily(*family); err != nil {
+		return c.fail(s, "ask", format, "", err)
 	}
 	var session *engine.Session
 	if *input != "" {
@@ -118,7 +143,8 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 		dbf.allowSuperuser = dbf.allowSuperuser || req.AllowSuperuser
 		return c.ask(ctx, s, askParams{db: dbf, conn: &conn, question: req.Question, model: *model, host: *host, llmURL: *llmURL, maxRows: rows,
 			timeout: timeout, modelTimeout: modelTimeout, format: format, session: session,
-			explain: req.ExplainResults == nil || *req.ExplainResults, vote: !*noVote && (req.Vote == nil || *req.Vote), pull: *pull, warnings: bounds})
+			explain: req.ExplainResults == nil || *req.ExplainResults, vote: !*noVote && (req.Vote == nil || *req.Vote), pull: *pull, warnings: bounds,
+			think: *think || req.Think, verbose: *verbose, family: *family})
 	}
 	question, err := readText(fs.Args(), s, "question")
 	if err != nil {
@@ -135,7 +161,8 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 		}
 	}
 	code := c.ask(ctx, s, askParams{db: dbf, question: question, model: *model, host: *host, llmURL: *llmURL, maxRows: rows,
-		timeout: timeout, modelTimeout: modelTimeout, format: format, session: session, explain: !*noExplain, vote: !*noVote, pull: *pull, warnings: bounds})
+		timeout: timeout, modelTimeout: modelTimeout, format: format, session: session, explain: !*noExplain, vote: !*noVote, pull: *pull, warnings: bounds,
+		think: *think, verbose: *verbose, family: *family})
 	if *sessionPath != "" && session != nil {
 		if err := saveSession(*sessionPath, session); err != nil {
 			printError(s.err, "ask", err)
@@ -159,6 +186,11 @@ type askParams struct {
 	format                string
 	session               *engine.Session
 	explain, pull, vote   bool
+	// think lets a thinking model think (--think, the request's think);
+	// verbose shows its thinking on standard error.
+	think, verbose bool
+	// family is the SQL prompt's family (--prompt-family; "": the model's).
+	family string
 	// warnings go into the answer: the values the ceilings lowered.
 	warnings []string
 }
@@ -338,8 +370,16 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 	} else if gwarn != "" {
 		warnings = append(warnings, gwarn)
 	}
-	opts := ask.Options{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli", NoExplain: !p.explain, NoVote: !p.vote}
+	opts := ask.Options{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli", NoExplain: !p.explain, NoVote: !p.vote, Think: p.think, PromptFamily: p.family}
 	line := newProgress(s.err, p.format, "Ctrl-C cancels")
+	if p.verbose {
+		// The thinking goes to standard error as it comes: the progress
+		// line would overwrite it, so there is none.
+		line = nil
+		var endThinking func()
+		opts.OnThinking, endThinking = thinkingPrinter(s)
+		defer endThinking()
+	}
 	if line != nil {
 		opts.Progress = func(pr ask.Progress) { line.set(askStage(name, pr), pr.Tokens == 0) }
 	}
@@ -485,6 +525,8 @@ func (c *CLI) finishAsk(s *stdio, p askParams, ans *engine.Answer, err error) in
 func askStage(model string, pr ask.Progress) string {
 	msg := pr.Stage
 	switch pr.Stage {
+	case "thinking":
+		msg = fmt.Sprintf("%s is thinking", model)
 	case "writing SQL":
 		msg = fmt.Sprintf("%s is writing the SQL", model)
 	case "repairing":

@@ -3,8 +3,10 @@ package page
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"time"
+	"sync"
 
 	"querent/engine"
 	"querent/engine/ask"
@@ -73,7 +75,7 @@ func (q *Ask) Status() (*OllamaStatus, error) {
 	st.Running = true
 	for _, mi := range models {
 		if !engine.IsEmbeddingModel(mi.Name) {
-			st.Models = append(st.Models, mi)
+			st.Models = append(st.Models, describedModel(ctx, m, mi))
 		}
 	}
 	st.EmbedModel = ask.PickEmbeddingModel(models)
@@ -85,6 +87,32 @@ func (q *Ask) Status() (*OllamaStatus, error) {
 	}
 	st.Model = name
 	return st, nil
+}
+
+// described caches the models' descriptions by name and digest: the page
+// asks for the status each time its panel opens, with a new client.
+var described sync.Map
+
+// describedModel is mi with its window and capabilities (Ollama's
+// /api/show, read once per model digest); mi as listed when the server
+// cannot say.
+func describedModel(ctx context.Context, m engine.Model, mi engine.ModelInfo) engine.ModelInfo {
+	key := mi.Name + "\x00" + mi.Digest
+	if v, ok := described.Load(key); ok && mi.Digest != "" {
+		d := v.(engine.ModelInfo)
+		mi.ContextLength, mi.Capabilities = d.ContextLength, append([]string{}, d.Capabilities...)
+		return mi
+	}
+	info, err := engine.DescribeModel(ctx, m, mi.Name)
+	if err != nil || info == nil {
+		return mi
+	}
+	mi.ContextLength, mi.Capabilities = info.ContextLength, info.Capabilities
+	if mi.ParameterSize == "" {
+		mi.ParameterSize = info.ParameterSize
+	}
+	described.Store(key, mi)
+	return mi
 }
 
 // Question asks a question of the open database with the model (progress
@@ -144,7 +172,7 @@ func (q *Ask) question(question string, asked bool, followUp string) (*engine.An
 		q.a.emit(EventAskRows, pageAnswer(&rows))
 	}
 	ans, _ = asker.Ask(ctx, question, session, ask.Options{MaxRows: set.MaxRows, Timeout: set.timeout(), Client: "app",
-		NoExplain: set.SkipExplanation, NoVote: set.SkipVotes, FollowUp: followUp,
+		NoExplain: set.SkipExplanation, NoVote: set.SkipVotes, FollowUp: followUp, Think: slices.Contains(set.ThinkingModels, asker.ModelName),
 		Progress: func(p ask.Progress) { q.a.emit(EventAskProgress, p) },
 		// The rows as soon as they are there, and again once the votes
 		// are counted (the majority's result, the alternatives).

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -47,10 +48,14 @@ type SettingsData struct {
 	// Language is the page's language: "en", "fr" or "zh"; "" follows
 	// the system's.
 	Language string `json:"language"`
+	// ThinkingModels are the thinking models (qwen3, deepseek-r1…) the
+	// analyst lets think before they write the SQL; any other thinking
+	// model is told not to (issue 24 §3).
+	ThinkingModels []string `json:"thinking_models"`
 }
 
 func defaultSettings() SettingsData {
-	return SettingsData{MaxRows: engine.DefaultMaxRows, TimeoutS: int(engine.DefaultTimeout / time.Second), Theme: "system"}
+	return SettingsData{MaxRows: engine.DefaultMaxRows, TimeoutS: int(engine.DefaultTimeout / time.Second), Theme: "system", ThinkingModels: []string{}}
 }
 
 func (s SettingsData) timeout() time.Duration { return time.Duration(s.TimeoutS) * time.Second }
@@ -71,6 +76,16 @@ func (s SettingsData) valid() (SettingsData, error) {
 	s.LLMURL = strings.TrimSpace(s.LLMURL)
 	s.APIKey = strings.TrimSpace(s.APIKey)
 	s.Model = strings.TrimSpace(s.Model)
+	var thinking []string
+	for _, m := range s.ThinkingModels {
+		if m = strings.TrimSpace(m); m != "" && !slices.Contains(thinking, m) {
+			thinking = append(thinking, m)
+		}
+	}
+	s.ThinkingModels = thinking
+	if s.ThinkingModels == nil {
+		s.ThinkingModels = []string{}
+	}
 	switch {
 	case s.MaxRows < 1 || s.MaxRows > engine.MaxRowsInMemory:
 		return s, engine.Errorf(engine.CodeUsage, "the row cap must be between 1 and %s", engine.GroupThousands(engine.MaxRowsInMemory)).WithHint("exports are not capped: use Export for every row")

@@ -3,6 +3,7 @@ package ask
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -65,19 +66,40 @@ type Options struct {
 	// earlier questions: FollowUpAuto ("", when it reads as a follow-up),
 	// FollowUpYes or FollowUpNo (followup.go).
 	FollowUp string
+	// Think lets a thinking model think in the SQL rounds (--think, the
+	// page's setting per model, the sub-agent input's think: true); off,
+	// a model with the thinking capability is sent think: false. The
+	// thinking is bounded by ThinkBudget tokens (default 2,048) and
+	// ThinkTimeout (default 90 s) a round, and streams to OnThinking
+	// and to Progress (stage "thinking"). See think.go.
+	Think        bool
+	ThinkBudget  int
+	ThinkTimeout time.Duration
+	OnThinking   func(string)
+
+	// PromptFamily is the SQL round's prompt: FamilyQuerent, FamilyOmniSQL
+	// or FamilySQLCoder; "" chooses from the model's name (FamilyFor).
+	// See family.go.
+	PromptFamily string
+
+	// lean leaves the verified examples, the earlier turns and most value
+	// hints out of the prompt, for a small window (fit.go).
+	lean bool
 }
 
 // Progress is one step of the ask loop, for progress displays.
 type Progress struct {
-	// Stage is "preparing", "writing SQL", "checking", "running",
-	// "repairing", "checking values", "voting", "explaining" or "done".
+	// Stage is "preparing", "thinking", "writing SQL", "checking",
+	// "running", "repairing", "checking values", "voting", "explaining" or
+	// "done".
 	Stage string `json:"stage"`
 	// Attempt counts from 1; Attempts is the most there can be.
 	Attempt  int `json:"attempt"`
 	Attempts int `json:"attempts"`
 	// Tokens is the answer streamed so far (while writing or explaining).
 	Tokens int `json:"tokens"`
-	// Text is the explanation written so far (stage "explaining").
+	// Text is the explanation written so far (stage "explaining"), or
+	// the thinking so far (stage "thinking").
 	Text string `json:"text,omitempty"`
 	// Vote counts the other readings from 1 (stage "voting"), of Votes
 	// at most.
@@ -119,6 +141,10 @@ type Asker struct {
 
 	mu     sync.Mutex
 	values *valuehints.Index
+	// info describes the model (its window, whether it thinks), read once
+	// (infoRead) by modelInfo; nil when the port cannot say.
+	info     *engine.ModelInfo
+	infoRead bool
 	// numCtx is the context window of every request of this Asker.
 	numCtx int
 	// lastModel and lastPrompt are the previous request's, whose prefix the
@@ -186,6 +212,8 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 		}
 		if len(stats.Rounds) > 0 {
 			ans.ModelStats = stats
+			a.warnCuts(ans, stats)
+			a.warnFormat(ans, stats)
 		}
 		a.record(ctx, question, follows, ans, err, time.Since(start), opts)
 		progress(Progress{Stage: "done"})
@@ -202,13 +230,23 @@ func (a *Asker) Ask(ctx context.Context, question string, session *engine.Sessio
 	if warning != "" {
 		ans.Warnings = append(ans.Warnings, warning)
 	}
-	msgs, shown, examples, err := a.prompt(ctx, question, session, used, opts)
-	ans.TablesShown, ans.ExamplesUsed = shown, examples
+	a.modelInfo(ctx)
+	if window := a.window(); window > 0 {
+		opts.NumPredict = answerReserve(window, opts.NumPredict)
+	}
+	b, err := a.fitPrompt(ctx, question, session, used, opts)
+	msgs := b.msgs
+	ans.TablesShown, ans.ExamplesUsed = b.shown, b.examples
 	if err != nil {
 		ans.AddError(err)
 		return finish(err)
 	}
-	l := &loop{a: a, question: question, msgs: msgs, first: msgs, opts: opts, progress: progress, start: start}
+	fence := false
+	if family := a.family(opts); family != FamilyQuerent {
+		// A specialist's own prompt, answered in a fence: no votes.
+		msgs, fence, opts.NoVote = a.familyPrompt(family, b, question), true, true
+	}
+	l := &loop{a: a, question: question, msgs: msgs, first: msgs, opts: opts, progress: progress, start: start, fence: fence}
 	var lastErr error
 	var empty *attemptResult // a run that returned no rows, kept in case nothing better comes
 	tried := map[string]bool{}
@@ -361,6 +399,10 @@ type loop struct {
 	progress     func(Progress)
 	start        time.Time
 	checkedEmpty bool
+	// fence: the model answers in a fence, not in Querent's JSON (a
+	// specialist's prompt family): free text is asked for, and the
+	// repairs ask for a fence.
+	fence bool
 }
 
 // run is the result of checking and running the SQL.
@@ -381,8 +423,19 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 	l.progress(Progress{Stage: stage, Attempt: n})
 	sr := &sqlRunner{l: l, n: n, ran: make(chan run, 1)}
 	req := l.request(ctx, stage, n, sr)
-	resp, err := l.a.Model.Chat(ctx, req)
-	round := l.a.round(stageName(n), req.Model, req.Messages, resp)
+	rctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if req.Think != nil && *req.Think {
+		w := newThinkWatch(l, n, cancel)
+		req.OnThinking, req.NumPredict = w.piece, req.NumPredict+w.budget
+	}
+	resp, err := l.a.Model.Chat(rctx, req)
+	round := l.a.round(stageName(n), req, resp)
+	var long *errThoughtTooLong
+	if errors.As(context.Cause(rctx), &long) && ctx.Err() == nil {
+		sr.wait()
+		return attemptResult{kind: failed, err: thoughtTooLong(req.Model, long, err), round: round}
+	}
 	if err != nil {
 		e := engine.AsError(err)
 		if e.Code != engine.CodeModelError {
@@ -394,7 +447,7 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 		if sr.started == "" {
 			return attemptResult{kind: repair, err: err, record: true, round: round,
 				attempt: engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}},
-				next:    []engine.Message{{Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": e.Message})}}}
+				next:    []engine.Message{{Role: "user", Content: renderPrompt("malformed.tmpl", map[string]any{"Problem": e.Message, "Fence": l.fence})}}}
 		}
 		// The answer was cut off after its SQL, which is all that matters.
 		resp = &engine.ChatResponse{Content: fmt.Sprintf(`{"sql":%q,"clarification_question":"","unanswerable_reason":""}`, sr.started)}
@@ -405,10 +458,18 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 		ma, perr = &ModelAnswer{SQL: sr.started}, nil
 	}
 	if perr != nil {
+		if sql := looseSQL(resp.Content); sql != "" {
+			ma, perr = &ModelAnswer{SQL: sql}, nil
+			if round != nil && !l.fence {
+				round.FormatIgnored = true
+			}
+		}
+	}
+	if perr != nil {
 		e := engine.Errorf(engine.CodeModelError, "the model's answer was unusable: %v", perr).WithErr(perr).SayHint(words.New("hint.another_model", words.Model))
 		return attemptResult{kind: repair, err: e, record: true, round: round,
 			attempt: engine.Attempt{Error: &engine.AttemptError{Type: e.Code, Message: e.Message}},
-			next:    []engine.Message{said, {Role: "user", Content: renderPrompt("malformed.tmpl", map[string]string{"Problem": perr.Error()})}}}
+			next:    []engine.Message{said, {Role: "user", Content: renderPrompt("malformed.tmpl", map[string]any{"Problem": perr.Error(), "Fence": l.fence})}}}
 	}
 	if sr.started != "" {
 		ma.SQL = sr.started
@@ -430,7 +491,7 @@ func (l *loop) attempt(ctx context.Context, n int) attemptResult {
 		if checks := l.a.emptyChecks(ctx, ma.SQL); len(checks) > 0 {
 			l.progress(Progress{Stage: "checking values", Attempt: n})
 			r.kind = ranEmpty
-			r.next = []engine.Message{said, {Role: "user", Content: renderPrompt("empty.tmpl", map[string]any{"Checks": checks})}}
+			r.next = []engine.Message{said, {Role: "user", Content: renderPrompt("empty.tmpl", map[string]any{"Checks": checks, "Fence": l.fence})}}
 		}
 	}
 	return r
@@ -445,9 +506,14 @@ func (l *loop) request(ctx context.Context, stage string, n int, sr *sqlRunner) 
 		tokens int
 	)
 	scanner := fieldScanner{key: "sql"}
+	msgs := l.a.trimmed(l.msgs, l.first, l.opts)
+	format := AnswerSchema()
+	if l.fence {
+		format = nil // free text: the specialist writes its fence
+	}
 	return engine.ChatRequest{
-		Model: l.a.ModelName, Messages: l.msgs, Format: AnswerSchema(), Temperature: 0,
-		NumCtx: l.a.contextWindow(l.msgs, l.opts), NumPredict: l.opts.NumPredict,
+		Model: l.a.ModelName, Messages: msgs, Format: format, Temperature: 0,
+		NumCtx: l.a.contextWindow(msgs, l.opts), NumPredict: l.opts.NumPredict, Think: l.a.thinkSwitch(l.opts.Think),
 		OnToken: func(piece string) {
 			tokens++
 			buf.WriteString(piece)
@@ -526,8 +592,8 @@ func (l *loop) failedRun(ma *ModelAnswer, said engine.Message, rerr error, round
 		r.err = writeRefused(ma.SQL, e)
 		return r
 	}
-	r.next = []engine.Message{said, {Role: "user", Content: renderPrompt("repair.tmpl", map[string]string{
-		"SQL": ma.SQL, "Type": e.Code, "Message": e.Message, "Hint": e.Hint, "Question": l.question})}}
+	r.next = []engine.Message{said, {Role: "user", Content: renderPrompt("repair.tmpl", map[string]any{
+		"SQL": ma.SQL, "Type": e.Code, "Message": e.Message, "Hint": e.Hint, "Question": l.question, "Fence": l.fence})}}
 	return r
 }
 
@@ -611,7 +677,7 @@ func (a *Asker) explain(ctx context.Context, l *loop, r attemptResult, ans *engi
 		model = a.ExplainModel
 	}
 	req := engine.ChatRequest{Model: model, Messages: msgs, Format: ExplainSchema(), Temperature: 0,
-		NumCtx: a.contextWindow(msgs, l.opts), NumPredict: min(l.opts.NumPredict, 512),
+		NumCtx: a.contextWindow(msgs, l.opts), NumPredict: min(l.opts.NumPredict, 512), Think: a.thinkSwitch(false),
 		OnToken: func(piece string) {
 			tokens++
 			buf.WriteString(piece)
@@ -620,7 +686,7 @@ func (a *Asker) explain(ctx context.Context, l *loop, r attemptResult, ans *engi
 			}
 		}}
 	resp, err := a.Model.Chat(ctx, req)
-	round := a.round("explain", model, msgs, resp)
+	round := a.round("explain", req, resp)
 	if err != nil {
 		return "", nil, round, err
 	}
@@ -636,7 +702,8 @@ func (a *Asker) explain(ctx context.Context, l *loop, r attemptResult, ans *engi
 // follows the longest prefix shared with the previous request to the same
 // model, which the server still holds (Ollama reuses it; its
 // prompt_eval_count counts it all the same).
-func (a *Asker) round(stage, model string, msgs []engine.Message, resp *engine.ChatResponse) *engine.ModelRound {
+func (a *Asker) round(stage string, req engine.ChatRequest, resp *engine.ChatResponse) *engine.ModelRound {
+	model, msgs := req.Model, req.Messages
 	var b strings.Builder
 	for _, m := range msgs {
 		b.WriteString(m.Role)
@@ -663,9 +730,11 @@ func (a *Asker) round(stage, model string, msgs []engine.Message, resp *engine.C
 	if len(text) > 0 && shared > 0 {
 		evaluated = max(1, int(float64(resp.PromptTokens)*float64(len(text)-shared)/float64(len(text))+0.5))
 	}
+	sent := sentTokens(msgs)
 	return &engine.ModelRound{Stage: stage, PromptTokens: resp.PromptTokens, PromptTokensEvaluated: evaluated,
 		GeneratedTokens: resp.OutputTokens, LoadS: engine.Seconds(resp.Load), FirstTokenS: engine.Seconds(resp.FirstToken),
-		TotalS: engine.Seconds(resp.Duration), PromptEvalS: engine.Seconds(resp.PromptEval)}
+		TotalS: engine.Seconds(resp.Duration), PromptEvalS: engine.Seconds(resp.PromptEval),
+		PromptTokensSent: sent, PromptCut: promptCut(sent, resp.PromptTokens, req.NumCtx), ThinkingTokens: resp.ThinkingTokens}
 }
 
 // contextWindow is the num_ctx of every request of this Asker: chosen on the
@@ -675,7 +744,7 @@ func (a *Asker) round(stage, model string, msgs []engine.Message, resp *engine.C
 // model is loaded once for the session. Only a prompt that would not fit
 // any more (a long conversation) makes it grow, which reloads the model.
 func (a *Asker) contextWindow(msgs []engine.Message, opts Options) int {
-	need := opts.NumPredict + 256
+	need := opts.NumPredict + 256 + a.thinkBudget(opts)
 	for _, m := range msgs {
 		need += schemactx.EstimateTokens(m.Content) + 8
 	}
@@ -690,6 +759,9 @@ func (a *Asker) contextWindow(msgs []engine.Message, opts Options) int {
 			room += opts.SchemaBudget // pruned: the question's tables come in its own message
 		}
 		a.numCtx = min(max((room+2047)/2048*2048, 4096), 32768)
+	}
+	if a.info != nil {
+		return capWindow(a.numCtx, a.info.ContextLength)
 	}
 	return a.numCtx
 }
@@ -803,15 +875,15 @@ func (a *Asker) valueIndex(ctx context.Context, more bool) *valuehints.Index {
 // values it mentions, the glossary's entries the question uses, the
 // verified answers to like questions, the question last. It also returns
 // the tables and the verified examples the prompt shows.
-func (a *Asker) prompt(ctx context.Context, question string, session *engine.Session, used []glossary.Entry, opts Options) ([]engine.Message, []string, []engine.ExampleUsed, error) {
+func (a *Asker) prompt(ctx context.Context, question string, session *engine.Session, used []glossary.Entry, opts Options) (built, error) {
 	s, err := a.DB.Schema(ctx)
 	if err != nil {
-		return nil, []string{}, []engine.ExampleUsed{}, err
+		return built{shown: []string{}, examples: []engine.ExampleUsed{}}, err
 	}
 	// Follow-ups ("and in 2012?") need the earlier questions to find tables.
 	pruneQuery := question
 	var turns []engine.Turn
-	if session != nil {
+	if session != nil && !opts.lean {
 		turns = session.Turns
 		if len(turns) > contextTurns {
 			turns = turns[len(turns)-contextTurns:]
@@ -829,6 +901,9 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 	var hints []valuehints.Hint
 	if vi := a.valueIndex(ctx, true); vi != nil {
 		hints = vi.Hints(question, 8)
+		if opts.lean && len(hints) > 3 {
+			hints = hints[:3]
+		}
 		for _, h := range hints {
 			pruneQuery += " " + h.Table
 		}
@@ -855,7 +930,9 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 		qp.Hints = append(qp.Hints, h.String())
 	}
 	qp.Glossary = glossaryLines(used)
-	qp.Examples = a.examples(ctx, question)
+	if !opts.lean {
+		qp.Examples = a.examples(ctx, question)
+	}
 	msgs := []engine.Message{{Role: "system", Content: sp.Render()}}
 	for _, t := range turns {
 		prev, _ := json.Marshal(map[string]any{"sql": t.SQL, "clarification_question": "", "unanswerable_reason": ""})
@@ -867,7 +944,7 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 	for i, t := range sc.Tables {
 		shown[i] = t.Name
 	}
-	return msgs, shown, examplesUsed(qp.Examples), nil
+	return built{msgs: msgs, shown: shown, examples: examplesUsed(qp.Examples), schemaTokens: sc.Tokens, schemaText: sc.Text, hints: qp.Hints}, nil
 }
 
 // displayName shortens a database path to its file name for the prompt.

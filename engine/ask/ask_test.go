@@ -162,7 +162,7 @@ func lastMessage(req ollamatest.Request) string { return req.Messages[len(req.Me
 func TestAskGivesUpCleanly(t *testing.T) {
 	r := newRig(t,
 		ollamatest.Answer("SELECT nope FROM Invoice", "x"), ollamatest.Answer("SELECT nope2 FROM Invoice", "x"),
-		ollamatest.Reply{Content: "Sure! Here is the SQL: SELECT 1"}, ollamatest.Answer("SELECT * FROM Nowhere", "x"))
+		ollamatest.Reply{Content: "Sure! I would look at the invoices first."}, ollamatest.Answer("SELECT * FROM Nowhere", "x"))
 	ans, err := r.ask(t, "What is the meaning of the data?", nil)
 	e := engine.AsError(err)
 	if e == nil || e.Code != engine.CodeUnknownTable || !strings.Contains(e.Message, "did not write a working query in 4 attempts") || e.Hint == "" {

@@ -221,9 +221,9 @@ func (v *voter) decided() bool {
 func (v *voter) draw(ctx context.Context) (reading, error) {
 	a, l := v.a, v.l
 	req := engine.ChatRequest{Model: a.ModelName, Messages: l.first, Format: AnswerSchema(), Temperature: voteTemperature,
-		NumCtx: a.contextWindow(l.first, l.opts), NumPredict: l.opts.NumPredict}
+		NumCtx: a.contextWindow(l.first, l.opts), NumPredict: l.opts.NumPredict, Think: a.thinkSwitch(false)}
 	resp, err := a.Model.Chat(ctx, req)
-	if round := a.round("vote", req.Model, req.Messages, resp); round != nil {
+	if round := a.round("vote", req, resp); round != nil {
 		v.stats.Rounds = append(v.stats.Rounds, *round)
 	}
 	if err != nil {

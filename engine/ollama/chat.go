@@ -16,7 +16,11 @@ import (
 // streams: req.OnToken, when set, receives each piece of content as it
 // arrives, in order; together they make Content. Options sent: temperature
 // (req.Temperature, 0 included), num_ctx and num_predict when positive,
-// format when req.Format is set, and a keep_alive of 10 minutes.
+// format when req.Format is set, think when req.Think is set, and a
+// keep_alive of 10 minutes. A thinking model's thinking (message.thinking,
+// or a <think>…</think> block at the start of the content) goes to
+// req.OnThinking and Thinking, never into Content; Ollama does not count
+// it apart from eval_count, so ThinkingTokens is estimated from its text.
 //
 // The request is bounded by the client's RequestTimeout and by ctx,
 // whichever ends first. Duration is the wall-clock time of the whole
@@ -55,6 +59,9 @@ func (c *Client) Chat(ctx context.Context, req engine.ChatRequest) (*engine.Chat
 	if req.NumPredict > 0 {
 		areq.Options["num_predict"] = req.NumPredict
 	}
+	if req.Think != nil {
+		areq.Think = &api.ThinkValue{Value: *req.Think}
+	}
 
 	cl := call{kind: "chat", model: req.Model, limit: c.reqTimeout}
 	callCtx, cancel := withLimit(ctx, c.reqTimeout)
@@ -62,21 +69,39 @@ func (c *Client) Chat(ctx context.Context, req engine.ChatRequest) (*engine.Chat
 
 	start := time.Now()
 	var (
-		content strings.Builder
-		final   *api.ChatResponse
-		first   time.Duration
+		content, thinking strings.Builder
+		final             *api.ChatResponse
+		first             time.Duration
+		filter            engine.ThinkFilter
 	)
-	err := c.api.Chat(callCtx, areq, func(r api.ChatResponse) error {
-		if r.Message.Content != "" {
+	emit := func(answer, thought string) {
+		if thought != "" {
+			thinking.WriteString(thought)
+			if req.OnThinking != nil {
+				req.OnThinking(thought)
+			}
+		}
+		if answer != "" {
 			if first == 0 {
 				first = time.Since(start)
 			}
-			content.WriteString(r.Message.Content)
+			content.WriteString(answer)
 			if req.OnToken != nil {
-				req.OnToken(r.Message.Content)
+				req.OnToken(answer)
 			}
 		}
+	}
+	err := c.api.Chat(callCtx, areq, func(r api.ChatResponse) error {
+		if callCtx.Err() != nil {
+			// Lines already read still come: a cancel ends them here.
+			return callCtx.Err()
+		}
+		emit("", r.Message.Thinking)
+		if r.Message.Content != "" {
+			emit(filter.Write(r.Message.Content))
+		}
 		if r.Done {
+			emit(filter.Flush())
 			final = &r
 		}
 		return nil
@@ -96,7 +121,9 @@ func (c *Client) Chat(ctx context.Context, req engine.ChatRequest) (*engine.Chat
 		PromptEval:   final.PromptEvalDuration,
 		FirstToken:   first,
 		DoneReason:   final.DoneReason,
+		Thinking:     thinking.String(),
 	}
+	resp.ThinkingTokens = engine.EstimateThinkingTokens(resp.Thinking)
 	if final.DoneReason == "length" {
 		return resp, engine.Errorf(engine.CodeModelError, "the model's answer was cut off after %d tokens", final.EvalCount).WithHint(
 			"the answer was too long; try again or ask a narrower question")

@@ -22,6 +22,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ollama/ollama/api"
@@ -88,6 +89,12 @@ type Client struct {
 	listTO     time.Duration
 	embedTO    time.Duration
 	pullIdle   time.Duration
+
+	// mu guards shown, the models described (Describe), and digests, the
+	// digest each listed model had.
+	mu      sync.Mutex
+	shown   map[string]described
+	digests map[string]string
 }
 
 var _ engine.Model = (*Client)(nil)
@@ -121,6 +128,8 @@ func New(cfg Config) (*Client, error) {
 		listTO:     listTimeout,
 		embedTO:    embedTimeout,
 		pullIdle:   pullIdleTimeout,
+		shown:      map[string]described{},
+		digests:    map[string]string{},
 	}, nil
 }
 

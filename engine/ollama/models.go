@@ -45,9 +45,105 @@ func (c *Client) Models(ctx context.Context) ([]engine.ModelInfo, error) {
 			ParameterSize: m.Details.ParameterSize,
 			Quantization:  m.Details.QuantizationLevel,
 			SizeBytes:     m.Size,
+			Digest:        m.Digest,
+			Capabilities:  []string{},
 		})
+		c.noteDigest(name, m.Digest)
 	}
 	return out, nil
+}
+
+// described is a cached description: the model's digest when it was read.
+type described struct {
+	digest string
+	info   engine.ModelInfo
+}
+
+// noteDigest forgets a cached description whose model changed (another
+// digest under the same name: a new pull, an ollama create).
+func (c *Client) noteDigest(name, digest string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if d, ok := c.shown[name]; ok && digest != "" && d.digest != "" && d.digest != digest {
+		delete(c.shown, name)
+	}
+	if digest != "" {
+		c.digests[name] = digest
+	}
+}
+
+// Describe says what one model is (POST /api/show, bounded by 10 s): its
+// context window (model_info's "<architecture>.context_length"), its
+// capabilities (completion, tools, thinking, vision, embedding), its
+// family, parameter size and quantization. It is read once per model and
+// cached by the model's digest: listing the models (Models) forgets a
+// description whose digest changed, and so does a Pull of the model. A
+// model that is not installed is a model_missing error.
+func (c *Client) Describe(ctx context.Context, model string) (*engine.ModelInfo, error) {
+	if strings.TrimSpace(model) == "" {
+		return nil, engine.Errorf(engine.CodeUsage, "no model was named to describe").WithHint(
+			"name one, for example qwen2.5-coder:7b")
+	}
+	c.mu.Lock()
+	d, ok := c.shown[model]
+	c.mu.Unlock()
+	if ok {
+		info := d.info
+		info.Capabilities = append([]string{}, d.info.Capabilities...)
+		return &info, nil
+	}
+	callCtx, cancel := withLimit(ctx, c.listTO)
+	defer cancel()
+	sr, err := c.api.Show(callCtx, &api.ShowRequest{Model: model})
+	if err != nil {
+		return nil, c.fail(ctx, callCtx, call{kind: "show", model: model, limit: c.listTO}, err)
+	}
+	info := engine.ModelInfo{
+		Name:          model,
+		Family:        sr.Details.Family,
+		ParameterSize: sr.Details.ParameterSize,
+		Quantization:  sr.Details.QuantizationLevel,
+		ContextLength: contextLength(sr.ModelInfo),
+		Capabilities:  []string{},
+	}
+	for _, cp := range sr.Capabilities {
+		info.Capabilities = append(info.Capabilities, string(cp))
+	}
+	c.mu.Lock()
+	c.shown[model] = described{digest: c.digests[model], info: info}
+	c.mu.Unlock()
+	out := info
+	out.Capabilities = append([]string{}, info.Capabilities...)
+	return &out, nil
+}
+
+// contextLength reads the context window from /api/show's model_info: the
+// key "<general.architecture>.context_length", else any key ending in
+// ".context_length" (0 when there is none).
+func contextLength(mi map[string]any) int {
+	num := func(v any) int {
+		switch x := v.(type) {
+		case float64:
+			return int(x)
+		case int:
+			return x
+		case int64:
+			return int(x)
+		}
+		return 0
+	}
+	if arch, ok := mi["general.architecture"].(string); ok {
+		if n := num(mi[arch+".context_length"]); n > 0 {
+			return n
+		}
+	}
+	best := 0
+	for k, v := range mi {
+		if strings.HasSuffix(k, ".context_length") {
+			best = max(best, num(v))
+		}
+	}
+	return best
 }
 
 // Embed returns one vector per input (POST /api/embed), in input order,
@@ -121,5 +217,8 @@ func (c *Client) Pull(ctx context.Context, model string, progress func(engine.Pu
 	if err != nil || !success {
 		return c.fail(ctx, callCtx, cl, err)
 	}
+	c.mu.Lock()
+	delete(c.shown, model)
+	c.mu.Unlock()
 	return nil
 }

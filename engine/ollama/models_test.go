@@ -29,8 +29,8 @@ func TestModels(t *testing.T) {
 		t.Fatalf("Models: %v", err)
 	}
 	want := []engine.ModelInfo{
-		{Name: "qwen2.5-coder:7b", Family: "qwen2", ParameterSize: "7.6B", Quantization: "Q4_K_M", SizeBytes: 4683087332},
-		{Name: "nomic-embed-text:latest", Family: "nomic-bert", ParameterSize: "137M", Quantization: "F16", SizeBytes: 274302450},
+		{Name: "qwen2.5-coder:7b", Family: "qwen2", ParameterSize: "7.6B", Quantization: "Q4_K_M", SizeBytes: 4683087332, Digest: "abc", Capabilities: []string{}},
+		{Name: "nomic-embed-text:latest", Family: "nomic-bert", ParameterSize: "137M", Quantization: "F16", SizeBytes: 274302450, Capabilities: []string{}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Models() = %+v, want %+v", got, want)

@@ -195,6 +195,12 @@ var en = language{
 		"hint.tables_hold":           "ask about what the tables hold ({1} lists them)",
 		// Hints: the model ({1}: the model's flag, {2}: the sql command).
 		"hint.choose_model":           "choose an installed model ({1}); `ollama list` shows them",
+		"flag.list-models@page":       "the model list, in Settings",
+		"flag.think@page":             "Thinking, beside the model in Settings",
+		"hint.window_too_small":       "choose a model whose window holds at least {1} tokens ({2}; {3} shows each model's window), or ask about fewer tables",
+		"hint.thought_too_long":       "turn thinking off (without {1}), or ask a simpler question",
+		"model.prompt_cut":            "the model server read only {2} tokens of the prompt sent to {1} (round {4}; about {3} by Querent's estimate): the prompt was cut at the model's window, so the model may have missed part of the rules or the tables",
+		"model.ignored_format":        "{1} did not answer in the JSON format asked for; its SQL was taken from the reply as written (the guard checked it as always)",
 		"hint.another_model":          "try again, or try another model ({1})",
 		"hint.another_model@page":     "try again, or choose another model ({1})",
 		"hint.no_working_query":       "rephrase the question (name the tables or columns you mean), try another model with {1}, or write the SQL yourself with {2}",

@@ -434,11 +434,17 @@ const (
 	// SQLText is the SQL of a correction (querent history correct --sql)
 	// and of a glossary entry (querent glossary add --sql).
 	SQLText Flag = "sql"
+	// ListModels lists the models with their windows (querent ask
+	// --list-models; the model list in the page's Settings); Think turns a
+	// thinking model's thinking on (querent ask --think; the page's
+	// per-model setting).
+	ListModels Flag = "list-models"
+	Think      Flag = "think"
 )
 
 // Flags are the flags above, for the tests.
 var Flags = []Flag{Timeout, MaxRows, Model, ModelTimeout, Ollama, AllowSuperuser, DB, Gold, Compare, Force, Out, Chart, Delimiter, BOM, Raw, Preview,
-	Encoding, Ragged, HeaderRow, Sheet, Column, Skip, Table, Replace, Append, ReplaceUserTable, Meaning, SQLText}
+	Encoding, Ragged, HeaderRow, Sheet, Column, Skip, Table, Replace, Append, ReplaceUserTable, Meaning, SQLText, ListModels, Think}
 
 func (f Flag) say(sp *speaker) string { return flagWith{f, ""}.say(sp) }
 

@@ -36,6 +36,30 @@ type Reply struct {
 	// ForExplain marks a reply meant for an explanation request (Explain):
 	// the next explanation request takes it from the script.
 	ForExplain bool
+	// Thinking is what a thinking model (a Spec with CapThinking) thinks
+	// before its content, streamed in message.thinking the way Ollama
+	// streams it, unless the request said think: false (Ollama then
+	// drops it). A model without the capability asked to think gets
+	// Ollama's 400 error.
+	Thinking string
+}
+
+// Spec is what /api/show says of one model: its context window (0: the
+// show answer has no context length) and its capabilities (nil:
+// completion). A model with a window also reads no more than it, as
+// Ollama does: a prompt longer than the smaller of num_ctx and the window
+// is cut to it, and prompt_eval_count says so.
+type Spec struct {
+	ContextLength int
+	Capabilities  []string
+	// Architecture names model_info's keys (default "qwen2"); Digest is
+	// the digest /api/tags lists (default one made from the name).
+	Architecture string
+	Digest       string
+	// Reads, when set, is the window the server really reads, whatever
+	// /api/show says and num_ctx asks (a server started with a smaller
+	// context, which /api/show does not tell): longer prompts are cut to it.
+	Reads int
 }
 
 // The fake counts as Ollama does, at about four characters a token: a
@@ -54,6 +78,14 @@ type Request struct {
 	Messages []engine.Message `json:"messages"`
 	Format   json.RawMessage  `json:"format"`
 	Options  map[string]any   `json:"options"`
+	// Think is the request's think switch (nil when it sent none).
+	Think *bool `json:"think"`
+}
+
+// NumCtx is the request's num_ctx option (0 when it sent none).
+func (r Request) NumCtx() int {
+	n, _ := r.Options["num_ctx"].(float64)
+	return int(n)
 }
 
 // Server is a running fake.
@@ -64,6 +96,8 @@ type Server struct {
 	script []Reply
 	reqs   []Request
 	models []string
+	specs  map[string]Spec
+	shows  int
 	// respond answers the chats past the script, when set.
 	respond func(Request) Reply
 	// rate is the tokens per second the answers stream at (0: at once).
@@ -99,6 +133,24 @@ func New(t testing.TB, script ...Reply) *Server {
 	t.Cleanup(srv.Close)
 	s.URL = srv.URL
 	return s
+}
+
+// SetSpec says what /api/show answers for one model, and makes the fake
+// read prompts the way that model would (see Spec).
+func (s *Server) SetSpec(model string, spec Spec) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.specs == nil {
+		s.specs = map[string]Spec{}
+	}
+	s.specs[model] = spec
+}
+
+// Shows is how many /api/show requests the fake answered.
+func (s *Server) Shows() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.shows
 }
 
 // SetModels replaces the installed models the fake lists.
@@ -180,6 +232,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		embed(w, r)
 	case "/api/chat":
 		s.chat(w, r)
+	case "/api/show":
+		s.show(w, r)
 	default:
 		http.NotFound(w, r)
 	}
@@ -190,10 +244,68 @@ func (s *Server) tags(w http.ResponseWriter) {
 	s.mu.Lock()
 	var ms []map[string]any
 	for _, m := range s.models {
-		ms = append(ms, map[string]any{"name": m, "model": m, "size": 1000, "details": map[string]any{"family": "qwen2"}})
+		ms = append(ms, map[string]any{"name": m, "model": m, "size": 1000, "digest": s.specs[m].digest(m),
+			"details": map[string]any{"family": "qwen2", "parameter_size": "7.6B", "quantization_level": "Q4_K_M"}})
 	}
 	s.mu.Unlock()
 	json.NewEncoder(w).Encode(map[string]any{"models": ms})
+}
+
+// digest is the model's digest as /api/tags lists it.
+func (sp Spec) digest(name string) string {
+	if sp.Digest != "" {
+		return sp.Digest
+	}
+	return fmt.Sprintf("sha256:%x", []byte(name))
+}
+
+// show describes an installed model as Ollama 0.17 does: details,
+// model_info (its architecture and context length) and capabilities.
+func (s *Server) show(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Model string `json:"model"`
+	}
+	json.NewDecoder(r.Body).Decode(&req)
+	s.mu.Lock()
+	s.shows++
+	installed := false
+	for _, m := range s.models {
+		installed = installed || m == req.Model
+	}
+	sp := s.specs[req.Model]
+	s.mu.Unlock()
+	if !installed {
+		w.WriteHeader(http.StatusNotFound)
+		json.NewEncoder(w).Encode(map[string]string{"error": fmt.Sprintf("model '%s' not found", req.Model)})
+		return
+	}
+	arch := sp.Architecture
+	if arch == "" {
+		arch = "qwen2"
+	}
+	info := map[string]any{"general.architecture": arch, "general.parameter_count": 7615616512}
+	if sp.ContextLength > 0 {
+		info[arch+".context_length"] = sp.ContextLength
+	}
+	caps := sp.Capabilities
+	if caps == nil {
+		caps = []string{engine.CapCompletion}
+	}
+	json.NewEncoder(w).Encode(map[string]any{
+		"details":      map[string]any{"family": arch, "parameter_size": "7.6B", "quantization_level": "Q4_K_M"},
+		"model_info":   info,
+		"capabilities": caps,
+	})
+}
+
+// thinks reports whether the spec lists the thinking capability.
+func (sp Spec) thinks() bool {
+	for _, c := range sp.Capabilities {
+		if c == engine.CapThinking {
+			return true
+		}
+	}
+	return false
 }
 
 // pull "pulls" a model, streaming its progress, and installs it; a model
@@ -248,7 +360,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	explain := isExplain(req)
 	s.mu.Lock()
 	s.reqs = append(s.reqs, req)
-	c := s.evaluate(req)
+	sp := s.specs[req.Model]
+	c := s.evaluate(req, sp)
 	rate := s.rate
 	rep, respond := s.nextReply(explain)
 	s.mu.Unlock()
@@ -267,10 +380,16 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if rep.Status == 0 && req.Think != nil && *req.Think && !sp.thinks() {
+		rep = Reply{Status: http.StatusBadRequest, Error: fmt.Sprintf("%q does not support thinking", req.Model)}
+	}
 	if rep.Status != 0 {
 		w.WriteHeader(rep.Status)
 		json.NewEncoder(w).Encode(map[string]string{"error": rep.Error})
 		return
+	}
+	if !sp.thinks() || (req.Think != nil && !*req.Think) {
+		rep.Thinking = ""
 	}
 	stream(w, r, req.Model, rep, rate, c)
 }
@@ -284,8 +403,10 @@ type cost struct {
 
 // evaluate counts req's prompt against the previous one (the cache), and
 // "loads" the model when the model or its num_ctx changed, which empties
-// the cache. s.mu is held.
-func (s *Server) evaluate(req Request) cost {
+// the cache. A prompt longer than what the model reads (the smaller of
+// num_ctx and its window, when it has one) is cut to it, as Ollama cuts
+// it: prompt_eval_count is then that length. s.mu is held.
+func (s *Server) evaluate(req Request, sp Spec) cost {
 	prompt := ""
 	for _, m := range req.Messages {
 		prompt += m.Role + "\x00" + m.Content + "\x00"
@@ -300,7 +421,18 @@ func (s *Server) evaluate(req Request) cost {
 		s.loads++
 	}
 	s.prev = prompt
-	return cost{whole: max(1, len(prompt)/charsPerToken), evaluated: max(1, (len(prompt)-shared)/charsPerToken), load: load}
+	c := cost{whole: max(1, len(prompt)/charsPerToken), evaluated: max(1, (len(prompt)-shared)/charsPerToken), load: load}
+	limit := req.NumCtx()
+	if sp.ContextLength > 0 && (limit == 0 || limit > sp.ContextLength) {
+		limit = sp.ContextLength
+	}
+	if sp.Reads > 0 && (limit == 0 || limit > sp.Reads) {
+		limit = sp.Reads
+	}
+	if limit > 0 && c.whole > limit {
+		c.whole, c.evaluated = limit, min(c.evaluated, limit)
+	}
+	return c
 }
 
 // nextReply takes a chat's reply from the script: for an explanation
@@ -341,6 +473,12 @@ func stream(w http.ResponseWriter, r *http.Request, model string, rep Reply, rat
 	}
 	flusher, _ := w.(http.Flusher)
 	generated := 0
+	for th := []rune(rep.Thinking); len(th) > 0; {
+		n := min(chunk, len(th))
+		enc.Encode(map[string]any{"model": model, "message": map[string]string{"role": "assistant", "content": "", "thinking": string(th[:n])}, "done": false})
+		th = th[n:]
+		generated++
+	}
 	for len(runes) > 0 {
 		if tick != nil {
 			select {

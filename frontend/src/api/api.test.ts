@@ -36,7 +36,7 @@ describe('the typed api', () => {
     await api.History.List({ all: true, limit: 50 });
     await api.Export.Run({ sql: 'SELECT 1', out: '', format: 'csv', bom: true });
     await api.Datasets.ChooseNewDatabase('sales.sqlite');
-    await api.Settings.Save({ ollama_host: '', llm_url: '', api_key_set: false, model: '', max_rows: 100, timeout_s: 30, theme: 'dark', skip_explanation: false, skip_votes: false, require_readonly_role: false, allow_superuser: false, language: '' });
+    await api.Settings.Save({ ollama_host: '', llm_url: '', api_key_set: false, model: '', max_rows: 100, timeout_s: 30, theme: 'dark', skip_explanation: false, skip_votes: false, require_readonly_role: false, allow_superuser: false, language: '', thinking_models: []  });
     expect(f.calls.map((c) => c.target)).toEqual(['History.List', 'Export.Run', 'Datasets.ChooseNewDatabase', 'Settings.Save']);
     expect(f.calls[0].args).toEqual([{ all: true, limit: 50 }]);
     expect(f.calls[1].args).toEqual([{ sql: 'SELECT 1', out: '', format: 'csv', bom: true }]);

@@ -176,8 +176,9 @@ export interface Answer {
 /** ask.Progress is one step of the ask loop, for progress displays. */
 export interface AskProgress {
   /**
-   * Stage is "preparing", "writing SQL", "checking", "running",
-   * "repairing", "checking values", "voting", "explaining" or "done".
+   * Stage is "preparing", "thinking", "writing SQL", "checking",
+   * "running", "repairing", "checking values", "voting", "explaining" or
+   * "done".
    */
   stage: string;
   /** Attempt counts from 1; Attempts is the most there can be. */
@@ -185,7 +186,10 @@ export interface AskProgress {
   attempts: number;
   /** Tokens is the answer streamed so far (while writing or explaining). */
   tokens: number;
-  /** Text is the explanation written so far (stage "explaining"). */
+  /**
+   * Text is the explanation written so far (stage "explaining"), or
+   * the thinking so far (stage "thinking").
+   */
   text?: string;
   /**
    * Vote counts the other readings from 1 (stage "voting"), of Votes
@@ -1082,6 +1086,23 @@ export interface ModelInfo {
   parameter_size: string;
   quantization: string;
   size_bytes: number;
+  /**
+   * Digest identifies the model's files (Ollama's digest in /api/tags):
+   * what a description of the model is cached by.
+   */
+  digest: string;
+  /**
+   * ContextLength is the most tokens the model was trained to read at
+   * once (its context window, from /api/show's model_info
+   * "<architecture>.context_length"); 0 when unknown (Models leaves it
+   * 0: Describe fills it).
+   */
+  context_length: number;
+  /**
+   * Capabilities are what the model can do (CapCompletion, CapTools,
+   * CapThinking, CapVision, CapEmbedding); empty when unknown.
+   */
+  capabilities: string[] | null;
 }
 
 /**
@@ -1161,6 +1182,24 @@ export interface ModelRound {
   load_s: number;
   first_token_s: number;
   total_s: number;
+  /**
+   * PromptTokensSent is Querent's estimate of the prompt it sent (four
+   * bytes a token); PromptCut is set when the server's count shows it
+   * read less than that (it cut the prompt at the model's window), and
+   * the answer then has a warning.
+   */
+  prompt_tokens_sent: number;
+  prompt_cut: boolean;
+  /**
+   * ThinkingTokens is how many of GeneratedTokens a thinking model spent
+   * thinking before its answer (0 when it did not think).
+   */
+  thinking_tokens: number;
+  /**
+   * FormatIgnored is set when the model did not answer in the JSON
+   * format asked for and its SQL was taken from the reply as written.
+   */
+  format_ignored: boolean;
 }
 
 /** engine.ModelStats is what the model rounds of one answer cost. */
@@ -1459,6 +1498,12 @@ export interface SettingsData {
    * the system's.
    */
   language: string;
+  /**
+   * ThinkingModels are the thinking models (qwen3, deepseek-r1…) the
+   * analyst lets think before they write the SQL; any other thinking
+   * model is told not to (issue 24 §3).
+   */
+  thinking_models: string[] | null;
 }
 
 /** imports.SkippedColumn is a column of the source that is not stored. */

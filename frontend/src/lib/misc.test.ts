@@ -80,13 +80,15 @@ describe('progress', () => {
   it('says where the ask loop is', () => {
     expect(stageLabel({ stage: 'writing SQL', attempt: 1, attempts: 4, tokens: 48 })).toBe('Writing SQL… · 48 tokens');
     expect(stageLabel({ stage: 'repairing', attempt: 3, attempts: 4, tokens: 0 })).toBe('Repairing the SQL (2 of 3)…');
+    expect(stageLabel({ stage: 'thinking', attempt: 1, attempts: 4, tokens: 120, text: 'Let me see' })).toBe('The model is thinking… · 120 tokens');
+    expect(stepIndex('thinking')).toBe(1);
     expect(stageLabel({ stage: 'checking values', attempt: 1, attempts: 4, tokens: 0 })).toBe('Checking the values…');
     expect(stepIndex('checking')).toBe(2);
   });
 });
 
 describe('settings', () => {
-  const ok = { ollama_host: '', llm_url: '', api_key_set: false, model: '', max_rows: 1000, timeout_s: 30, theme: 'system' as const, skip_explanation: false, skip_votes: false, require_readonly_role: false, allow_superuser: false, language: '' };
+  const ok = { ollama_host: '', llm_url: '', api_key_set: false, model: '', max_rows: 1000, timeout_s: 30, theme: 'system' as const, skip_explanation: false, skip_votes: false, require_readonly_role: false, allow_superuser: false, language: '', thinking_models: []  };
   it('accepts good settings and names bad fields', () => {
     expect(validateSettings(ok)).toEqual({});
     expect(Object.keys(validateSettings({ ...ok, max_rows: 0, timeout_s: 4000 }))).toEqual(['max_rows', 'timeout_s']);

@@ -11,6 +11,7 @@ export function stepIndex(stage: string): number {
   switch (stage) {
     case 'preparing':
       return 0;
+    case 'thinking':
     case 'writing SQL':
     case 'repairing':
       return 1;
@@ -33,6 +34,8 @@ export function stageLabel(p: AskProgress): string {
   switch (p.stage) {
     case 'preparing':
       return P.preparing;
+    case 'thinking':
+      return P.thinking + tokens;
     case 'writing SQL':
       return P.writing + tokens;
     case 'checking':

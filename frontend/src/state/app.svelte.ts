@@ -92,6 +92,8 @@ export interface Busy {
   /** card is the card the work is for. */
   card?: number;
   progress: AskProgress | null;
+  /** thinking is what a thinking model thought so far (kind ask, thinking on). */
+  thinking?: string;
   started: number;
 }
 
@@ -296,6 +298,8 @@ class AppState {
     api.on('ask:progress', (p) => {
       const b = this.busy;
       if (b && (b.kind === 'ask' || b.kind === 'run')) b.progress = p;
+      // A thinking model's thinking, kept while the question runs (folded on the card).
+      if (p.stage === 'thinking' && p.text && b?.kind === 'ask') b.thinking = p.text;
       // The explanation streams in once the rows are shown.
       if (p.stage === 'explaining' && p.text && b?.kind === 'ask' && b.card !== undefined) {
         const c = this.card(b.card);

@@ -306,7 +306,7 @@ describe('the app state', () => {
     const f = fake({ 'Settings.Save': (s) => s });
     await app.boot(f.t);
     const before = f.calls.filter((c) => c.target === 'Ask.Status').length;
-    await app.saveSettings({ ollama_host: '', llm_url: '', api_key_set: false, model: 'sqlcoder:7b', max_rows: 100, timeout_s: 30, theme: 'dark', skip_explanation: false, skip_votes: false, require_readonly_role: false, allow_superuser: false, language: '' });
+    await app.saveSettings({ ollama_host: '', llm_url: '', api_key_set: false, model: 'sqlcoder:7b', max_rows: 100, timeout_s: 30, theme: 'dark', skip_explanation: false, skip_votes: false, require_readonly_role: false, allow_superuser: false, language: '', thinking_models: []  });
     expect(app.settings?.max_rows).toBe(100);
     expect(f.calls.filter((c) => c.target === 'Ask.Status').length).toBe(before + 1);
   });
@@ -542,8 +542,8 @@ const twoModels = () => ({
   running: true,
   host: '',
   models: [
-    { name: 'qwen2.5-coder:7b', family: '', parameter_size: '7.6B', quantization: '', size_bytes: 4.7e9 },
-    { name: 'llama3.1:8b', family: '', parameter_size: '8B', quantization: '', size_bytes: 4.9e9 },
+    { name: 'qwen2.5-coder:7b', family: '', parameter_size: '7.6B', quantization: '', size_bytes: 4.7e9, digest: '', context_length: 32768, capabilities: ['completion', 'tools'] },
+    { name: 'llama3.1:8b', family: '', parameter_size: '8B', quantization: '', size_bytes: 4.9e9, digest: '', context_length: 131072, capabilities: ['completion', 'tools'] },
   ],
   model: 'qwen2.5-coder:7b',
   embed_model: '',
