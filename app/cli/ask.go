@@ -23,7 +23,7 @@ import (
 type ModelFactory func(host string, requestTimeout time.Duration) (engine.Model, error)
 
 const askUsage = `Usage: querent ask [--db FILE|URL] [--model NAME] [--ollama HOST|--llm-url URL] [--session FILE] [--max-rows N]
-                   [--timeout DUR] [--model-timeout DUR] [--no-explain] [--no-vote] [--think] [--verbose]
+                   [--timeout DUR] [--model-timeout DUR] [--no-explain] [--no-vote] [--follow-up auto|yes|no] [--think] [--verbose]
                    [--prompt-family querent|omnisql|sqlcoder] [--format text|json] [--] QUESTION
        querent ask --input REQUEST.json|-
        querent ask --list-models [--ollama HOST] [--format text|json]
@@ -53,6 +53,11 @@ windows, capabilities, sizes and whether they fit this machine's memory.
   querent ask "Which artist has the most albums?"
   querent ask --session s.json "Top 5 countries by sales"
   querent ask --session s.json "and only for 2012?"
+
+With --session, a question is read with the conversation's earlier ones only
+when it reads as a follow-up ("and only for 2012?", "which of those…", "by
+month"); any other question starts the conversation anew. --follow-up yes
+(or the request's "follow_up": true) always reads it so, --follow-up no never.
 
 --input reads a JSON request (the sub-agent contract) and always answers with
 the JSON document: {"question": "...", "connection": {"db_type": "sqlite",
@@ -87,6 +92,10 @@ type askRequest struct {
 	// Think true lets a thinking model think before it writes the SQL
 	// (--think); by default it is told not to.
 	Think bool `json:"think"`
+	// FollowUp says whether the question follows up on session_context's
+	// earlier questions: true always, false never, absent when it reads as
+	// one ("and for 2012?", "those…"), as --follow-up does.
+	FollowUp *bool `json:"follow_up"`
 }
 
 func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
@@ -107,6 +116,9 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 	pull := fs.Bool("pull", false, "download the model first when it is not installed (with progress)")
 	noExplain := fs.Bool("no-explain", false, "show the rows without asking the model to explain them (saves the second model request)")
 	noVote := fs.Bool("no-vote", false, "draw no other readings of a doubtful answer (saves up to 4 model requests)")
+	followUp := ask.FollowUpAuto
+	fs.Var(enumFlag{&followUp, []string{ask.FollowUpAuto, ask.FollowUpYes, ask.FollowUpNo}}, "follow-up",
+		"read the question with the --session's earlier ones: auto (when it reads as a follow-up: \"and for 2012?\"), yes or no")
 	think := fs.Bool("think", false, "let a thinking model (qwen3, deepseek-r1…) think before it writes the SQL (default: it is told not to)")
 	verbose := fs.Bool("verbose", false, "show a thinking model's thinking on standard error")
 	family := fs.String("prompt-family", "", "the SQL prompt: querent, omnisql or sqlcoder (default: from the model's name; SQL specialists get their own)")
@@ -144,7 +156,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 		return c.ask(ctx, s, askParams{db: dbf, conn: &conn, question: req.Question, model: *model, host: *host, llmURL: *llmURL, maxRows: rows,
 			timeout: timeout, modelTimeout: modelTimeout, format: format, session: session,
 			explain: req.ExplainResults == nil || *req.ExplainResults, vote: !*noVote && (req.Vote == nil || *req.Vote), pull: *pull, warnings: bounds,
-			think: *think || req.Think, verbose: *verbose, family: *family})
+			think: *think || req.Think, verbose: *verbose, family: *family, followUp: requestFollowUp(req.FollowUp, followUp)})
 	}
 	question, err := readText(fs.Args(), s, "question")
 	if err != nil {
@@ -162,7 +174,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 	}
 	code := c.ask(ctx, s, askParams{db: dbf, question: question, model: *model, host: *host, llmURL: *llmURL, maxRows: rows,
 		timeout: timeout, modelTimeout: modelTimeout, format: format, session: session, explain: !*noExplain, vote: !*noVote, pull: *pull, warnings: bounds,
-		think: *think, verbose: *verbose, family: *family})
+		think: *think, verbose: *verbose, family: *family, followUp: followUp})
 	if *sessionPath != "" && session != nil {
 		if err := saveSession(*sessionPath, session); err != nil {
 			printError(s.err, "ask", err)
@@ -191,6 +203,8 @@ type askParams struct {
 	think, verbose bool
 	// family is the SQL prompt's family (--prompt-family; "": the model's).
 	family string
+	// followUp is --follow-up (the request's follow_up): ask.FollowUp*.
+	followUp string
 	// warnings go into the answer: the values the ceilings lowered.
 	warnings []string
 }
@@ -370,7 +384,7 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 	} else if gwarn != "" {
 		warnings = append(warnings, gwarn)
 	}
-	opts := ask.Options{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli", NoExplain: !p.explain, NoVote: !p.vote, Think: p.think, PromptFamily: p.family}
+	opts := ask.Options{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli", NoExplain: !p.explain, NoVote: !p.vote, Think: p.think, PromptFamily: p.family, FollowUp: p.followUp}
 	line := newProgress(s.err, p.format, "Ctrl-C cancels")
 	if p.verbose {
 		// The thinking goes to standard error as it comes: the progress
@@ -593,4 +607,16 @@ func pullModel(ctx context.Context, s *stdio, m engine.Model, name string) error
 		fmt.Fprintf(s.err, "%s is installed.\n", name)
 	}
 	return err
+}
+
+// requestFollowUp is the request's follow_up as an ask.FollowUp choice;
+// absent, the command line's.
+func requestFollowUp(v *bool, flag string) string {
+	switch {
+	case v == nil:
+		return flag
+	case *v:
+		return ask.FollowUpYes
+	}
+	return ask.FollowUpNo
 }

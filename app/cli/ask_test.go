@@ -208,3 +208,48 @@ func TestRealOllamaAsk(t *testing.T) {
 	}
 	t.Logf("rows after %.2fs: %+v", *doc.TimeToRows, doc.ModelStats.Rounds)
 }
+
+// With --session, an unrelated question starts the conversation anew and a
+// follow-up carries it; --follow-up yes and the request's follow_up decide
+// instead (issue 25).
+func TestAskCommandFollowUpChoice(t *testing.T) {
+	fake := ollamatest.New(t)
+	fake.Respond(func(ollamatest.Request) ollamatest.Reply {
+		return ollamatest.Answer("SELECT count(*) AS n FROM Artist", "Counts the artists.")
+	})
+	c := askCLI(t, fake)
+	sess := filepath.Join(t.TempDir(), "s.json")
+	contextOf := func(args ...string) []engine.Turn {
+		t.Helper()
+		code, out, errs := runWith(t, c, "", append([]string{"ask", "--session", sess, "--no-explain", "--format", "json"}, args...)...)
+		var ans struct {
+			ContextUsed []engine.Turn `json:"context_used"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &ans) != nil {
+			t.Fatalf("exit %d: %s %s", code, out, errs)
+		}
+		return ans.ContextUsed
+	}
+	contextOf("Which artist has the most albums?")
+	if got := contextOf("Top 10 customers"); len(got) != 0 {
+		t.Errorf("an unrelated question was read with the session: %+v", got)
+	}
+	if got := contextOf("and for 2012?"); len(got) != 1 || got[0].Question != "Top 10 customers" {
+		t.Errorf("a follow-up: %+v", got)
+	}
+	if got := contextOf("--follow-up", "yes", "Count the genres"); len(got) != 2 {
+		t.Errorf("--follow-up yes: %+v", got)
+	}
+	if got := contextOf("--follow-up", "no", "and of those?"); len(got) != 0 {
+		t.Errorf("--follow-up no: %+v", got)
+	}
+	b, _ := os.ReadFile(sess)
+	req := `{"question": "Count the media types", "connection": {"db_type": "sqlite", "host": ""}, "follow_up": true, "explain_results": false, "session_context": ` + string(b) + `}`
+	code, out, errs := runWith(t, c, req, "ask", "--input", "-")
+	var ans struct {
+		ContextUsed []engine.Turn `json:"context_used"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &ans) != nil || len(ans.ContextUsed) != 1 || ans.ContextUsed[0].Question != "and of those?" {
+		t.Errorf("follow_up: true in the request: exit %d %s %s", code, out, errs)
+	}
+}
