@@ -33,12 +33,17 @@ type Answer struct {
 	// page speaks (ReasonLanguages: en, fr, zh), the column names as they
 	// are. An addition to the contract's fields; empty when no rows ran.
 	VisualizationReasons map[string]string `json:"visualization_reasons"`
-	Explanation          string            `json:"explanation"`
-	FollowUpQuestions    []string          `json:"follow_up_questions"`
-	TablesUsed           []string          `json:"tables_used"`
-	SessionContext       map[string]any    `json:"session_context"`
-	Model                *string           `json:"model"`
-	Attempts             []Attempt         `json:"attempts"`
+	// Visualization is the chart the rows suit, in the shape a face draws
+	// it: type, x, y, the series column of long data, and the x-axis
+	// (time, number or category). An addition to the contract's fields,
+	// beside visualization_suggestion (which is its type).
+	Visualization     *Visualization `json:"visualization"`
+	Explanation       string         `json:"explanation"`
+	FollowUpQuestions []string       `json:"follow_up_questions"`
+	TablesUsed        []string       `json:"tables_used"`
+	SessionContext    map[string]any `json:"session_context"`
+	Model             *string        `json:"model"`
+	Attempts          []Attempt      `json:"attempts"`
 	// TimeToRowsS is the time from the question to its rows (the SQL run),
 	// null for direct SQL.
 	TimeToRowsS *float64 `json:"time_to_rows_s"`
@@ -219,6 +224,7 @@ func NewAnswer(query string) *Answer {
 		GlossaryUsed:            []GlossaryUse{},
 		VisualizationSuggestion: ChartTable,
 		VisualizationReasons:    map[string]string{},
+		Visualization:           TableVisualization(),
 		ExamplesUsed:            []ExampleUsed{},
 	}
 }
