@@ -714,3 +714,37 @@ func timeUnit(name string, rows [][]engine.Value, j int) string {
 	}
 	return unit
 }
+
+// PeriodColumn reports a column of years or months, which a chart draws on
+// a time axis and a workbook writes as dates: engine.TimeMonth for text
+// that all reads YYYY-MM (strftime('%Y-%m')), engine.TimeYear for years
+// 1900–2100 — integers, or four-digit text (strftime('%Y')) — in a column
+// named like a year (year, année, 年…); "" for anything else, and for a
+// column of NULLs.
+func PeriodColumn(name string, rows [][]engine.Value, j int) string {
+	unit := ""
+	for _, r := range rows {
+		var u string
+		switch v := cell(r, j).(type) {
+		case nil:
+			continue
+		case string:
+			y, ok := atoi(v)
+			switch {
+			case len(v) == 7 && isDateText(v):
+				u = engine.TimeMonth
+			case len(v) == 4 && ok && minYear <= y && y <= maxYear && yearName(name):
+				u = engine.TimeYear
+			}
+		case int64:
+			if minYear <= v && v <= maxYear && yearName(name) {
+				u = engine.TimeYear
+			}
+		}
+		if u == "" || unit != "" && u != unit {
+			return ""
+		}
+		unit = u
+	}
+	return unit
+}
