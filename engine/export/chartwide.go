@@ -297,7 +297,7 @@ func (x *xlsxWriter) wideChart(sheet, kind, title string, n int, cols []wideColu
 		main.XAxis.NumFmt = excelize.ChartNumFmt{CustomNumFmt: numFmts[period]} // 2009-01, not its serial
 	}
 	if n > 24 {
-		main.XAxis.TickLabelSkip = (n + 11) / 12 // about a dozen labels, unwrapped (Excel)
+		main.XAxis.TickLabelSkip = (n + 11) / 12                     // about a dozen labels, unwrapped (Excel)
 		main.XAxis.Alignment = excelize.Alignment{TextRotation: -45} // readable where the skip is not honoured (LibreOffice)
 	}
 	var other *excelize.Chart
