@@ -631,6 +631,14 @@ export interface ExportRequest {
   /** ChartX and ChartY are the chart's columns (Options.ChartX, ChartY). */
   chart_x?: string;
   chart_y?: string[];
+  /**
+   * ChartSeries and ChartY2 are the chart's series column and
+   * second-axis numbers (Options.ChartSeries, ChartY2).
+   */
+  chart_series?: string;
+  chart_y2?: string[];
+  /** Explanation is the answer's explanation (Provenance.Explanation). */
+  explanation?: string;
   max_rows?: number;
   /** Language is the workbook's own words' language (Options.Language). */
   language?: string;
