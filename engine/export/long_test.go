@@ -181,3 +181,21 @@ func TestXLSXProvenanceSQLAndExplanation(t *testing.T) {
 		t.Errorf("explanation %q", got["explanation"])
 	}
 }
+
+// An imported percentage ("Primary %", 8% stored as 0.08) is written as the
+// number it is, shown as a percentage.
+func TestXLSXImportedPercentage(t *testing.T) {
+	db := demo(t)
+	out := filepath.Join(t.TempDir(), "pct.xlsx")
+	q := `SELECT Name, round(GenreId / 40.0, 3) AS "Primary %" FROM Genre ORDER BY GenreId LIMIT 5`
+	if _, err := export.Export(context.Background(), db, q, out, export.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	f := openXLSX(t, out)
+	if got := numFmtOf(t, f, "Data", "B2"); got != "0.0%" {
+		t.Errorf("Primary %%: format %q, want 0.0%%", got)
+	}
+	if raw := rawRows(t, f, "Data")[1][1]; raw != "0.025" {
+		t.Errorf("Primary %% holds %q, want the fraction 0.025", raw)
+	}
+}
