@@ -11,7 +11,8 @@
 // year (France's 2011 left out) and sees one line per country on a time
 // axis of years, "Colour by" on the country, the reason and the gap in the
 // page's language; the grid's filter narrows the chart, and the statistics
-// say they do not follow it. A single value draws no chart until asked.
+// say they do not follow it; "Show as a wide table" pivots it to one
+// column per country. A single value draws no chart until asked.
 // Screenshots go to OUTDIR (charts-LANG-WxH.png, charts-LANG-single.png);
 // a failed check exits 1.
 import { chromium } from 'playwright-core';
@@ -109,6 +110,18 @@ try {
       await page.screenshot({ path: join(outDir, `charts-${lang}-${w}x${h}.png`) });
     }
     await page.setViewportSize({ width: 1360, height: 880 });
+
+    step = `${lang}: pivot to wide`;
+    await card.locator(tid('chart-pivot')).click();
+    const wide = card.locator(tid('chart-wide'));
+    await wide.waitFor();
+    const head = await wide.locator('thead th').allInnerTexts();
+    check(head.join(',') === 'Year,Brazil,Canada,France,Germany,USA', `the wide table's head is ${head}`);
+    const y2011 = await wide.locator('tbody tr').nth(2).locator('th, td').allInnerTexts();
+    check(y2011[0] === '2011' && y2011[3] === '', `France has no 2011, the row says ${y2011}`);
+    await wide.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(outDir, `charts-${lang}-wide.png`) });
+    await card.locator(tid('chart-pivot')).click();
 
     step = `${lang}: the grid's filter`;
     await card.locator(tid('table-tab')).click();

@@ -414,6 +414,8 @@ export const en = {
     rightAxis: (names: string) => `${names} (right-hand axis)`,
     noChart: 'No chart: this answer reads best as it is.',
     drawAnyway: 'Draw a chart anyway',
+    pivot: 'Show as a wide table',
+    unpivot: 'Hide the wide table',
     notes: {
       filtered: (shown: string, all: string) => `the grid’s filter applies: ${shown} of ${all} rows drawn`,
       loaded: (n: string) => `the ${n} rows loaded are drawn; the result has more (load them, or export the whole result)`,

@@ -420,6 +420,8 @@ export const fr: Messages = {
     rightAxis: (names) => `${names} (axe de droite)`,
     noChart: 'Pas de graphique : cette réponse se lit mieux telle quelle.',
     drawAnyway: 'Tracer un graphique quand même',
+    pivot: 'Afficher en tableau large',
+    unpivot: 'Masquer le tableau large',
     notes: {
       filtered: (shown, all) => `le filtre de la grille s’applique : ${shown} lignes tracées sur ${all}`,
       loaded: (n) => `les ${n} lignes chargées sont tracées ; le résultat en a d’autres (chargez-les, ou exportez tout le résultat)`,

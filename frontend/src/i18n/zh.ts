@@ -411,6 +411,8 @@ export const zh: Messages = {
     rightAxis: (names) => `${names}（右侧坐标轴）`,
     noChart: '不绘制图表：这个回答直接阅读最清楚。',
     drawAnyway: '仍然绘制图表',
+    pivot: '显示为宽表',
+    unpivot: '隐藏宽表',
     notes: {
       filtered: (shown, all) => `已应用表格的筛选：绘制了 ${all} 行中的 ${shown} 行`,
       loaded: (n) => `绘制的是已加载的 ${n} 行；结果还有更多行（加载它们，或导出整个结果）`,

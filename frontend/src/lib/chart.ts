@@ -505,3 +505,43 @@ export function calendarTicks(lo: number, hi: number, most = 12): TimeTicks {
     },
   };
 }
+
+export interface WideTable {
+  /** head is the X column's name, then one name per series value. */
+  head: string[];
+  /** rows are one per X value (in time order on a time axis, else as they
+   * come), the series' values at it (null where there is none). */
+  rows: { x: string; values: (number | null)[] }[];
+}
+
+/** pivotWide turns long data (one row per X and series value) into the
+ * wide table the chart draws: one row per X value, one column per value of
+ * the series column (at most MAX_SERIES). */
+export function pivotWide(columns: Column[], rows: Value[][], choice: ChartChoice): WideTable | null {
+  const s = choice.series;
+  const y = choice.ys[0];
+  if (s === undefined || s < 0 || y === undefined) return null;
+  const xs = new Map<string, { x: string; t: number; values: (number | null)[] }>();
+  const names: string[] = [];
+  for (const r of rows) {
+    const name = label(r[s]);
+    let k = names.indexOf(name);
+    if (k < 0) {
+      if (names.length === MAX_SERIES) continue;
+      k = names.push(name) - 1;
+    }
+    const key = label(r[choice.x]);
+    let row = xs.get(key);
+    if (!row) {
+      row = { x: key, t: choice.unit ? timeMs(r[choice.x], choice.unit) : NaN, values: [] };
+      xs.set(key, row);
+    }
+    row.values[k] = typeof r[y] === 'number' ? (r[y] as number) : null;
+  }
+  const out = [...xs.values()];
+  if (choice.unit) out.sort((a, b) => a.t - b.t);
+  return {
+    head: [columns[choice.x]?.name ?? '', ...names],
+    rows: out.map((r) => ({ x: r.x, values: names.map((_, k) => r.values[k] ?? null) })),
+  };
+}

@@ -1,7 +1,7 @@
 // The chart of long data, years and months, two scales and single values
 // (issue 25 §3): the page draws what the answer's visualization says.
 import { afterEach, describe, expect, it } from 'vitest';
-import { chartData, choiceFromVisualization, defaultChoice, noChartSuggested, timeMs, withGaps, type Point } from './chart';
+import { chartData, choiceFromVisualization, defaultChoice, noChartSuggested, pivotWide, timeMs, withGaps, type Point } from './chart';
 import type { Column, Value, Visualization } from '../api/types';
 import { i18n, setLanguage } from '../i18n/index.svelte';
 
@@ -113,5 +113,17 @@ describe('no chart, and distributions', () => {
     const d = chartData(cols('n'), rows, { kind: 'histogram', x: 0, ys: [0] });
     expect(i18n.lang).toBe('zh');
     expect(d.series[0].label).toBe('n (计数)');
+  });
+});
+
+describe('pivot to wide', () => {
+  it('makes one row per year and one column per country, a missing pair empty', () => {
+    const c = cols('Country', 'Year', 'Sales');
+    const rows = long().reverse(); // the order of the rows does not matter on a time axis
+    const w = pivotWide(c, rows, { kind: 'line', x: 1, ys: [2], series: 0, unit: 'year' })!;
+    expect(w.head).toEqual(['Year', 'France', 'Canada', 'Brazil']);
+    expect(w.rows.map((r) => r.x)).toEqual(['2009', '2010', '2011', '2012', '2013']);
+    expect(w.rows[2].values).toEqual([null, 17, 17]);
+    expect(pivotWide(c, rows, { kind: 'line', x: 1, ys: [2] })).toBeNull();
   });
 });
