@@ -33,10 +33,15 @@ type Answer struct {
 	// page speaks (ReasonLanguages: en, fr, zh), the column names as they
 	// are. An addition to the contract's fields; empty when no rows ran.
 	VisualizationReasons map[string]string `json:"visualization_reasons"`
-	Explanation          string            `json:"explanation"`
-	FollowUpQuestions    []string          `json:"follow_up_questions"`
-	TablesUsed           []string          `json:"tables_used"`
-	SessionContext       map[string]any    `json:"session_context"`
+	// Visualization is the chart the rows suit, in the shape a face draws
+	// it: type, x, y, the series column of long data, and the x-axis
+	// (time, number or category). An addition to the contract's fields,
+	// beside visualization_suggestion (which is its type).
+	Visualization     *Visualization `json:"visualization"`
+	Explanation       string         `json:"explanation"`
+	FollowUpQuestions []string       `json:"follow_up_questions"`
+	TablesUsed        []string       `json:"tables_used"`
+	SessionContext    map[string]any `json:"session_context"`
 	// ContextUsed are the earlier questions of the session that this
 	// question was read with (a follow-up: "and for 2012?"), oldest
 	// first; empty when it was read on its own (issue 25).
@@ -236,6 +241,7 @@ func NewAnswer(query string) *Answer {
 		GlossaryUsed:            []GlossaryUse{},
 		VisualizationSuggestion: ChartTable,
 		VisualizationReasons:    map[string]string{},
+		Visualization:           TableVisualization(),
 		ExamplesUsed:            []ExampleUsed{},
 	}
 }

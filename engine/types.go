@@ -137,11 +137,14 @@ type StreamOptions struct {
 type StreamInfo struct {
 	Query       string
 	ExecutedSQL string
-	Columns     []Column
-	Rows        int64
-	Truncated   bool
-	Elapsed     time.Duration
-	TablesUsed  []string
+	// Statement is the statement as the guard let it run (Validation.SQL),
+	// before Querent's wrapper: Query, or what the guard changed in it.
+	Statement  string
+	Columns    []Column
+	Rows       int64
+	Truncated  bool
+	Elapsed    time.Duration
+	TablesUsed []string
 	// Warnings are what the guard changed in the statement (Validation.Warnings).
 	Warnings []string
 }

@@ -122,6 +122,10 @@ func TestSQLJSON(t *testing.T) {
 	if v := doc["visualization_suggestion"]; v != "bar" && v != "pie" {
 		t.Errorf("visualization %v", v)
 	}
+	if v, _ := doc["visualization"].(map[string]any); v == nil || v["type"] != doc["visualization_suggestion"] ||
+		v["x"] != "BillingCountry" || v["x_axis"] != "category" || v["series"] != "" || v["y2"] == nil {
+		t.Errorf("visualization object %v", doc["visualization"])
+	}
 	att := doc["attempts"].([]any)
 	if len(att) != 1 || att[0].(map[string]any)["error"] != nil {
 		t.Errorf("attempts %v", att)

@@ -21,7 +21,9 @@ const (
 	minMonth, maxMonth  = 1, 12
 	minYYYYMMDD         = minYear*10000 + 101
 	maxYYYYMMDD         = maxYear*10000 + 1231
-	chartReasonMaxNames = 4 // a reason lists at most this many column names
+	chartReasonMaxNames = 4  // a reason lists at most this many column names
+	maxSeriesValues     = 30 // a category with at most this many values splits the rows into one series each
+	secondAxisRatio     = 20 // a number this many times larger (or smaller) than the first goes on a second axis
 )
 
 // Roles a column can play in a chart.
@@ -101,10 +103,40 @@ func SuggestChart(cols []engine.Column, rows [][]engine.Value, stats engine.Colu
 	if len(dates) > 0 && len(measures) > 0 {
 		d := dates[0]
 		if len(cats) > 0 && d.stats.Distinct < d.stats.Count {
-			return table(chartWhy{key: "repeats_per_date", names: []string{d.name}, others: []string{cats[0].name}})
+			// Long data: one line per category, when each (date, category)
+			// pair is one row.
+			c := cats[0]
+			if len(cats) == 1 && c.stats.Distinct <= maxSeriesValues && pairsUnique(rows, cols, d.name, c.name) {
+				m := measures[0]
+				s := suggest(engine.ChartLine, d.name, []string{m.name},
+					chartWhy{key: "line_series", names: []string{d.name}, numbers: []string{m.name}, others: []string{c.name}, count: int(c.stats.Distinct)})
+				s.Series = c.name
+				return timeAxis(s, d, rows, cols)
+			}
+			return table(chartWhy{key: "repeats_per_date", names: []string{d.name}, others: []string{c.name}})
 		}
-		return suggest(engine.ChartLine, d.name, firstNames(measures, maxSeries),
-			chartWhy{key: "line", names: []string{d.name}, numbers: allNames(measures)})
+		y, y2 := scaled(measures)
+		s := suggest(engine.ChartLine, d.name, y,
+			chartWhy{key: "line", names: []string{d.name}, numbers: allNames(measures), others: y2})
+		s.Y2 = y2
+		return timeAxis(s, d, rows, cols)
+	}
+
+	// Bars per category, one set per value of a second category (long
+	// data without time).
+	if len(cats) == 2 && len(measures) > 0 && len(dates) == 0 {
+		c, by := cats[0], cats[1]
+		if by.stats.Distinct > c.stats.Distinct {
+			c, by = by, c
+		}
+		crossed := int64(n) > c.stats.Distinct && int64(n) >= 2*by.stats.Distinct // not a city within its country
+		if crossed && c.stats.Distinct <= maxBars && by.stats.Distinct <= maxSeriesValues && pairsUnique(rows, cols, c.name, by.name) {
+			m := measures[0]
+			s := suggest(engine.ChartBar, c.name, []string{m.name},
+				chartWhy{key: "bar_series", names: []string{c.name}, numbers: []string{m.name}, others: []string{by.name}, count: int(by.stats.Distinct)})
+			s.Series, s.XAxis = by.name, engine.AxisCategory
+			return s
+		}
 	}
 
 	// Bar or pie: numbers compared across categories.
@@ -115,11 +147,16 @@ func SuggestChart(cols []engine.Column, rows [][]engine.Value, stats engine.Colu
 		}
 		if pie(c, measures, n) {
 			m := measures[0]
-			return suggest(engine.ChartPie, c.name, []string{m.name},
+			s := suggest(engine.ChartPie, c.name, []string{m.name},
 				chartWhy{key: "pie", names: []string{c.name}, numbers: []string{m.name}, count: int(c.stats.Distinct)})
+			s.XAxis = engine.AxisCategory
+			return s
 		}
-		return suggest(engine.ChartBar, c.name, firstNames(measures, maxSeries),
-			chartWhy{key: "bar", names: []string{c.name}, numbers: allNames(measures)})
+		y, y2 := scaled(measures)
+		s := suggest(engine.ChartBar, c.name, y,
+			chartWhy{key: "bar", names: []string{c.name}, numbers: allNames(measures), others: y2})
+		s.Y2, s.XAxis = y2, engine.AxisCategory
+		return s
 	}
 
 	if len(cats) == 0 && len(dates) == 0 {
@@ -131,7 +168,9 @@ func SuggestChart(cols []engine.Column, rows [][]engine.Value, stats engine.Colu
 				why.key = "few_for_scatter"
 				return table(why)
 			}
-			return suggest(engine.ChartScatter, x, []string{y}, why)
+			s := suggest(engine.ChartScatter, x, []string{y}, why)
+			s.XAxis = engine.AxisNumber
+			return s
 		}
 		// Histogram: how one number is distributed.
 		if len(measures) == 1 && len(others) == 0 {
@@ -141,7 +180,9 @@ func SuggestChart(cols []engine.Column, rows [][]engine.Value, stats engine.Colu
 				why.key = "few_for_histogram"
 				return table(why)
 			}
-			return suggest(engine.ChartHistogram, m, nil, why)
+			s := suggest(engine.ChartHistogram, m, nil, why)
+			s.XAxis = engine.AxisNumber
+			return s
 		}
 	}
 
@@ -293,14 +334,37 @@ func weakIDName(name string) bool {
 	return false
 }
 
+// yearName reports a name that says "year" in the languages of the page
+// and a few more (year, yr, année, an, jahr, año, 年, strftime('%Y', …)).
 func yearName(name string) bool {
 	l := strings.ToLower(name)
-	return strings.Contains(l, "year") || l == "yr" || strings.Contains(l, "%y")
+	if strings.Contains(l, "year") || strings.Contains(l, "%y") || strings.Contains(l, "年") ||
+		strings.Contains(l, "année") || strings.Contains(l, "annee") {
+		return true
+	}
+	for _, w := range nameWords(name) {
+		switch w {
+		case "yr", "an", "ans", "jahr", "año", "anno", "ano":
+			return true
+		}
+	}
+	return false
 }
 
+// monthName reports a name that says "month" (month, mois, monat, mes, 月,
+// strftime('%m', …) or '%Y-%m').
 func monthName(name string) bool {
 	l := strings.ToLower(name)
-	return strings.Contains(l, "month") || strings.Contains(l, "%m")
+	if strings.Contains(l, "month") || strings.Contains(l, "%m") || strings.Contains(l, "月") {
+		return true
+	}
+	for _, w := range nameWords(name) {
+		switch w {
+		case "mois", "monat", "mes", "mese":
+			return true
+		}
+	}
+	return false
 }
 
 func dateName(name string) bool {
@@ -518,4 +582,169 @@ func firstNames(cs []chartColumn, k int) []string {
 
 func allNames(cs []chartColumn) []string {
 	return firstNames(cs, len(cs))
+}
+
+// pairsUnique reports whether no two rows share the values of columns a
+// and b: long data, one row per (a, b).
+func pairsUnique(rows [][]engine.Value, cols []engine.Column, a, b string) bool {
+	ia, ib := -1, -1
+	for j, c := range cols {
+		switch c.Name {
+		case a:
+			ia = j
+		case b:
+			ib = j
+		}
+	}
+	if ia < 0 || ib < 0 {
+		return false
+	}
+	type pair struct{ a, b engine.Value }
+	seen := make(map[pair]bool, len(rows))
+	for _, r := range rows {
+		p := pair{key(cell(r, ia)), key(cell(r, ib))}
+		if seen[p] {
+			return false
+		}
+		seen[p] = true
+	}
+	return true
+}
+
+// key is a value usable as a map key (a blob as its text).
+func key(v engine.Value) engine.Value {
+	if b, ok := v.([]byte); ok {
+		return string(b)
+	}
+	return v
+}
+
+// scaled splits the numbers of a line or bar chart into those drawn
+// against the first axis (the first number and those of its scale, at
+// most maxSeries in all) and those drawn against a second axis: the
+// numbers whose largest value is secondAxisRatio times larger or smaller
+// than the first's.
+func scaled(measures []chartColumn) (y, y2 []string) {
+	first := magnitude(measures[0].stats)
+	for _, m := range measures {
+		if len(y)+len(y2) == maxSeries {
+			break
+		}
+		g := magnitude(m.stats)
+		if first > 0 && g > 0 && (g/first >= secondAxisRatio || first/g >= secondAxisRatio) {
+			y2 = append(y2, m.name)
+			continue
+		}
+		y = append(y, m.name)
+	}
+	return y, y2
+}
+
+// magnitude is a number column's largest absolute value.
+func magnitude(st *engine.ColumnStats) float64 {
+	lo, ok1 := toNumber(st.Min)
+	hi, ok2 := toNumber(st.Max)
+	if !ok1 || !ok2 {
+		return 0
+	}
+	return max(abs(lo.Float()), abs(hi.Float()))
+}
+
+func abs(f float64) float64 {
+	if f < 0 {
+		return -f
+	}
+	return f
+}
+
+// timeAxis marks a line's x-axis as time, with its step: a year, a month,
+// or a day (or finer).
+func timeAxis(s engine.ChartSuggestion, d chartColumn, rows [][]engine.Value, cols []engine.Column) engine.ChartSuggestion {
+	s.XAxis = engine.AxisTime
+	s.TimeUnit = timeUnit(d.name, rows, indexOf(cols, d.name))
+	return s
+}
+
+func indexOf(cols []engine.Column, name string) int {
+	for j, c := range cols {
+		if c.Name == name {
+			return j
+		}
+	}
+	return -1
+}
+
+// timeUnit is the step of a date-like column: a year (integers or
+// four-digit text), a month (YYYY-MM text or integers 1–12), else a day.
+func timeUnit(name string, rows [][]engine.Value, j int) string {
+	unit := ""
+	for _, r := range rows {
+		var u string
+		switch v := cell(r, j).(type) {
+		case nil:
+			continue
+		case string:
+			switch {
+			case len(v) == 4:
+				u = engine.TimeYear
+			case len(v) == 7 && isDateText(v):
+				u = engine.TimeMonth
+			case len(v) <= 2 && monthName(name):
+				u = engine.TimeMonth
+			default:
+				u = engine.TimeDay
+			}
+		default:
+			switch {
+			case yearName(name):
+				u = engine.TimeYear
+			case monthName(name):
+				u = engine.TimeMonth
+			default:
+				u = engine.TimeDay
+			}
+		}
+		if unit != "" && u != unit {
+			return engine.TimeDay
+		}
+		unit = u
+	}
+	if unit == "" {
+		return engine.TimeDay
+	}
+	return unit
+}
+
+// PeriodColumn reports a column of years or months, which a chart draws on
+// a time axis and a workbook writes as dates: engine.TimeMonth for text
+// that all reads YYYY-MM (strftime('%Y-%m')), engine.TimeYear for years
+// 1900–2100 — integers, or four-digit text (strftime('%Y')) — in a column
+// named like a year (year, année, 年…); "" for anything else, and for a
+// column of NULLs.
+func PeriodColumn(name string, rows [][]engine.Value, j int) string {
+	unit := ""
+	for _, r := range rows {
+		var u string
+		switch v := cell(r, j).(type) {
+		case nil:
+			continue
+		case string:
+			y, ok := atoi(v)
+			switch {
+			case len(v) == 7 && isDateText(v):
+				u = engine.TimeMonth
+			case len(v) == 4 && ok && minYear <= y && y <= maxYear && yearName(name):
+				u = engine.TimeYear
+			}
+		case int64:
+			if minYear <= v && v <= maxYear && yearName(name) {
+				u = engine.TimeYear
+			}
+		}
+		if u == "" || unit != "" && u != unit {
+			return ""
+		}
+		unit = u
+	}
+	return unit
 }

@@ -155,7 +155,19 @@ func TestSuggestChart(t *testing.T) {
 		}
 		return float64(i)
 	})
-	add("dates repeating per category: table", cols, rows, engine.ChartTable, "", nil,
+	add("dates repeating per category: one line per category", cols, rows, engine.ChartLine, "InvoiceYear", []string{"Total"},
+		"one date-like column (InvoiceYear), one category (BillingCountry) with two values, one row each per date, and one number (Total): one line per BillingCountry shows each trend over time")
+
+	cols, rows = result(8, []string{"InvoiceYear", "BillingCountry", "Total"}, func(i, j int) engine.Value {
+		switch j {
+		case 0:
+			return int64(2009 + i/4)
+		case 1:
+			return countries[i%2]
+		}
+		return float64(i)
+	})
+	add("a date and a category repeating together: table", cols, rows, engine.ChartTable, "", nil,
 		"InvoiceYear repeats for each BillingCountry: a table shows every combination (a line needs one row per InvoiceYear)")
 
 	// Bar and pie.

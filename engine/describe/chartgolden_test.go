@@ -19,6 +19,7 @@ var chartKeys = []string{
 	"no_columns", "no_rows", "single_value", "single_row", "too_many_columns", "repeats_per_date", "line",
 	"too_many_bars", "pie", "bar", "few_for_scatter", "scatter", "few_for_histogram", "histogram",
 	"only_text", "no_number", "categories", "numbers_only", "unplottable", "no_simple_chart",
+	"line_series", "bar_series",
 }
 
 // chartReasonsDump says every chart sentence with every shape of parts

@@ -13,7 +13,7 @@ type chartWhy struct {
 	key     string   // which sentence: chart.key
 	names   []string // the columns it names first: the date, the category, every column…
 	numbers []string // the numbers it names
-	others  []string // a second group: the category a date repeats for, the columns that cannot be plotted
+	others  []string // a second group: the category a date repeats for or that splits the series, the columns that cannot be plotted, the numbers on a second axis
 	count   int      // the rows, distinct values or columns it counts
 }
 
@@ -27,7 +27,7 @@ func (w chartWhy) sentence() words.Sentence {
 		}
 		return nil
 	}
-	var numbers, drawn words.Part
+	var numbers, drawn, second words.Part
 	switch len(w.numbers) {
 	case 0:
 	case 1:
@@ -37,6 +37,10 @@ func (w chartWhy) sentence() words.Sentence {
 	}
 	if len(w.numbers) > maxSeries {
 		drawn = words.New("chart.first_drawn", words.Word(maxSeries))
+	}
+	if len(w.others) > 0 && (w.key == "line" || w.key == "bar") {
+		second = words.New("chart.second_axis", words.And(chartReasonMaxNames, w.others...))
+		drawn = words.New("chart.then", drawn, second)
 	}
 	return words.New("chart."+w.key,
 		words.And(chartReasonMaxNames, w.names...),  // {1}

@@ -33,4 +33,5 @@ func SetResult(a *engine.Answer, res *engine.Result) {
 	a.VisualizationSuggestion = chart.Kind
 	a.VisualizationReason = chart.Reason
 	a.VisualizationReasons = chart.Reasons
+	a.Visualization = chart.Visualization()
 }

@@ -37,6 +37,8 @@ const (
 	formMinute          // YYYY-MM-DD HH:MM
 	formSecond          // YYYY-MM-DD HH:MM:SS
 	formMilli           // YYYY-MM-DD HH:MM:SS.fff…
+	formMonth           // YYYY-MM, a month (strftime('%Y-%m'))
+	formYear            // YYYY or an integer year, in a column named like a year
 )
 
 // numFmts are the number formats of the date forms.
@@ -45,6 +47,51 @@ var numFmts = [...]string{
 	formMinute: "yyyy-mm-dd hh:mm",
 	formSecond: "yyyy-mm-dd hh:mm:ss",
 	formMilli:  "yyyy-mm-dd hh:mm:ss.000",
+	formMonth:  "yyyy-mm",
+	formYear:   "yyyy",
+}
+
+// periodForm is the form of a column of months or years
+// (describe.PeriodColumn), formNone for any other.
+func periodForm(unit string) dateForm {
+	switch unit {
+	case engine.TimeMonth:
+		return formMonth
+	case engine.TimeYear:
+		return formYear
+	}
+	return formNone
+}
+
+// periodSerial is the Excel serial of the first day of a month ("2009-01")
+// or a year ("2009", 2009), for a cell of form f.
+func periodSerial(v engine.Value, f dateForm) (float64, bool) {
+	y, m := 0, 1
+	switch v := v.(type) {
+	case int64:
+		if f != formYear || v < 1900 || v > 9999 {
+			return 0, false
+		}
+		y = int(v)
+	case string:
+		var ok bool
+		switch {
+		case f == formYear && len(v) == 4:
+			y, ok = digits(v)
+		case f == formMonth && len(v) == 7 && v[4] == '-':
+			var ok2 bool
+			y, ok = digits(v[:4])
+			m, ok2 = digits(v[5:])
+			ok = ok && ok2 && 1 <= m && m <= 12
+		}
+		if !ok {
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	serial := float64(daysFromCivil(y, m, 1) + excelEpochOffset)
+	return serial, serial >= minSerial
 }
 
 // parseDate reads s as an ISO date or date-time without a zone

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,9 +41,16 @@ func (x *xlsxWriter) drawChart(ctx context.Context, db engine.Database, info *en
 		}
 	}
 	xi, ys := x.chartColumns(kind, sug, st)
+	seriesName, y2Names := "", []string(nil)
+	if sug.Kind == kind {
+		seriesName, y2Names = sug.Series, sug.Y2
+	}
 	if cx, cy, ok := x.chosenColumns(kind); ok {
 		xi, ys = cx, cy
+		seriesName, y2Names = x.opts.ChartSeries, x.opts.ChartY2
 	}
+	series, y2 := x.index(seriesName), x.indexes(y2Names)
+	ys = slices.DeleteFunc(ys, func(j int) bool { return slices.Contains(y2, j) || j == series })
 	if kind == engine.ChartHistogram {
 		if xi < 0 {
 			x.warn.add("a histogram needs a numeric column, and the result has none: no chart drawn")
@@ -58,7 +66,34 @@ func (x *xlsxWriter) drawChart(ctx context.Context, db engine.Database, info *en
 		x.warn.add("a %s chart needs a numeric column to plot, and the result has none: no chart drawn", kind)
 		return nil
 	}
+	if x.wantsWide(kind, xi, series, y2) {
+		return x.plotWide(kind, xi, ys, y2, series, sug)
+	}
 	return x.plot(kind, xi, ys, sug)
+}
+
+// index is the result's column named name, or -1.
+func (x *xlsxWriter) index(name string) int {
+	if name == "" {
+		return -1
+	}
+	for j, c := range x.cols {
+		if c.Name == name {
+			return j
+		}
+	}
+	return -1
+}
+
+// indexes are the result's columns named in names (those it has).
+func (x *xlsxWriter) indexes(names []string) []int {
+	var out []int
+	for _, n := range names {
+		if j := x.index(n); j >= 0 {
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 // chartColumns chooses the x column and the y columns: the suggestion's

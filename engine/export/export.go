@@ -52,6 +52,11 @@ type Options struct {
 	// histogram ChartY's first column is the one binned.
 	ChartX string
 	ChartY []string
+	// ChartSeries names the category whose values each draw a series (long
+	// data: one line per country), ChartY2 the numbers drawn against a
+	// second axis: the page's chart, or for auto the suggestion's.
+	ChartSeries string
+	ChartY2     []string
 	// Force replaces an existing file; without it an existing out is an
 	// export error naming --force. It never replaces a SQLite file or the
 	// open database.
@@ -84,6 +89,8 @@ type Provenance struct {
 	Question string
 	// Model is the model that wrote the SQL, when one did.
 	Model string
+	// Explanation is the answer's explanation, when the model gave one.
+	Explanation string
 	// Database names the database; shown as its file name. Default: the
 	// database's Name().
 	Database string
@@ -153,9 +160,15 @@ type Request struct {
 	Force     bool   `json:"force"`
 	Chart     string `json:"chart"`
 	// ChartX and ChartY are the chart's columns (Options.ChartX, ChartY).
-	ChartX  string   `json:"chart_x,omitempty"`
-	ChartY  []string `json:"chart_y,omitempty"`
-	MaxRows int64    `json:"max_rows"`
+	ChartX string   `json:"chart_x,omitempty"`
+	ChartY []string `json:"chart_y,omitempty"`
+	// ChartSeries and ChartY2 are the chart's series column and
+	// second-axis numbers (Options.ChartSeries, ChartY2).
+	ChartSeries string   `json:"chart_series,omitempty"`
+	ChartY2     []string `json:"chart_y2,omitempty"`
+	// Explanation is the answer's explanation (Provenance.Explanation).
+	Explanation string `json:"explanation,omitempty"`
+	MaxRows     int64  `json:"max_rows"`
 	// Language is the workbook's own words' language (Options.Language).
 	Language string `json:"language,omitempty"`
 	// Timeout bounds the query (default engine.DefaultExportTimeout).
@@ -175,9 +188,9 @@ func Run(ctx context.Context, db engine.Database, req Request) (*Report, error) 
 	if !ok || req.Delimiter == "auto" {
 		return nil, engine.Errorf(engine.CodeUsage, "the delimiter %q is not one of , ; tab |", req.Delimiter).WithHint("choose , ; tab or |")
 	}
-	opts := Options{Format: req.Format, Delimiter: d, BOM: req.BOM, Raw: req.Raw, Chart: req.Chart, ChartX: req.ChartX, ChartY: req.ChartY, Force: req.Force,
+	opts := Options{Format: req.Format, Delimiter: d, BOM: req.BOM, Raw: req.Raw, Chart: req.Chart, ChartX: req.ChartX, ChartY: req.ChartY, ChartSeries: req.ChartSeries, ChartY2: req.ChartY2, Force: req.Force,
 		MaxRows: req.MaxRows, Timeout: req.Timeout, Progress: req.Progress, Language: req.Language,
-		Provenance: Provenance{Question: req.Question, Model: req.Model, Version: req.Version}}
+		Provenance: Provenance{Question: req.Question, Model: req.Model, Explanation: req.Explanation, Version: req.Version}}
 	return Export(ctx, db, req.SQL, req.Out, opts)
 }
 

@@ -16,10 +16,10 @@ type labels struct {
 
 	Data, Provenance, Statistics, Chart string
 
-	Field, Value                                                string
-	Question, SQL, ExecutedSQL, Model, Database, DatabaseSHA256 string
-	ExportedAt, Rows, Capped, TablesUsed, QueryTime, Version    string
-	Warnings, Warning, None                                     string
+	Field, Value                                             string
+	Question, SQL, Model, Database, DatabaseSHA256           string
+	ExportedAt, Rows, Capped, TablesUsed, QueryTime, Version string
+	Warnings, Warning, None                                  string
 	// CappedYes and CappedNo take the row limit (grouped thousands).
 	CappedYes, CappedNo, No string
 	// Facts name a server's provenance facts (engine.Origin), by their
@@ -43,6 +43,16 @@ type labels struct {
 	SourceAll, SourceQuery, SourceSample string
 	HistHeader                           []string
 	DistributionOf                       string
+
+	// Explanation names the answer's explanation (Provenance); Guarded
+	// the statement as the guard ran it, when it differs from the SQL.
+	Explanation, Guarded string
+	// WideNote takes the chart's title, the first rows' count and the
+	// table's first row; Gaps says that every period is a row; SecondAxis
+	// takes the numbers drawn against the right-hand axis; SeriesTitle the
+	// number, the x column and the series column; TitleBy the numbers and
+	// the x column.
+	WideNote, Gaps, SecondAxis, SeriesTitle, TitleBy string
 }
 
 // Languages are the languages a workbook's own words can be in.
@@ -50,7 +60,7 @@ var languages = map[string]*labels{
 	"en": {
 		Data: "Data", Provenance: "Provenance", Statistics: "Statistics", Chart: "Chart",
 		Field: "field", Value: "value",
-		Question: "question", SQL: "SQL", ExecutedSQL: "executed SQL", Model: "model", Database: "database",
+		Question: "question", SQL: "SQL", Model: "model", Database: "database",
 		DatabaseSHA256: "database sha256", ExportedAt: "exported at", Rows: "rows", Capped: "capped",
 		TablesUsed: "tables used", QueryTime: "query time", Version: "Querent version",
 		Warnings: "warnings", Warning: "warning", None: "none",
@@ -70,11 +80,15 @@ var languages = map[string]*labels{
 		SourceSample:   "counts from a sample of %s of %s values (the counting query failed: %s)",
 		HistHeader:     []string{"from", "to", "bin", "count"},
 		DistributionOf: "Distribution of ",
+		Explanation:    "explanation", Guarded: "SQL as run",
+		WideNote:   "%s, from the first %s rows; the values drawn are in the table from row %d, one column per series.",
+		Gaps:       " Every period from the first to the last has a row: a missing one is a gap.",
+		SecondAxis: " (%s on the right-hand axis)", SeriesTitle: "%s by %s, one series per %s", TitleBy: "%s by %s",
 	},
 	"fr": {
 		Data: "Données", Provenance: "Provenance", Statistics: "Statistiques", Chart: "Graphique",
 		Field: "champ", Value: "valeur",
-		Question: "question", SQL: "SQL", ExecutedSQL: "SQL exécuté", Model: "modèle", Database: "base de données",
+		Question: "question", SQL: "SQL", Model: "modèle", Database: "base de données",
 		DatabaseSHA256: "sha256 de la base", ExportedAt: "exporté le", Rows: "lignes", Capped: "limité",
 		TablesUsed: "tables utilisées", QueryTime: "durée de la requête", Version: "version de Querent",
 		Warnings: "avertissements", Warning: "avertissement", None: "aucun",
@@ -94,11 +108,15 @@ var languages = map[string]*labels{
 		SourceSample:   "effectifs d'un échantillon de %s valeurs sur %s (la requête de comptage a échoué : %s)",
 		HistHeader:     []string{"de", "à", "classe", "effectif"},
 		DistributionOf: "Répartition de ",
+		Explanation:    "explication", Guarded: "SQL tel qu'exécuté",
+		WideNote:   "%s, d'après les %s premières lignes ; les valeurs tracées sont dans le tableau à partir de la ligne %d, une colonne par série.",
+		Gaps:       " Chaque période de la première à la dernière a sa ligne : une période manquante est un trou.",
+		SecondAxis: " (%s sur l'axe de droite)", SeriesTitle: "%s selon %s, une série par %s", TitleBy: "%s selon %s",
 	},
 	"zh": {
 		Data: "数据", Provenance: "来源", Statistics: "统计", Chart: "图表",
 		Field: "字段", Value: "值",
-		Question: "问题", SQL: "SQL", ExecutedSQL: "执行的 SQL", Model: "模型", Database: "数据库",
+		Question: "问题", SQL: "SQL", Model: "模型", Database: "数据库",
 		DatabaseSHA256: "数据库 sha256", ExportedAt: "导出时间", Rows: "行数", Capped: "是否截断",
 		TablesUsed: "使用的表", QueryTime: "查询耗时", Version: "Querent 版本",
 		Warnings: "警告", Warning: "警告", None: "无",
@@ -118,6 +136,10 @@ var languages = map[string]*labels{
 		SourceSample:   "%s 个值的样本计数（共 %s 个值；计数查询失败：%s）",
 		HistHeader:     []string{"从", "到", "分组", "计数"},
 		DistributionOf: "分布：",
+		Explanation:    "解释", Guarded: "实际执行的 SQL",
+		WideNote:   "%s，取自前 %s 行；绘制的数值在第 %d 行起的表格中，每个系列一列。",
+		Gaps:       "从第一个到最后一个时期，每个时期一行：缺失的时期显示为空缺。",
+		SecondAxis: "（%s 使用右侧坐标轴）", SeriesTitle: "%s 按 %s，每个 %s 一个系列", TitleBy: "%s 按 %s",
 	},
 }
 

@@ -36,7 +36,7 @@ GROUP BY c.CustomerId ORDER BY total_spent DESC`
 		"F": "",                    // an unrounded measure
 		"G": "0.0%",                // a share (0–1)
 		"H": `0.0"%"`,              // percentage points (0–100)
-		"I": "",                    // a year
+		"I": "yyyy",                // a year: a date shown as its year (issue 25)
 		"J": "yyyy-mm-dd hh:mm:ss", // a date-time
 		"L": "#,##0",
 	}

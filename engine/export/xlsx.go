@@ -18,6 +18,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"querent/engine"
+	"querent/engine/describe"
 )
 
 // The layout of the workbook (its sheets' names are labels).
@@ -61,6 +62,7 @@ type xlsxWriter struct {
 	rows      int64
 	widths    []float64
 	dateCol   []bool
+	period    []dateForm  // formMonth or formYear for a column of months or years, else formNone
 	numFmt    []numFormat // each column's number format (numfmt.go)
 	numStyle  [len(numFormatCodes)]int
 	bold      int
@@ -201,7 +203,7 @@ func (x *xlsxWriter) start() error {
 	if x.wrap, err = x.f.NewStyle(&excelize.Style{Alignment: &excelize.Alignment{WrapText: true, Vertical: "top"}}); err != nil {
 		return writeError(err)
 	}
-	for form := formDate; form <= formMilli; form++ {
+	for form := formDate; form <= formYear; form++ {
 		f := numFmts[form]
 		if x.dateStyle[form], err = x.f.NewStyle(&excelize.Style{CustomNumFmt: &f}); err != nil {
 			return writeError(err)
@@ -234,10 +236,18 @@ func (x *xlsxWriter) start() error {
 		}
 		x.dateCol[j] = seen && all
 	}
+	// Months and years (strftime('%Y-%m'), a Year column): dates of a
+	// yyyy-mm or yyyy format, so that a chart puts them on a time axis.
+	x.period = make([]dateForm, n)
+	for j, c := range x.cols {
+		if !x.dateCol[j] {
+			x.period[j] = periodForm(describe.PeriodColumn(c.Name, x.head, j))
+		}
+	}
 	// Number formats: from each numeric column's name and first values.
 	x.numFmt = make([]numFormat, n)
 	for j, c := range x.cols {
-		if !x.dateCol[j] {
+		if !x.dateCol[j] && x.period[j] == formNone {
 			x.numFmt[j] = chooseNumFormat(c.Name, x.head, j)
 		}
 	}
@@ -270,6 +280,9 @@ func (x *xlsxWriter) start() error {
 
 // valueWidth estimates how wide a value shows.
 func (x *xlsxWriter) valueWidth(j int, v engine.Value) int {
+	if f := x.period[j]; f != formNone && v != nil {
+		return len(numFmts[f])
+	}
 	switch v := v.(type) {
 	case nil:
 		return 0
@@ -390,6 +403,14 @@ func (x *xlsxWriter) writeRow(vals []engine.Value) error {
 
 // cellValue turns a database value into what the stream writer writes.
 func (x *xlsxWriter) cellValue(j int, v engine.Value) any {
+	if f := x.period[j]; f != formNone && v != nil {
+		if serial, ok := periodSerial(v, f); ok {
+			return excelize.Cell{StyleID: x.dateStyle[f], Value: serial}
+		}
+		if _, text := v.(string); text {
+			x.notDates[j].add(x.rows, j, x.sheets[len(x.sheets)-1], x.sheetRow)
+		}
+	}
 	switch v := v.(type) {
 	case nil:
 		return nil
@@ -571,7 +592,16 @@ func (x *xlsxWriter) writeProvenance(ctx context.Context, db engine.Database, in
 		{w.Field, w.Value},
 		{w.Question, p.Question},
 		{w.SQL, info.Query},
-		{w.ExecutedSQL, info.ExecutedSQL},
+	}
+	// The analyst's SQL, then the statement as the guard ran it when it
+	// changed it; Querent's wrapper (WITH _querent_q …) is no part of it.
+	if st := strings.TrimSpace(info.Statement); st != "" && st != strings.TrimSpace(info.Query) {
+		rows = append(rows, []any{w.Guarded, info.Statement})
+	}
+	if p.Explanation != "" {
+		rows = append(rows, []any{w.Explanation, p.Explanation})
+	}
+	rows = append(rows, [][]any{
 		{w.Model, p.Model},
 		{w.Database, shownDatabase(db, p.Database)},
 		{w.ExportedAt, p.Time.Local().Format("2006-01-02 15:04:05 -07:00 MST")},
@@ -579,8 +609,9 @@ func (x *xlsxWriter) writeProvenance(ctx context.Context, db engine.Database, in
 		{w.Capped, capped},
 		{w.TablesUsed, strings.Join(info.TablesUsed, ", ")},
 		{w.QueryTime, info.Elapsed.Round(time.Millisecond).String()},
-	}
-	rows = slices.Insert(rows, 6, databaseFacts(db, p.DatabaseSHA256, w)...)
+	}...)
+	at := slices.IndexFunc(rows, func(r []any) bool { return r[0] == w.Database }) + 1
+	rows = slices.Insert(rows, at, databaseFacts(db, p.DatabaseSHA256, w)...)
 	if p.Version != "" {
 		rows = append(rows, []any{w.Version, p.Version})
 	}

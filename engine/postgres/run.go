@@ -621,7 +621,7 @@ func (d *DB) Stream(ctx context.Context, query string, opts engine.StreamOptions
 		if opts.MaxRows > 0 {
 			limit = opts.MaxRows + 1
 		}
-		info = &engine.StreamInfo{Query: query, ExecutedSQL: wrap(a.sql, limit)}
+		info = &engine.StreamInfo{Query: query, ExecutedSQL: wrap(a.sql, limit), Statement: a.sql}
 		for _, t := range a.tables {
 			info.TablesUsed = append(info.TablesUsed, t.String())
 		}

@@ -319,7 +319,7 @@ func (d *DB) streamLocked(ctx context.Context, query string, v *engine.Validatio
 	if opts.MaxRows > 0 {
 		limit = opts.MaxRows + 1
 	}
-	info := &engine.StreamInfo{Query: query, ExecutedSQL: streamWrap(v.SQL, len(v.Columns), limit),
+	info := &engine.StreamInfo{Query: query, ExecutedSQL: streamWrap(v.SQL, len(v.Columns), limit), Statement: v.SQL,
 		Columns: append([]engine.Column(nil), v.Columns...), TablesUsed: v.Tables, Warnings: v.Warnings}
 	if d.tls == nil || d.handle == 0 {
 		return info, engine.Errorf(engine.CodeInternal, "the connection's handle is not available for streaming")

@@ -110,6 +110,13 @@ export interface Answer {
    * are. An addition to the contract's fields; empty when no rows ran.
    */
   visualization_reasons: Record<string, string> | null;
+  /**
+   * Visualization is the chart the rows suit, in the shape a face draws
+   * it: type, x, y, the series column of long data, and the x-axis
+   * (time, number or category). An addition to the contract's fields,
+   * beside visualization_suggestion (which is its type).
+   */
+  visualization: Visualization | null;
   explanation: string;
   follow_up_questions: string[];
   tables_used: string[];
@@ -634,6 +641,14 @@ export interface ExportRequest {
   /** ChartX and ChartY are the chart's columns (Options.ChartX, ChartY). */
   chart_x?: string;
   chart_y?: string[];
+  /**
+   * ChartSeries and ChartY2 are the chart's series column and
+   * second-axis numbers (Options.ChartSeries, ChartY2).
+   */
+  chart_series?: string;
+  chart_y2?: string[];
+  /** Explanation is the answer's explanation (Provenance.Explanation). */
+  explanation?: string;
   max_rows?: number;
   /** Language is the workbook's own words' language (Options.Language). */
   language?: string;
@@ -1627,6 +1642,30 @@ export interface TableOverride {
 export interface TopValue {
   value: Value;
   count: number;
+}
+
+/**
+ * engine.Visualization is the chart an answer suits, in the shape a face draws:
+ * its type (ChartBar… ChartTable), the x column, the y columns, the
+ * category that splits the rows into one series each, and what the x-axis
+ * is. An addition to the contract, beside visualization_suggestion: the
+ * answer's "visualization".
+ */
+export interface Visualization {
+  type: string;
+  x: string;
+  y: string[] | null;
+  /** Series is the column whose values each draw a series ("" for none). */
+  series: string;
+  /** XAxis is "time", "number" or "category"; "" for a table. */
+  x_axis: string;
+  /**
+   * Y2 are the y columns drawn against a second axis (their scale is
+   * far from the first's); empty for one axis.
+   */
+  y2: string[] | null;
+  /** TimeUnit is "year", "month" or "day" for a time axis, else "". */
+  time_unit: string;
 }
 
 /** The bound services (page.Services) and their methods: what each takes and returns (the error aside). */

@@ -5,7 +5,7 @@
 // takes every k-th row — and the note says so. Dates go on a time axis, so
 // that a missing day shows as a gap. Pure functions (the component hands the
 // result to chart.js), so they are unit-tested.
-import type { ChartKind, Column, Value } from '../api/types';
+import type { ChartKind, Column, Value, Visualization } from '../api/types';
 import { histogram } from './histogram';
 import { numericColumns } from './rows';
 import { formatCount, formatNumber, formatStat } from './format';
@@ -30,7 +30,16 @@ export interface ChartChoice {
   kind: ChartKind;
   x: number;
   ys: number[];
+  /** series is the category whose values each draw a series (long data), when set. */
+  series?: number;
+  /** y2 are the ys drawn against a second, right-hand axis. */
+  y2?: number[];
+  /** unit is a time axis' step (year, month, day) when X is time. */
+  unit?: string;
 }
+
+/** A category with more values than this draws the first MAX_SERIES as series. */
+export const MAX_SERIES = 30;
 
 export interface Point {
   x: number;
@@ -40,6 +49,8 @@ export interface Point {
 export interface ChartSeries {
   label: string;
   data: number[] | Point[];
+  /** axis is 'y2' for a series drawn against the right-hand axis. */
+  axis?: 'y2';
 }
 
 export interface ChartData {
@@ -50,6 +61,8 @@ export interface ChartData {
   series: ChartSeries[];
   xTitle: string;
   yTitle: string;
+  /** y2Title names the right-hand axis' numbers ('' when there is none). */
+  y2Title: string;
   /** points is how many points (or bars) are drawn, rows how many rows there are. */
   points: number;
   rows: number;
@@ -69,6 +82,30 @@ export function dateMs(v: Value): number {
   const month = Number(mo);
   if (month < 1 || month > 12) return NaN;
   return Date.UTC(Number(y), month - 1, d ? Number(d) : 1, h ? Number(h) : 0, mi ? Number(mi) : 0, s ? Number(s) : 0, frac ? Math.round(Number(frac) * 1000) : 0);
+}
+
+/** timeMs reads a value on a time axis of the unit: a year (2009 or
+ * "2009") as its first day, else as dateMs; NaN when it is none. */
+export function timeMs(v: Value, unit?: string): number {
+  if (unit === 'year') {
+    const y = typeof v === 'number' ? v : typeof v === 'string' && /^\d{4}$/.test(v.trim()) ? Number(v) : NaN;
+    return Number.isInteger(y) ? Date.UTC(y, 0, 1) : NaN;
+  }
+  return dateMs(v);
+}
+
+/** withGaps puts a gap (a point of no value) between two points of a
+ * year or month axis that are more than one step apart: a missing year is
+ * a hole in the line, not a straight segment over it. */
+export function withGaps(points: Point[], unit?: string): Point[] {
+  const step = unit === 'year' ? 366 * DAY : unit === 'month' ? 31 * DAY : 0;
+  if (!step || points.length < 2) return points;
+  const out: Point[] = [points[0]];
+  for (let i = 1; i < points.length; i++) {
+    if (points[i].x - points[i - 1].x > step) out.push({ x: (points[i].x + points[i - 1].x) / 2, y: NaN });
+    out.push(points[i]);
+  }
+  return out;
 }
 
 /** isDateColumn: every non-NULL value of column j reads as a date (and one at least). */
@@ -116,12 +153,45 @@ export function idLike(name: string, rows: Value[][], j: number): boolean {
   return false;
 }
 
-/** defaultChoice starts from the engine's suggestion: the X axis is the
+/** choiceFromVisualization is the engine's chart (the answer's
+ * visualization) as column indexes, or null when it suggests no chart or
+ * names columns the result lacks. */
+export function choiceFromVisualization(columns: Column[], rows: Value[][], viz: Visualization | null | undefined): ChartChoice | null {
+  if (!viz || !(CHART_KINDS as string[]).includes(viz.type)) return null;
+  const at = (n: string) => columns.findIndex((c) => c.name === n);
+  const kind = viz.type as ChartKind;
+  const x = at(viz.x);
+  if (x < 0) return null;
+  if (kind === 'histogram') return { kind, x, ys: [x] };
+  const ys = (viz.y ?? []).map(at).filter((j) => j >= 0);
+  const y2 = (viz.y2 ?? []).map(at).filter((j) => j >= 0);
+  if (ys.length + y2.length === 0) return null;
+  const choice: ChartChoice = { kind, x, ys: [...ys, ...y2] };
+  if (y2.length) choice.y2 = y2;
+  const series = viz.series ? at(viz.series) : -1;
+  if (series >= 0) choice.series = series;
+  // Months 1–12 without their year are no time axis: categories in order.
+  const monthNumbers = viz.time_unit === 'month' && rows.some((r) => typeof r[x] === 'number');
+  if (viz.x_axis === 'time' && !monthNumbers) choice.unit = viz.time_unit || 'day';
+  return choice;
+}
+
+/** noChartSuggested: the engine says "a table" for a single value or a
+ * single row, and the page draws none unless asked (a histogram of one
+ * bar says nothing). */
+export function noChartSuggested(rows: Value[][], suggestion: string, viz?: Visualization | null): boolean {
+  return (viz?.type ?? suggestion) === 'table' && rows.length <= 1;
+}
+
+/** defaultChoice starts from the engine's visualization when there is
+ * one; otherwise from its suggestion: the X axis is the
  * first date column, else the first text column, else an id (bars per
  * id), else the first column; the Y axes the numbers that measure
  * something (never an id), at most 3. A "table" suggestion still gets a
  * bar chart when there is something to draw. */
-export function defaultChoice(columns: Column[], rows: Value[][], suggestion: string): ChartChoice | null {
+export function defaultChoice(columns: Column[], rows: Value[][], suggestion: string, viz?: Visualization | null): ChartChoice | null {
+  const fromEngine = choiceFromVisualization(columns, rows, viz);
+  if (fromEngine) return fromEngine;
   const numeric = numericColumns(rows, columns.length);
   const all = numeric.map((n, i) => (n ? i : -1)).filter((i) => i >= 0);
   if (all.length === 0) return null;
@@ -150,6 +220,12 @@ export function defaultChoice(columns: Column[], rows: Value[][], suggestion: st
     // The only number is the X axis: draw its distribution.
     kind = 'histogram';
     ys = [nums[0]];
+  }
+  if (suggestion === 'table' && kind === 'bar' && rows.length > MAX_BARS && !dates[x]) {
+    // Too many rows for bars (the engine said so): the distribution of
+    // every value, not every k-th bar.
+    kind = 'histogram';
+    ys = [ys[0]];
   }
   return { kind, x, ys };
 }
@@ -186,11 +262,40 @@ export function downsample(points: Point[], max: number): Point[] {
   return out;
 }
 
+/** A group of rows drawn as one series: a y column, and for long data the
+ * rows whose series column holds value. */
+interface Group {
+  label: string;
+  j: number;
+  axis?: 'y2';
+  keep?: (r: Value[]) => boolean;
+}
+
+/** groups are the series of a line or bar chart: one per value of the
+ * series column (the first y's, at most MAX_SERIES, in the order they
+ * come), else one per y. */
+function groups(columns: Column[], rows: Value[][], choice: ChartChoice, notes: string[]): Group[] {
+  const { ys, series } = choice;
+  if (series !== undefined && series >= 0 && ys.length) {
+    const seen = new Map<string, Value>();
+    for (const r of rows) {
+      const k = label(r[series]);
+      if (!seen.has(k)) seen.set(k, r[series]);
+    }
+    const name = columns[series]?.name ?? '';
+    const values = [...seen.keys()];
+    if (values.length > MAX_SERIES) notes.push(i18n.m.chart.notes.firstSeries(formatCount(MAX_SERIES), name));
+    else notes.push(i18n.m.chart.notes.series(formatCount(values.length), name));
+    return values.slice(0, MAX_SERIES).map((v) => ({ label: v, j: ys[0], keep: (r: Value[]) => label(r[series]) === v }));
+  }
+  const y2 = choice.y2 ?? [];
+  return ys.map((j) => ({ label: columns[j]?.name ?? '', j, axis: y2.includes(j) ? ('y2' as const) : undefined }));
+}
+
 /** chartData builds the series a chart of this kind draws. */
 export function chartData(columns: Column[], rows: Value[][], choice: ChartChoice): ChartData {
   const { kind, x, ys } = choice;
   const xName = columns[x]?.name ?? '';
-  const yNames = ys.map((j) => columns[j]?.name ?? '');
   const notes: string[] = [];
   const n = rows.length;
   if (kind === 'histogram') {
@@ -202,14 +307,16 @@ export function chartData(columns: Column[], rows: Value[][], choice: ChartChoic
       kind,
       xAxis: 'category',
       labels: bins.map((b) => (b.lo === b.hi ? formatStat(b.lo) : `${formatStat(b.lo)} – ${formatStat(b.hi)}`)),
-      series: [{ label: `${columns[j]?.name ?? ''} (count)`, data: bins.map((b) => b.count) }],
+      series: [{ label: `${columns[j]?.name ?? ''} (${i18n.m.chart.count})`, data: bins.map((b) => b.count) }],
       xTitle: columns[j]?.name ?? '',
       yTitle: i18n.m.chart.rows,
+      y2Title: '',
       points: bins.length,
       rows: n,
       note: [i18n.m.chart.notes.binned(formatCount(n - skipped)), ...notes].join('; '),
     };
   }
+  const yNames = ys.map((j) => columns[j]?.name ?? '');
   if (kind === 'pie') {
     const j = ys[0];
     const pairs = rows
@@ -231,22 +338,32 @@ export function chartData(columns: Column[], rows: Value[][], choice: ChartChoic
       series: [{ label: yNames[0], data: slices.map((p) => p.v) }],
       xTitle: xName,
       yTitle: yNames[0],
+      y2Title: '',
       points: slices.length,
       rows: n,
       note: notes.join('; '),
     };
   }
-  const time = kind !== 'bar' && kind !== 'scatter' ? isDateColumn(rows, x) : false;
+  const gs = kind === 'scatter' ? ys.map((j, k) => ({ label: yNames[k], j }) as Group) : groups(columns, rows, choice, notes);
+  const titles = (axis?: 'y2') => {
+    const names = (choice.series !== undefined ? [yNames[0]] : gs.filter((g) => g.axis === axis).map((g) => g.label)).join(', ');
+    return axis && names ? i18n.m.chart.rightAxis(names) : names;
+  };
+  const yTitle = titles();
+  const y2Title = gs.some((g) => g.axis === 'y2') ? titles('y2') : '';
+  const time = kind === 'line' && (choice.unit !== undefined || isDateColumn(rows, x));
   if (kind === 'scatter' || time) {
     // Points with a numeric (or time) X: every row, downsampled past MAX_POINTS.
-    const xOf = (v: Value) => (time ? dateMs(v) : typeof v === 'number' ? v : NaN);
+    const xOf = (v: Value) => (time ? timeMs(v, choice.unit) : typeof v === 'number' ? v : NaN);
     let drawn = 0;
     let left = 0;
-    const series = ys.map((j, k) => {
+    let gapped = false;
+    const series = gs.map((g) => {
       let pts: Point[] = [];
       for (const r of rows) {
+        if (g.keep && !g.keep(r)) continue;
         const px = xOf(r[x]);
-        const py = r[j];
+        const py = r[g.j];
         if (!Number.isNaN(px) && typeof py === 'number') pts.push({ x: px, y: py });
         else left++;
       }
@@ -259,18 +376,36 @@ export function chartData(columns: Column[], rows: Value[][], choice: ChartChoic
         pts = downsample(pts, MAX_POINTS);
       }
       drawn = Math.max(drawn, pts.length);
-      return { label: yNames[k], data: pts };
+      const gaps = time ? withGaps(pts, choice.unit) : pts;
+      gapped ||= gaps.length > pts.length;
+      return { label: g.label, data: gaps, axis: g.axis } as ChartSeries;
     });
-    const usable = n - Math.floor(left / Math.max(1, ys.length));
-    if (drawn < usable) {
+    const perRow = choice.series !== undefined ? 1 : Math.max(1, gs.length);
+    const usable = n - Math.floor(left / perRow);
+    const total = choice.series !== undefined ? series.reduce((a, s) => a + s.data.filter((p) => !Number.isNaN((p as Point).y)).length, 0) : drawn;
+    if (total < usable) {
       notes.push(
         kind === 'scatter'
           ? i18n.m.chart.notes.spread(formatCount(drawn), formatCount(usable))
           : i18n.m.chart.notes.buckets(formatCount(usable), formatCount(drawn), formatCount(Math.floor(MAX_POINTS / 2))),
       );
-    } else notes.push(i18n.m.chart.notes.every(formatCount(drawn)));
+    } else notes.push(i18n.m.chart.notes.every(formatCount(total)));
     if (left) notes.push(i18n.m.chart.notes.empty(formatCount(left)));
-    return { kind, xAxis: time ? 'time' : 'linear', labels: [], series, xTitle: xName, yTitle: yNames.join(', '), points: drawn, rows: n, note: notes.join('; ') };
+    if (gapped) notes.push(i18n.m.chart.notes.gaps);
+    return { kind, xAxis: time ? 'time' : 'linear', labels: [], series, xTitle: xName, yTitle, y2Title, points: total, rows: n, note: notes.join('; ') };
+  }
+  if (choice.series !== undefined && choice.series >= 0) {
+    // Long data on categories: one label per X value, one series per
+    // category, each value at its label (a missing one is no bar).
+    const at = new Map<string, number>();
+    for (const r of rows) if (!at.has(label(r[x]))) at.set(label(r[x]), at.size);
+    const labels = [...at.keys()];
+    const series = gs.map((g) => {
+      const data = labels.map(() => NaN);
+      for (const r of rows) if (g.keep!(r) && typeof r[g.j] === 'number') data[at.get(label(r[x]))!] = r[g.j] as number;
+      return { label: g.label, data };
+    });
+    return { kind, xAxis: 'category', labels, series, xTitle: xName, yTitle, y2Title: '', points: labels.length, rows: n, note: notes.join('; ') };
   }
   // Categories on X: every row, or every k-th past the bound.
   const max = kind === 'bar' ? MAX_BARS : MAX_POINTS;
@@ -284,9 +419,10 @@ export function chartData(columns: Column[], rows: Value[][], choice: ChartChoic
     kind,
     xAxis: 'category',
     labels: data.map((r) => label(r[x])),
-    series: ys.map((j, k) => ({ label: yNames[k], data: data.map((r) => (typeof r[j] === 'number' ? (r[j] as number) : NaN)) })),
+    series: gs.map((g) => ({ label: g.label, axis: g.axis, data: data.map((r) => (typeof r[g.j] === 'number' ? (r[g.j] as number) : NaN)) })),
     xTitle: xName,
-    yTitle: yNames.join(', '),
+    yTitle,
+    y2Title,
     points: data.length,
     rows: n,
     note: notes.join('; '),
@@ -367,5 +503,45 @@ export function calendarTicks(lo: number, hi: number, most = 12): TimeTicks {
       const d = new Date(ms);
       return dateTick(ms, 'hour') ?? `${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:00`;
     },
+  };
+}
+
+export interface WideTable {
+  /** head is the X column's name, then one name per series value. */
+  head: string[];
+  /** rows are one per X value (in time order on a time axis, else as they
+   * come), the series' values at it (null where there is none). */
+  rows: { x: string; values: (number | null)[] }[];
+}
+
+/** pivotWide turns long data (one row per X and series value) into the
+ * wide table the chart draws: one row per X value, one column per value of
+ * the series column (at most MAX_SERIES). */
+export function pivotWide(columns: Column[], rows: Value[][], choice: ChartChoice): WideTable | null {
+  const s = choice.series;
+  const y = choice.ys[0];
+  if (s === undefined || s < 0 || y === undefined) return null;
+  const xs = new Map<string, { x: string; t: number; values: (number | null)[] }>();
+  const names: string[] = [];
+  for (const r of rows) {
+    const name = label(r[s]);
+    let k = names.indexOf(name);
+    if (k < 0) {
+      if (names.length === MAX_SERIES) continue;
+      k = names.push(name) - 1;
+    }
+    const key = label(r[choice.x]);
+    let row = xs.get(key);
+    if (!row) {
+      row = { x: key, t: choice.unit ? timeMs(r[choice.x], choice.unit) : NaN, values: [] };
+      xs.set(key, row);
+    }
+    row.values[k] = typeof r[y] === 'number' ? (r[y] as number) : null;
+  }
+  const out = [...xs.values()];
+  if (choice.unit) out.sort((a, b) => a.t - b.t);
+  return {
+    head: [columns[choice.x]?.name ?? '', ...names],
+    rows: out.map((r) => ({ x: r.x, values: names.map((_, k) => r.values[k] ?? null) })),
   };
 }

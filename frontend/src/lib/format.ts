@@ -153,6 +153,34 @@ export interface ColumnView {
   /** decimals: -1 keeps each number as it is; 0 or more pads to that many. */
   decimals: number;
   blob: boolean;
+  /** percent: the column holds shares (0.08) shown as percentages (8.0 %). */
+  percent?: boolean;
+}
+
+/** The words that name a share, as the workbook's number formats read
+ * them (engine/export/numfmt.go). */
+const SHARE_WORDS = ['pct', 'percent', 'percentage', 'share', 'ratio', 'rate', 'fraction', 'proportion'];
+
+/** percentColumn reports a column of shares, read as the exported
+ * workbook reads it: named with % or a share word (Primary %,
+ * share_of_sales, PctPrimary) and every number between -1 and 1, as an
+ * imported percentage is stored (8% → 0.08). Its cells then show as
+ * percentages, in the grid as in the workbook. */
+export function percentColumn(name: string, rows: Value[][], j: number, sample = 2000): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  if (!name.includes('%') && !words.some((w) => SHARE_WORDS.includes(w))) return false;
+  let seen = 0;
+  const step = Math.max(1, Math.floor(rows.length / sample));
+  for (let i = 0; i < rows.length; i += step) {
+    const v = rows[i][j];
+    if (v === null) continue;
+    if (typeof v !== 'number' || Math.abs(v) > 1) return false;
+    seen++;
+  }
+  return seen > 0;
 }
 
 function decimalsOf(n: number): number {
@@ -187,6 +215,9 @@ export function viewText(v: Value | undefined, cv: ColumnView | undefined): stri
     const pad = v.endsWith('==') ? 2 : v.endsWith('=') ? 1 : 0;
     const n = Math.max(0, Math.floor((v.length * 3) / 4) - pad);
     return i18n.m.units.bytes(n, formatCount(n));
+  }
+  if (typeof v === 'number' && cv?.percent && isFinite(v)) {
+    return numberFormat({ style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 2 }).format(v);
   }
   if (typeof v === 'number' && cv && cv.decimals > 0 && isFinite(v) && Math.abs(v) < 1e15 && decimalsOf(v) <= cv.decimals) {
     let f: Intl.NumberFormat | undefined;

@@ -34,6 +34,7 @@ function answer(over: Partial<Answer> = {}): Answer {
     visualization_suggestion: 'table',
     visualization_reason: '',
     visualization_reasons: {},
+    visualization: { type: 'table', x: '', y: [], series: '', x_axis: '', y2: [], time_unit: '' },
     explanation: '',
     follow_up_questions: [],
     tables_used: [],
