@@ -75,7 +75,7 @@ func (q *Ask) Status() (*OllamaStatus, error) {
 	st.Running = true
 	for _, mi := range models {
 		if !engine.IsEmbeddingModel(mi.Name) {
-			st.Models = append(st.Models, describedModel(ctx, m, mi))
+			st.Models = append(st.Models, describedModel(ctx, m, st.Host, mi))
 		}
 	}
 	st.EmbedModel = ask.PickEmbeddingModel(models)
@@ -89,15 +89,17 @@ func (q *Ask) Status() (*OllamaStatus, error) {
 	return st, nil
 }
 
-// described caches the models' descriptions by name and digest: the page
-// asks for the status each time its panel opens, with a new client.
+// described caches the models' descriptions by server, name and digest:
+// the page asks for the status each time its panel opens, with a new
+// client (and a model of the same name and digest elsewhere may be
+// described otherwise).
 var described sync.Map
 
 // describedModel is mi with its window and capabilities (Ollama's
 // /api/show, read once per model digest); mi as listed when the server
 // cannot say.
-func describedModel(ctx context.Context, m engine.Model, mi engine.ModelInfo) engine.ModelInfo {
-	key := mi.Name + "\x00" + mi.Digest
+func describedModel(ctx context.Context, m engine.Model, host string, mi engine.ModelInfo) engine.ModelInfo {
+	key := host + "\x00" + mi.Name + "\x00" + mi.Digest
 	if v, ok := described.Load(key); ok && mi.Digest != "" {
 		d := v.(engine.ModelInfo)
 		mi.ContextLength, mi.Capabilities = d.ContextLength, append([]string{}, d.Capabilities...)
