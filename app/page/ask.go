@@ -5,8 +5,8 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 	"sync"
+	"time"
 
 	"querent/engine"
 	"querent/engine/ask"
