@@ -585,8 +585,8 @@ func (pl *csvPlan) convertRow(p *csvParser, fields [][]byte, keep []int, convs [
 		v, ok := c.cv.convert(unsafeString(fb))
 		if !ok {
 			if !c.nullBad {
-				return pl.changedErr(fmt.Sprintf("line %d, column %s holds %q, which is not %s like the rest of the column",
-					p.lineOf(j), pl.colName[j], shown(unsafeString(fb)), c.cv.typ))
+				return pl.changedErr(fmt.Sprintf("line %d, column %s holds %s, which is not %s like the rest of the column",
+					p.lineOf(j), pl.colName[j], words.English(words.Quoted(shown(unsafeString(fb)))), c.cv.typ))
 			}
 			c.bad.add(p.lineOf(j), unsafeString(fb), whyNot{})
 		}

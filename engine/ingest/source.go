@@ -604,8 +604,8 @@ func (s *Source) decide(p *planned) error {
 			}
 			more = fmt.Sprintf(" (%s values in all, on %ss %s%s)", english(s.countBad(ch), false), s.lineWord, ch.bad.lines(), etc)
 		}
-		return engine.Errorf(engine.CodeImport, "%s, column %s: %s %d holds %q, which is not %s%s", s.where(), p.col.name,
-			s.lineWord, o.line, o.value, english(typeWords(p.chosen), false), more).
+		return engine.Errorf(engine.CodeImport, "%s, column %s: %s %d holds %s, which is not %s%s", s.where(), p.col.name,
+			s.lineWord, o.line, words.English(words.Quoted(o.value)), english(typeWords(p.chosen), false), more).
 			SayHint(words.New("import.null_bad", words.Column.With(`"`+p.col.name+":"+strings.ToLower(p.chosen)+`:null-bad"`)))
 	default:
 		s.detected(p)

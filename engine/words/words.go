@@ -226,16 +226,19 @@ type Value string
 
 func (v Value) say(*speaker) string { return string(v) }
 
-// Quoted is a value from the data, quoted the language's way (Go-quoted in
-// English).
+// Quoted is a value from the data, quoted the language's way (between
+// straight quotes in English). What cannot be seen is escaped as Go does
+// (a tab is \t, a line break \n); a quote inside stays a quote ("A.D."
+// between quotes reads ""A.D."", never \"A.D.\").
 type Quoted string
 
 func (v Quoted) say(sp *speaker) string {
 	q := strconv.Quote(string(v))
-	if sp.lang.open == "" {
-		return q
+	open, close := sp.lang.open, sp.lang.close
+	if open == "" {
+		open, close = `"`, `"`
 	}
-	return sp.lang.open + strings.ReplaceAll(q[1:len(q)-1], `\"`, `"`) + sp.lang.close
+	return open + strings.ReplaceAll(q[1:len(q)-1], `\"`, `"`) + close
 }
 
 // Count is a count in digits, with the language's thousands separator.

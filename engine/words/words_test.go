@@ -94,7 +94,7 @@ func TestParts(t *testing.T) {
 		{Count(-1234), "-1,234", "-1\u202f234", "-1,234"},
 		{Word(3), "three", "trois", "3"},
 		{Word(11), "11", "11", "11"},
-		{Quoted(`say "hi"`), `"say \"hi\""`, `« say "hi" »`, `“say "hi"”`},
+		{Quoted(`say "hi"`), `"say "hi""`, `« say "hi" »`, `“say "hi"”`},
 		{List(Semi, Value("a"), nil, Value("b")), "a; b", "a ; b", "a；b"},
 		{Values(Or, "yes", "no"), "yes or no", "yes ou no", "yes 或 no"},
 		{And(4, "a"), "a", "a", "a"},
