@@ -171,6 +171,7 @@ try {
   await runSQL('SELECT nope FROM Customer');
   await lastCard().locator(tid('error-title')).waitFor();
   check((await lastCard().locator(tid('error-title')).innerText()).includes('colonne qui n’existe pas'), 'the error headline in French');
+  check((await page.title()).includes('(lecture seule) — Querent'), `the tab's title in French: ${await page.title()}`);
   await shot('i18n-fr-error');
 
   step = 'Settings: choose 简体中文';
@@ -186,6 +187,7 @@ try {
   step = 'the page in Chinese';
   check((await text(`${tid('settings-button')} .lbl`)) === '设置', 'the top bar in Chinese');
   check((await text(tid('title'))) === 'Chinook 演示数据库（内置）', `the demo's name in Chinese: ${await text(tid('title'))}`);
+  check((await page.title()) === 'Chinook 演示数据库（内置）（只读）— Querent', `the tab's title in Chinese: ${await page.title()}`);
   check((await text(tid('ollama-guidance'))).includes('Ollama 未运行'), 'the Ollama guidance in Chinese');
   check((await lastCard().locator(tid('error-title')).innerText()).includes('不存在的列'), 'the error in Chinese');
   await shot('i18n-zh-error');

@@ -56,6 +56,7 @@ export const en = {
     safety: 'Querent reads through a read-only transaction with a timeout, whatever the role. A SELECT-only role is the safeguard that does not depend on Querent.',
   },
   dataset: {
+    windowTitle: (name: string) => `${name} (read-only) — Querent`,
     demoName: 'Chinook demo (built in)',
     postgres: 'PostgreSQL',
     postgresTitle: (server: string) => `PostgreSQL database ${server}: every query runs in a read-only transaction`,

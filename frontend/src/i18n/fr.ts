@@ -58,6 +58,7 @@ export const fr: Messages = {
     safety: 'Querent lit dans une transaction en lecture seule avec un délai maximal, quel que soit le rôle. Un rôle limité à SELECT est la protection qui ne dépend pas de Querent.',
   },
   dataset: {
+    windowTitle: (name) => `${name} (lecture seule) — Querent`,
     demoName: 'Démo Chinook (intégrée)',
     postgres: 'PostgreSQL',
     postgresTitle: (server) => `Base PostgreSQL ${server} : chaque requête s’exécute dans une transaction en lecture seule`,

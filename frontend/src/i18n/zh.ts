@@ -54,6 +54,7 @@ export const zh: Messages = {
     safety: '无论角色如何，Querent 都在带超时的只读事务中读取。只允许 SELECT 的角色是不依赖 Querent 的保障。',
   },
   dataset: {
+    windowTitle: (name) => `${name}（只读）— Querent`,
     demoName: 'Chinook 演示数据库（内置）',
     postgres: 'PostgreSQL',
     postgresTitle: (server) => `PostgreSQL 数据库 ${server}：每个查询都在只读事务中运行`,

@@ -350,10 +350,16 @@ class AppState {
     this.banner = err.toDoc();
   }
 
+  /** setTitle keeps Go's window title; the tab shows the page's own, in its
+   * language, once a database is open (App.svelte). */
   setTitle(title: string): void {
     if (!title) return;
     this.title = title;
-    if (typeof document !== 'undefined') document.title = title;
+  }
+
+  /** tabTitle is the browser tab's title in the page's language. */
+  get tabTitle(): string {
+    return this.dataset ? i18n.m.dataset.windowTitle(this.datasetName) : this.title;
   }
 
   toast(text: string, action?: Toast['action']): void {
