@@ -225,6 +225,7 @@ export const en = {
     stopped: 'Stopped.',
   },
   banner: {
+    ollamaNow: 'Ollama answers now: ask the question again.',
     actions: {
       'check-ollama': 'Check again',
       'pull-model': 'Download qwen2.5-coder:7b',

@@ -231,6 +231,7 @@ export const fr: Messages = {
     stopped: 'Arrêté.',
   },
   banner: {
+    ollamaNow: 'Ollama répond maintenant : posez la question à nouveau.',
     actions: {
       'check-ollama': 'Revérifier',
       'pull-model': 'Télécharger qwen2.5-coder:7b',

@@ -222,6 +222,7 @@ export const zh: Messages = {
     stopped: '已停止。',
   },
   banner: {
+    ollamaNow: 'Ollama 现在可以响应了：请重新提问。',
     actions: {
       'check-ollama': '重新检查',
       'pull-model': '下载 qwen2.5-coder:7b',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { friendly, hasDetails } from './errors';
+import { friendly, hasDetails, serverBack } from './errors';
 import { i18n } from '../i18n/index.svelte';
 
 const doc = (type: string, message = 'engine message', hint = 'engine hint') => ({ type, message, hint });
@@ -137,5 +137,14 @@ describe('a glossary entry’s SQL', () => {
     expect(f.body).toContain('Total');
     expect(f.next).toBe(i18n.m.errors.glossarySQL);
     expect(f.actions).toEqual([]);
+  });
+
+  it('says to ask again once the model server is back (issue 25: "Check again")', () => {
+    expect(serverBack({ type: 'llm_unavailable' }, { running: true, model: 'qwen2.5-coder:7b' })).toBe(true);
+    expect(serverBack({ type: 'model_missing' }, { running: true, model: 'qwen2.5-coder:7b' })).toBe(true);
+    expect(serverBack({ type: 'llm_unavailable' }, { running: false, model: '' })).toBe(false);
+    expect(serverBack({ type: 'llm_unavailable' }, { running: true, model: '' })).toBe(false);
+    expect(serverBack({ type: 'llm_unavailable' }, null)).toBe(false);
+    expect(serverBack({ type: 'syntax' }, { running: true, model: 'm' })).toBe(false);
   });
 });

@@ -109,3 +109,10 @@ export function friendly(e: Doc, ctx: Context = {}): Friendly {
 export function hasDetails(e: Pick<ErrorDoc, 'message' | 'hint' | 'query'>): boolean {
   return !!(e.message || e.hint || e.query);
 }
+
+/** serverBack reports an error of the model server (down, or without the
+ * model) that the server no longer has: "Check again" found it running with
+ * a model, so the way on is to ask again. */
+export function serverBack(doc: Pick<ErrorDoc, 'type'>, status: { running: boolean; model: string } | null | undefined): boolean {
+  return (doc.type === 'llm_unavailable' || doc.type === 'model_missing') && !!status?.running && !!status?.model;
+}
