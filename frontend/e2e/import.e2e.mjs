@@ -144,6 +144,20 @@ try {
   check(!existsSync(target), 'the preview wrote the database');
   check(readdirSync(work).length === 0, `the preview wrote into the folder: ${readdirSync(work)}`);
 
+  step = 'a problem keeps Import off, and the footer says so';
+  await sd.locator(tid('import-col-onbad')).selectOption('error');
+  await settled();
+  await page.locator(tid('import-blocked')).waitFor();
+  check(await page.locator(tid('import-start')).isDisabled(), 'Import is on with a value that does not fit');
+  check(/problem/.test(await page.locator(tid('import-blocked')).innerText()), 'the footer does not say why Import is off');
+  await page.click(tid('import-blocked'));
+  await page.waitForTimeout(600);
+  check(await page.locator(tid('import-plan-error')).first().isVisible(), 'the link does not bring the problem into view');
+  await shot('import-blocked');
+  await sd.locator(tid('import-col-onbad')).selectOption('null');
+  await settled();
+  check((await page.locator(tid('import-blocked')).count()) === 0, 'the footer still says Import is off');
+
   step = 'import and read the report';
   await page.click(tid('import-start'));
   await page.locator(tid('import-report')).waitFor();

@@ -881,6 +881,7 @@ export const en = {
     firstRows: (n: string, of: string) => `The first ${n} rows as they will be stored${of ? ` (of ${of})` : ''}.`,
     readingPreview: (source: string, bytes: string) => `Reading for the preview${source ? ` ${source}` : ''}${bytes ? `: ${bytes}` : '…'}`,
     openIt: 'Open it',
+    fixFirst: (n: number) => (n === 1 ? 'One problem keeps Import off: see it' : `${n} problems keep Import off: see them`),
     nameTarget: 'Name the new database to import.',
     import: 'Import',
   },

@@ -886,6 +886,7 @@ export const fr: Messages = {
     firstRows: (n, of) => `Les ${n} premières lignes telles qu’elles seront stockées${of ? ` (sur ${of})` : ''}.`,
     readingPreview: (source, bytes) => `Lecture pour l’aperçu${source ? ` de ${source}` : ''}${bytes ? ` : ${bytes}` : '…'}`,
     openIt: 'L’ouvrir',
+    fixFirst: (n) => (Number(n) === 1 ? 'Un problème bloque l’import : le voir' : `${n} problèmes bloquent l’import : les voir`),
     nameTarget: 'Nommez la nouvelle base pour importer.',
     import: 'Importer',
   },

@@ -874,6 +874,7 @@ export const zh: Messages = {
     firstRows: (n, of) => `前 ${n} 行，按存储后的样子显示${of ? `（共 ${of} 行）` : ''}。`,
     readingPreview: (source, bytes) => `正在为预览读取${source ? ` ${source}` : ''}${bytes ? `：${bytes}` : '…'}`,
     openIt: '打开它',
+    fixFirst: (n) => `有 ${n} 个问题导致无法导入：查看`,
     nameTarget: '请为要导入的新数据库命名。',
     import: '导入',
   },
