@@ -180,7 +180,7 @@ func regularFile(name string, fi os.FileInfo) *engine.Error {
 	case m.IsRegular():
 		return nil
 	case m.IsDir():
-		return importErr("%s is a folder, not a file", name).WithHint("name a CSV or XLSX file")
+		return importErr("%s is a folder, not a file", name).WithHint("name a CSV, XLSX or JSON file")
 	case m&os.ModeNamedPipe != 0:
 		what = "a named pipe (FIFO)"
 	case m&os.ModeSocket != 0:
