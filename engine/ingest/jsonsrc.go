@@ -125,14 +125,10 @@ func readJSON(ctx context.Context, path string, fi os.FileInfo, shape jsonShape,
 		head.rows[i] = r
 	}
 	names := ColumnNames(pl.columnTexts())
-	layout := "json"
-	if shape == jsonLines {
-		layout = "json_lines"
-	}
 	src := &Source{
 		Name: TableName(strings.TrimSuffix(name, filepath.Ext(name))),
 		File: name, Path: path,
-		Layout:   imports.Layout{Encoding: "utf-8", Delimiter: layout},
+		Layout:   imports.Layout{Encoding: "utf-8"},
 		lineWord: pl.lineWord(), head: head.rows, headLines: head.lines,
 		Rows: pl.rows, SampleRows: pl.rows,
 	}
@@ -154,6 +150,27 @@ func readJSON(ctx context.Context, path string, fi os.FileInfo, shape jsonShape,
 }
 
 var errStopSample = errors.New("sample read")
+
+// maxJSONRecord bounds one JSON Lines record, as a CSV row is bounded.
+const maxJSONRecord = 64 << 20
+
+var errLongLine = errors.New("line too long")
+
+// readLine reads one line, its newline included, of at most maxJSONRecord
+// bytes.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var out []byte
+	for {
+		b, err := br.ReadSlice('\n')
+		if len(out)+len(b) > maxJSONRecord {
+			return nil, errLongLine
+		}
+		out = append(out, b...)
+		if err != bufio.ErrBufferFull {
+			return out, err
+		}
+	}
+}
 
 // lineWord is how messages place a record: its line (JSON Lines) or its
 // place in the array ("row", counted from 1).
@@ -226,7 +243,11 @@ func (pl *jsonPlan) lines(ctx context.Context, r io.Reader, fn func(int64, map[s
 	br := bufio.NewReaderSize(r, 1<<16)
 	var line int64
 	for {
-		b, err := br.ReadBytes('\n')
+		b, err := readLine(br)
+		if errors.Is(err, errLongLine) {
+			return importErr("%s: line %d is longer than %s; a record holds at most that much", pl.name, line+1, engine.FormatSize(maxJSONRecord)).
+				WithHint("split the record, or export the data as CSV")
+		}
 		if len(b) > 0 {
 			line++
 			if line%checkEvery == 0 {
