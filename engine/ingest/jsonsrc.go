@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -85,7 +86,7 @@ func readJSON(ctx context.Context, path string, fi os.FileInfo, shape jsonShape,
 	var head previewRows
 	var cells []string
 	sampled := false
-	err = pl.records(ctx, hr, func(line int64, rec map[string]string) error {
+	err = pl.records(ctx, hr, func(line int64, rec []kv) error {
 		for _, k := range pl.newKeys(rec) {
 			if len(pl.keys) >= MaxColumns {
 				return importErr("%s: record on %s %d has more than %d keys in all; an SQLite table holds at most %d columns",
@@ -192,54 +193,40 @@ func (pl *jsonPlan) columnTexts() []string {
 }
 
 // newKeys are the keys of rec no column has yet, in rec's order.
-func (pl *jsonPlan) newKeys(rec map[string]string) []string {
+func (pl *jsonPlan) newKeys(rec []kv) []string {
 	var out []string
-	for _, k := range recOrder(rec) {
-		if _, ok := pl.index[k]; !ok {
-			out = append(out, k)
+	for _, p := range rec {
+		if _, ok := pl.index[p.k]; !ok && !slices.Contains(out, p.k) {
+			out = append(out, p.k)
 		}
 	}
 	return out
 }
 
 // cells are rec's values in the order of the columns ("" for a key rec
-// does not have: NULL).
-func (pl *jsonPlan) cells(rec map[string]string, buf []string) []string {
+// does not have: NULL; a key given twice keeps its last value).
+func (pl *jsonPlan) cells(rec []kv, buf []string) []string {
 	buf = buf[:0]
 	for range pl.keys {
 		buf = append(buf, "")
 	}
-	for k, v := range rec {
-		if k == orderKey {
-			continue
-		}
-		buf[pl.index[k]] = v
+	for _, p := range rec {
+		buf[pl.index[p.k]] = p.v
 	}
 	return buf
-}
-
-// orderKey holds, in a flattened record, its keys in order, joined by NUL.
-const orderKey = "\x00order"
-
-func recOrder(rec map[string]string) []string {
-	o := rec[orderKey]
-	if o == "" {
-		return nil
-	}
-	return strings.Split(o, "\x00")
 }
 
 // records reads the file's records in order, each flattened, and calls fn
 // with its line (JSON Lines) or its place (array). A broken record is an
 // error naming its line.
-func (pl *jsonPlan) records(ctx context.Context, r io.Reader, fn func(line int64, rec map[string]string) error) error {
+func (pl *jsonPlan) records(ctx context.Context, r io.Reader, fn func(line int64, rec []kv) error) error {
 	if pl.shape == jsonLines {
 		return pl.lines(ctx, r, fn)
 	}
 	return pl.array(ctx, r, fn)
 }
 
-func (pl *jsonPlan) lines(ctx context.Context, r io.Reader, fn func(int64, map[string]string) error) error {
+func (pl *jsonPlan) lines(ctx context.Context, r io.Reader, fn func(int64, []kv) error) error {
 	br := bufio.NewReaderSize(r, 1<<16)
 	var line int64
 	for {
@@ -277,7 +264,7 @@ func (pl *jsonPlan) lines(ctx context.Context, r io.Reader, fn func(int64, map[s
 	}
 }
 
-func (pl *jsonPlan) array(ctx context.Context, r io.Reader, fn func(int64, map[string]string) error) error {
+func (pl *jsonPlan) array(ctx context.Context, r io.Reader, fn func(int64, []kv) error) error {
 	cr := &lineCounter{r: r}
 	dec := json.NewDecoder(cr)
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
@@ -366,120 +353,6 @@ func (c *lineCounter) lineAt(off int64) int64 {
 	return l
 }
 
-// flattenObject flattens one JSON object into key path → value text:
-// strings as they are, numbers as written, true/false, null as "" (NULL);
-// objects to JSONDepth keys deep as more keys, deeper objects and arrays
-// as their compact JSON text. The keys' order is under orderKey.
-func flattenObject(b []byte) (map[string]string, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if tok != json.Delim('{') {
-		return nil, fmt.Errorf("it is %s, not an object", jsonKind(tok))
-	}
-	rec := map[string]string{}
-	var order []string
-	if err := flattenInto(dec, b, "", 1, rec, &order); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("there is more after the object's closing }")
-	}
-	rec[orderKey] = strings.Join(order, "\x00")
-	return rec, nil
-}
-
-// flattenInto reads the members of an object whose { dec has read.
-func flattenInto(dec *json.Decoder, src []byte, prefix string, depth int, rec map[string]string, order *[]string) error {
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		key := prefix + kt.(string)
-		start := dec.InputOffset()
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch v := tok.(type) {
-		case json.Delim:
-			if v == '{' && depth < JSONDepth {
-				if err := flattenInto(dec, src, key+".", depth+1, rec, order); err != nil {
-					return err
-				}
-				continue
-			}
-			if err := skipNested(dec); err != nil {
-				return err
-			}
-			raw := bytes.TrimLeft(src[start:dec.InputOffset()], " \t\r\n:")
-			var buf bytes.Buffer
-			if err := json.Compact(&buf, raw); err != nil {
-				return err
-			}
-			setKey(rec, order, key, buf.String())
-		case string:
-			setKey(rec, order, key, v)
-		case json.Number:
-			setKey(rec, order, key, v.String())
-		case bool:
-			setKey(rec, order, key, map[bool]string{true: "true", false: "false"}[v])
-		case nil:
-			setKey(rec, order, key, "")
-		}
-	}
-	_, err := dec.Token() // }
-	return err
-}
-
-func setKey(rec map[string]string, order *[]string, key, v string) {
-	if _, ok := rec[key]; !ok {
-		*order = append(*order, key)
-	}
-	rec[key] = v
-}
-
-// skipNested reads to the end of the array or object whose opening
-// delimiter dec has read.
-func skipNested(dec *json.Decoder) error {
-	for level := 1; level > 0; {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		if d, ok := tok.(json.Delim); ok {
-			if d == '{' || d == '[' {
-				level++
-			} else {
-				level--
-			}
-		}
-	}
-	return nil
-}
-
-func jsonKind(tok json.Token) string {
-	switch v := tok.(type) {
-	case json.Delim:
-		if v == '[' {
-			return "an array"
-		}
-	case string:
-		return "a string"
-	case json.Number, float64:
-		return "a number"
-	case bool:
-		return "true or false"
-	case nil:
-		return "null"
-	}
-	return "not an object"
-}
-
 // secondPass reads the file again, once it is as the first pass saw it,
 // and yields the rows of the columns keep.
 func (pl *jsonPlan) secondPass(ctx context.Context, keep []int, convs []*cellConv, yield func(row []engine.Value) error) error {
@@ -498,10 +371,10 @@ func (pl *jsonPlan) secondPass(ctx context.Context, keep []int, convs []*cellCon
 	hr := &hashReader{r: f, h: sha256.New()}
 	var cells []string
 	var rows int64
-	err = pl.records(ctx, hr, func(line int64, rec map[string]string) error {
-		for k := range rec {
-			if _, ok := pl.index[k]; !ok && k != orderKey {
-				return pl.changedErr(fmt.Sprintf("%s %d has a new key %q", pl.lineWord(), line, k))
+	err = pl.records(ctx, hr, func(line int64, rec []kv) error {
+		for _, p := range rec {
+			if _, ok := pl.index[p.k]; !ok {
+				return pl.changedErr(fmt.Sprintf("%s %d has a new key %q", pl.lineWord(), line, p.k))
 			}
 		}
 		rows++

@@ -142,3 +142,25 @@ func BenchmarkReadJSONLines(b *testing.B) {
 	}
 	b.ReportMetric(float64(100_000*b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+func TestFlattenObject(t *testing.T) {
+	in := `{"s": "a \"q\" \u00e9\n", "k": {}, "d": 1.5e3, "a": {"b": {"c": {"x": [1, {"y": "]"}]}}, "n": -2},` +
+		` "arr": [ {"z" : "}"} , 2 ], "k": "again", "e": ""}`
+	rec, err := flattenObject([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range rec {
+		got = append(got, p.k+"="+p.v)
+	}
+	want := []string{"s=a \"q\" é\n", "d=1.5e3", `a.b.c={"x":[1,{"y":"]"}]}`, "a.n=-2", `arr=[{"z":"}"},2]`, "k=again", "e="}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("flattened\n %q\nwant\n %q", got, want)
+	}
+	for _, bad := range []string{`[1]`, `"x"`, `{"a":1}{`, `{"a":}`, `{"a":1,}`} {
+		if _, err := flattenObject([]byte(bad)); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}
