@@ -439,6 +439,12 @@ func layoutText(l imports.Layout, chosen []string) string {
 		}
 		return what
 	}
+	switch l.Format {
+	case "json":
+		return "JSON, an array of objects (each a row, its keys the columns)"
+	case "json_lines":
+		return "JSON Lines, one object per line (each a row, its keys the columns)"
+	}
 	if l.Encoding != "" {
 		parts = append(parts, mark(l.Encoding, "encoding"))
 	}

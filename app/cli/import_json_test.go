@@ -29,6 +29,13 @@ func TestImportJSONFiles(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "customers (customers.json): 50 rows, created") {
 		t.Fatalf("exit %d:\n%s\n%s", code, out, errs)
 	}
+	if code, out, _ := runImport(t, "import", "--preview", "--format", "json", lines0(t, dir)); code != 0 ||
+		!strings.Contains(out, `"format": "json_lines"`) && !strings.Contains(out, `"format":"json_lines"`) {
+		t.Errorf("preview of JSON Lines: exit %d %s", code, out)
+	}
+	if code, out, _ := runImport(t, "import", "--preview", js); code != 0 || !strings.Contains(out, "read: JSON, an array of objects") {
+		t.Errorf("text preview: exit %d %s", code, out)
+	}
 	code, out, errs = run(t, "", "sql", "--db", db, "--format", "csv",
 		"SELECT count(*), sum(id), max(address_city), json_extract(max(tags), '$[1]') FROM customers")
 	if code != 0 || out != "count(*),sum(id),max(address_city),\"json_extract(max(tags), '$[1]')\"\n50,1275,City 4,10\n" {
@@ -53,7 +60,20 @@ func TestImportJSONFiles(t *testing.T) {
 		t.Errorf("png: exit %d %s", code, errs)
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 4 { // customers.json, x.sqlite, events.jsonl, logo.png
+	if len(entries) != 5 { // customers.json, x.sqlite, events.jsonl, logo.png, sub
 		t.Errorf("files in the folder: %v", entries)
 	}
+}
+
+// lines0 writes a small JSON Lines file in dir.
+func lines0(t *testing.T, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "sub", "few.ndjson")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("{\"a\": 1, \"b\": \"x\"}\n{\"a\": 2}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -129,7 +129,7 @@ func readJSON(ctx context.Context, path string, fi os.FileInfo, shape jsonShape,
 	src := &Source{
 		Name: TableName(strings.TrimSuffix(name, filepath.Ext(name))),
 		File: name, Path: path,
-		Layout:   imports.Layout{Encoding: "utf-8"},
+		Layout:   imports.Layout{Encoding: "utf-8", Format: map[jsonShape]string{jsonArray: "json", jsonLines: "json_lines"}[shape]},
 		lineWord: pl.lineWord(), head: head.rows, headLines: head.lines,
 		Rows: pl.rows, SampleRows: pl.rows,
 	}
