@@ -28,9 +28,17 @@ func TestImportJSONLinesAllOrNothing(t *testing.T) {
 		t.Errorf("the failed import left %q", got)
 	}
 	os.WriteFile(in, []byte(lines[:len(lines)-len("\n{\"id\": 4}\n")]+"}}\n{\"id\": 4}\n"), 0o644)
-	rep, err := newSQLite().Import(context.Background(), imports.Request{Target: db, Inputs: []string{in}})
+	var reads int
+	rep, err := newSQLite().Import(context.Background(), imports.Request{Target: db, Inputs: []string{in}, Progress: func(p imports.Progress) {
+		if p.Phase == "reading" && p.BytesTotal > 0 {
+			reads++
+		}
+	}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if reads < 2 {
+		t.Errorf("%d reading progress reports, want the start and the end at least", reads)
 	}
 	if len(rep.Tables) != 1 || rep.Tables[0].Rows != 4 || len(rep.Tables[0].Columns) != 2 || rep.Tables[0].Columns[1].Name != "user_name" {
 		t.Errorf("report %+v", rep.Tables)
@@ -78,4 +86,48 @@ func benchImport(b *testing.B, name string) {
 		}
 	}
 	b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// A large JSON Lines file's preview is a sample with an estimate; the
+// import after it reads and writes every line.
+func TestImportJSONLinesSampledPreview(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 13 MB file")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "big.jsonl")
+	f, err := os.Create(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	const rows = 300_000
+	for i := 1; i <= rows; i++ {
+		fmt.Fprintf(w, "{\"id\": %d, \"v\": %d.5, \"s\": \"x%d\"}\n", i, i, i)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if st, _ := os.Stat(in); st.Size() <= PreviewSampleBytes {
+		t.Fatalf("the file (%d bytes) is not larger than a sample", st.Size())
+	}
+	im := newSQLite()
+	defer im.Close()
+	req := imports.Request{Target: filepath.Join(dir, "big.sqlite"), Inputs: []string{in}}
+	plan, err := im.Preview(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := plan.Tables[0]
+	if !pt.Sampled || pt.SampleRows >= rows || pt.Rows < rows*8/10 || pt.Rows > rows*12/10 || pt.Format != "json_lines" {
+		t.Errorf("preview: sampled %v, %d rows read, %d estimated, format %q", pt.Sampled, pt.SampleRows, pt.Rows, pt.Format)
+	}
+	rep, err := im.Import(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Tables[0].Rows != rows {
+		t.Errorf("imported %d rows, want %d", rep.Tables[0].Rows, rows)
+	}
 }

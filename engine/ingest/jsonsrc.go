@@ -86,6 +86,8 @@ func readJSON(ctx context.Context, path string, fi os.FileInfo, shape jsonShape,
 	var head previewRows
 	var cells []string
 	sampled := false
+	prog := &progress{fn: opts.Progress, src: name, total: pl.size}
+	prog.report(0, 0, true)
 	err = pl.records(ctx, hr, func(line int64, rec []kv) error {
 		for _, k := range pl.newKeys(rec) {
 			if len(pl.keys) >= MaxColumns {
@@ -106,6 +108,9 @@ func readJSON(ctx context.Context, path string, fi os.FileInfo, shape jsonShape,
 			inf.Add(line, cells[j])
 		}
 		head.add(line, len(cells), func(j int) string { return cells[j] })
+		if pl.rows%1024 == 0 {
+			prog.report(hr.n, pl.rows, false)
+		}
 		if opts.SampleBytes > 0 && hr.n >= opts.SampleBytes && pl.rows >= int64(imports.PreviewRows) {
 			sampled = true
 			return errStopSample
@@ -125,6 +130,7 @@ func readJSON(ctx context.Context, path string, fi os.FileInfo, shape jsonShape,
 		}
 		head.rows[i] = r
 	}
+	prog.report(hr.n, pl.rows, true)
 	names := ColumnNames(pl.columnTexts())
 	src := &Source{
 		Name: TableName(strings.TrimSuffix(name, filepath.Ext(name))),
