@@ -212,8 +212,8 @@ func (d *Datasets) ChooseImportFiles() ([]string, error) {
 	if dl == nil {
 		return nil, ErrNoDialogs
 	}
-	return dl.OpenFiles("Choose CSV or XLSX files to import", []FileFilter{
-		{Name: "CSV and Excel files", Pattern: "*.csv;*.tsv;*.txt;*.xlsx;*.xlsm"}, {Name: "All files", Pattern: "*"}})
+	return dl.OpenFiles("Choose CSV, XLSX or JSON files to import", []FileFilter{
+		{Name: "CSV, Excel and JSON files", Pattern: "*.csv;*.tsv;*.txt;*.xlsx;*.xlsm;*.json;*.jsonl;*.ndjson"}, {Name: "All files", Pattern: "*"}})
 }
 
 // ChooseNewDatabase shows the desktop's save dialog for an import's target.

@@ -41,7 +41,7 @@ func TestImportHintsReachThePage(t *testing.T) {
 	want := map[string]string{
 		"short.csv":  "fix the row, or tick “Accept rows with missing fields” in the import's options to fill short rows with empty (NULL) values",
 		"sqlite.csv": "open it directly with Open a database",
-		"png.csv":    "import a CSV or XLSX file; a UTF-16 file without a byte-order mark needs the encoding UTF-16 (Encoding, in the import's options)",
+		"png.csv":    "import a CSV, XLSX or JSON file; a UTF-16 file without a byte-order mark needs the encoding UTF-16 (Encoding, in the import's options)",
 	}
 	for name, data := range files {
 		p := filepath.Join(dir, name)

@@ -215,6 +215,10 @@ type Layout struct {
 	HeaderRow int `json:"header_row"`
 	// Range is the XLSX cells read, such as "A3:F200"; "" for CSV.
 	Range string `json:"range"`
+	// Format is "json" (an array of objects) or "json_lines" (one object
+	// per line) for a JSON source, whose keys are its columns; absent for
+	// CSV and XLSX.
+	Format string `json:"format,omitempty"`
 }
 
 // Progress reports how far an import has come.

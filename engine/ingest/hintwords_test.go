@@ -51,7 +51,7 @@ func TestHintsSaidInParts(t *testing.T) {
 			"fix the row, or use --ragged pad to drop empty extra fields and fill short rows with NULL"},
 		{sqlite, Options{}, "import.open_directly", "open it directly: querent sql --db " + sqlite},
 		{writeFile(t, "png.csv", append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 100)...)), Options{}, "import.csv_or_xlsx",
-			"import a CSV or XLSX file; a UTF-16 file without a byte-order mark needs --encoding utf-16"},
+			"import a CSV, XLSX or JSON file; a UTF-16 file without a byte-order mark needs --encoding utf-16"},
 		{writeFile(t, "late-nul.csv", []byte(late.String())), Options{}, "import.export_csv",
 			"export the data as CSV (UTF-8) and import that; a UTF-16 file without a byte-order mark needs --encoding utf-16"},
 		{book, Options{Sheets: []string{"Nope"}}, "import.name_sheet",

@@ -140,13 +140,16 @@ func ReadSources(ctx context.Context, path string, opts Options) ([]*Source, err
 	if err != nil {
 		return nil, openErr(name, err)
 	}
-	var magic [4]byte
-	n, _ := io.ReadFull(f, magic[:])
-	if n == 4 && string(magic[:]) == "PK\x03\x04" {
+	var start [64]byte
+	n, _ := io.ReadFull(f, start[:])
+	if n >= 4 && string(start[:4]) == "PK\x03\x04" {
 		f.Close()
 		return readXLSX(ctx, path, opts)
 	}
 	defer f.Close()
+	if shape := jsonShapeOf(start[:n]); shape != 0 {
+		return readJSON(ctx, path, fi, shape, opts)
+	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, openErr(name, err)
 	}
@@ -177,7 +180,7 @@ func regularFile(name string, fi os.FileInfo) *engine.Error {
 	case m.IsRegular():
 		return nil
 	case m.IsDir():
-		return importErr("%s is a folder, not a file", name).WithHint("name a CSV or XLSX file")
+		return importErr("%s is a folder, not a file", name).WithHint("name a CSV, XLSX or JSON file")
 	case m&os.ModeNamedPipe != 0:
 		what = "a named pipe (FIFO)"
 	case m&os.ModeSocket != 0:

@@ -327,7 +327,7 @@ var en = language{
 		"import.pad_ragged@page":      "fix the row, or tick {1} to drop empty extra fields and fill short rows with NULL",
 		"import.open_directly":        "open it directly: {1}",
 		"import.open_directly@page":   "open it directly with Open a database",
-		"import.csv_or_xlsx":          "import a CSV or XLSX file; {1}",
+		"import.csv_or_xlsx":          "import a CSV, XLSX or JSON file; {1}",
 		"import.export_csv":           "export the data as CSV (UTF-8) and import that; {1}",
 		"import.utf16_no_bom":         "a UTF-16 file without a byte-order mark needs {1}",
 		"import.utf16_no_bom@page":    "a UTF-16 file without a byte-order mark needs the encoding UTF-16 ({1})",

@@ -293,7 +293,7 @@ var fr = language{
 		"import.pad_ragged@page":      "corrigez la ligne, ou cochez {1} pour retirer les champs en trop vides et compléter les lignes courtes par NULL",
 		"import.open_directly":        "ouvrez-le directement : {1}",
 		"import.open_directly@page":   "ouvrez-le directement avec Ouvrir une base",
-		"import.csv_or_xlsx":          "importez un fichier CSV ou XLSX ; {1}",
+		"import.csv_or_xlsx":          "importez un fichier CSV, XLSX ou JSON ; {1}",
 		"import.export_csv":           "exportez les données en CSV (UTF-8) et importez ce fichier ; {1}",
 		"import.utf16_no_bom":         "un fichier UTF-16 sans marque d’ordre des octets demande {1}",
 		"import.utf16_no_bom@page":    "un fichier UTF-16 sans marque d’ordre des octets demande l’encodage UTF-16 ({1})",

@@ -292,7 +292,7 @@ var zh = language{
 		"import.pad_ragged@page":      "请修正该行，或勾选{1}，去掉多余的空字段并以 NULL 补齐过短的行",
 		"import.open_directly":        "请直接打开它：{1}",
 		"import.open_directly@page":   "请用“打开数据库”直接打开它",
-		"import.csv_or_xlsx":          "请导入 CSV 或 XLSX 文件；{1}",
+		"import.csv_or_xlsx":          "请导入 CSV、XLSX 或 JSON 文件；{1}",
 		"import.export_csv":           "请将数据导出为 CSV（UTF-8）再导入；{1}",
 		"import.utf16_no_bom":         "没有字节顺序标记的 UTF-16 文件需要 {1}",
 		"import.utf16_no_bom@page":    "没有字节顺序标记的 UTF-16 文件需要选择 UTF-16 编码（{1}）",

@@ -1057,6 +1057,12 @@ export interface ImportedTable {
   header_row: number;
   /** Range is the XLSX cells read, such as "A3:F200"; "" for CSV. */
   range: string;
+  /**
+   * Format is "json" (an array of objects) or "json_lines" (one object
+   * per line) for a JSON source, whose keys are its columns; absent for
+   * CSV and XLSX.
+   */
+  format?: string;
   /** Skipped are the source's columns that were not stored, and why. */
   skipped: SkippedColumn[] | null;
   /**
@@ -1375,6 +1381,12 @@ export interface PlanTable {
   header_row: number;
   /** Range is the XLSX cells read, such as "A3:F200"; "" for CSV. */
   range: string;
+  /**
+   * Format is "json" (an array of objects) or "json_lines" (one object
+   * per line) for a JSON source, whose keys are its columns; absent for
+   * CSV and XLSX.
+   */
+  format?: string;
   /** Rows is the number of data rows (estimated when Sampled). */
   rows: number;
   /**
