@@ -278,7 +278,7 @@ func (d *Datasets) PreviewImport(req ImportRequest) (*imports.Plan, error) {
 		return nil, engine.Errorf(engine.CodeInternal, "this build cannot import")
 	}
 	if len(req.Inputs) == 0 {
-		return nil, engine.Errorf(engine.CodeUsage, "no files to import").WithHint("choose one or more CSV or XLSX files")
+		return nil, engine.Errorf(engine.CodeUsage, "no files to import").WithHint("choose one or more CSV, XLSX or JSON files")
 	}
 	ctx, done := d.a.begin("preview")
 	defer done()
