@@ -146,7 +146,7 @@ func (p *Database) mainTables() []*Table {
 func category(t *Table, skip string) *Column {
 	var best *Column
 	for _, c := range t.Columns {
-		if c.Observed != "text" || c.Distinct < 2 || c.Distinct > 50 || strings.EqualFold(c.Name, skip) {
+		if c.Observed != "text" || c.Distinct < 2 || c.Distinct > 50 || c.Distinct*2 > t.ProfiledRows || strings.EqualFold(c.Name, skip) {
 			continue
 		}
 		if best == nil || c.Distinct < best.Distinct && c.Distinct >= 3 {
