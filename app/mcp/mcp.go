@@ -27,8 +27,8 @@ import (
 
 	"querent/engine"
 	"querent/engine/ask"
-	"querent/engine/profile"
 	"querent/engine/glossary"
+	"querent/engine/profile"
 	"querent/engine/words"
 )
 
