@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	_ "modernc.org/sqlite"
 
@@ -247,5 +248,23 @@ func TestSuggestionsRerunAndLanguages(t *testing.T) {
 				t.Fatalf("%s: re-run gives %d rows, kept %d", x.SQL, len(res.Rows), x.RowCount)
 			}
 		}
+	}
+}
+
+func TestHostileViewDoesNotStall(t *testing.T) {
+	db := open(t, build(t,
+		"CREATE TABLE t (a INTEGER, b TEXT)",
+		"INSERT INTO t VALUES (1, 'x'), (2, 'y'), (NULL, 'x')",
+		"CREATE VIEW forever AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n) SELECT count(*) AS c FROM n"))
+	p, err := profile.Profile(context.Background(), db, profile.Options{QueryTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Skipped) != 1 || !strings.HasPrefix(p.Skipped[0], "forever: ") {
+		t.Fatalf("skipped: %v", p.Skipped)
+	}
+	a := p.Table("t").Column("a")
+	if a.Nulls != 1 || a.Distinct != 2 || a.Min.V != int64(1) || a.Max.V != int64(2) {
+		t.Fatalf("t.a: %+v", a)
 	}
 }
