@@ -201,11 +201,11 @@ func (p *Database) relationships() []Relationship {
 	for _, t := range p.Tables {
 		for _, fk := range t.decl {
 			ut, uc := splitRef(fk.References)
-			r := Relationship{From: t.Name + "." + fk.Column, To: ut + "." + uc}
+			r := Relationship{From: t.Name + "." + fk.Column, To: ut + "." + uc, ends: [4]string{t.Name, fk.Column, ut, uc}}
 			if u := p.Table(ut); u != nil {
 				if uc == "" && len(u.PrimaryKey) == 1 {
 					uc = u.PrimaryKey[0]
-					r.To = u.Name + "." + uc
+					r.To, r.ends[3] = u.Name+"."+uc, uc
 				}
 				if key, ok := u.keys[uc]; ok {
 					if vals, ok := t.vals[fk.Column]; ok {
@@ -233,7 +233,8 @@ func (p *Database) relationships() []Relationship {
 			}
 			col := t.Column(cn)
 			if best, ok := p.bestKey(t, col, t.vals[cn]); ok {
-				inferred = append(inferred, Relationship{From: from, To: best.to, Matched: &best.share, Inferred: true})
+				inferred = append(inferred, Relationship{From: from, To: best.table + "." + best.key, Matched: &best.share, Inferred: true,
+					ends: [4]string{t.Name, cn, best.table, best.key}})
 			}
 		}
 	}
@@ -241,7 +242,8 @@ func (p *Database) relationships() []Relationship {
 }
 
 type keyMatch struct {
-	to    string
+	table string
+	key   string
 	share float64
 	named bool
 }
@@ -273,7 +275,7 @@ func (p *Database) bestKey(t *Table, col *Column, vals map[any]int64) (keyMatch,
 			if share < inferredShare {
 				continue
 			}
-			m := keyMatch{to: u.Name + "." + k, share: round3(share), named: named}
+			m := keyMatch{table: u.Name, key: k, share: round3(share), named: named}
 			if !found || (m.named && !best.named) || (m.named == best.named && m.share > best.share) {
 				best, found = m, true
 			}

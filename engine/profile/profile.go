@@ -150,6 +150,8 @@ type Relationship struct {
 	// Inferred is true for a join read from the values, false for a
 	// declared foreign key.
 	Inferred bool `json:"inferred"`
+
+	ends [4]string // from's table and column, to's table and column (names may hold dots)
 }
 
 // Cell is a value as results write it (±Inf as text, blobs as base64).

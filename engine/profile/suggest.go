@@ -263,8 +263,10 @@ func (p *Database) candidates(lang string) []candidate {
 		}
 	}
 	for _, r := range p.Relationships {
-		ft, fc := splitDot(r.From)
-		ut, uc := splitDot(r.To)
+		ft, fc, ut, uc := r.ends[0], r.ends[1], r.ends[2], r.ends[3]
+		if fc == "" || uc == "" {
+			continue
+		}
 		t, u := p.Table(ft), p.Table(ut)
 		if t == nil || u == nil || t == u || t.Rows <= 0 {
 			continue
@@ -286,12 +288,4 @@ func (p *Database) candidates(lang string) []candidate {
 		}
 	}
 	return append(first, more...)
-}
-
-func splitDot(s string) (string, string) {
-	i := strings.LastIndexByte(s, '.')
-	if i < 0 {
-		return s, ""
-	}
-	return s[:i], s[i+1:]
 }
