@@ -268,3 +268,35 @@ func TestHostileViewDoesNotStall(t *testing.T) {
 		t.Fatalf("t.a: %+v", a)
 	}
 }
+
+func TestCacheUntilTheFileChanges(t *testing.T) {
+	path := build(t, "CREATE TABLE t (a INTEGER)", "INSERT INTO t VALUES (1), (2)")
+	c := profile.NewCache()
+	profileOf := func() *profile.Database {
+		db, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		p, err := c.Profile(context.Background(), db, profile.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	p1 := profileOf()
+	if p2 := profileOf(); p2 != p1 {
+		t.Fatal("the same file, opened again, was profiled again")
+	}
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec("INSERT INTO t VALUES (3)"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	if p3 := profileOf(); p3 == p1 || p3.Table("t").Rows != 3 {
+		t.Fatalf("the changed file's profile: %+v", p3.Table("t"))
+	}
+}
