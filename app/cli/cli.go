@@ -53,6 +53,7 @@ func commands() []command {
 	return []command{
 		{"sql", "run one read-only SQL query", (*CLI).runSQL},
 		{"schema", "describe the tables, columns, keys and sample values", (*CLI).runSchema},
+		{"explore", "profile every table and suggest questions already answered", (*CLI).runExplore},
 		{"ask", "ask a question in plain language (a local Ollama model writes the SQL)", (*CLI).runAsk},
 		{"import", "import CSV and XLSX files into a SQLite database", (*CLI).runImport},
 		{"export", "export a query's whole result to XLSX or CSV", (*CLI).runExport},

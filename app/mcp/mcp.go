@@ -3,7 +3,7 @@
 // opened on the guarded read-only path, every query is capped and timed,
 // and every call is recorded in the history, tagged with the client's name.
 //
-// Tools: list_databases, list_tables, describe_table, run_query,
+// Tools: list_databases, list_tables, describe_table, profile_table, run_query,
 // explain_query, list_glossary and ask. Errors come back as tool results with isError set,
 // whose text and structured content carry the contract's
 // {"errors": [{type, message, hint}]}, so the calling model can repair its
@@ -28,6 +28,7 @@ import (
 	"querent/engine"
 	"querent/engine/ask"
 	"querent/engine/glossary"
+	"querent/engine/profile"
 	"querent/engine/words"
 )
 
@@ -134,11 +135,12 @@ type Server struct {
 	askers   map[string]*ask.Asker      // per database and model
 	askLocks map[string]*sync.Mutex
 	model    engine.Model
+	profiles *profile.Cache // profile_table's profiles, per database identity
 }
 
 // New returns a server over dbs (already opened, guarded).
 func New(dbs []Database, opts Options) *Server {
-	return &Server{dbs: dbs, opts: opts.withDefaults(), sessions: map[string]*engine.Session{}, askers: map[string]*ask.Asker{}, askLocks: map[string]*sync.Mutex{}}
+	return &Server{dbs: dbs, opts: opts.withDefaults(), sessions: map[string]*engine.Session{}, askers: map[string]*ask.Asker{}, askLocks: map[string]*sync.Mutex{}, profiles: profile.NewCache()}
 }
 
 // SDK builds the MCP server with the tools.
@@ -156,6 +158,9 @@ func (s *Server) SDK() *sdk.Server {
 	addTool(srv, &sdk.Tool{Name: "describe_table", Annotations: ro,
 		Description: "Describe one table or view: columns (declared type, affinity, NOT NULL, default, primary key), foreign keys, indexes, row count, 3 sample rows and the values of low-cardinality text columns."},
 		s.describeTable)
+	addTool(srv, &sdk.Tool{Name: "profile_table", Annotations: ro,
+		Description: "Profile one table or view, instead of running your own aggregates: its rows, and per column the declared and observed types, NULLs, distinct values, min and max (numbers, dates, text lengths), the top values with counts and a small histogram; its foreign keys and the joins read from its values. Past 200,000 rows the figures come from the first 100,000 rows and say sampled."},
+		s.profileTable)
 	addTool(srv, &sdk.Tool{Name: "run_query", Annotations: ro,
 		Description: "Run one read-only query (SELECT or WITH … SELECT) in the database's dialect (list_databases says which: sqlite or postgresql). The database's own compiler checks it first (SQLite's, or PostgreSQL's parser and a read-only transaction): writes, ATTACH, PRAGMA, SET, locks and dangerous functions are refused with the reason. " +
 			"The result is capped (default 50 rows) and timed (30 s); when more rows exist the answer says so: narrow the query or page with LIMIT/OFFSET. Errors name the problem precisely (syntax position, the closest column names) so you can fix the query."},

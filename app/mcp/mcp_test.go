@@ -204,7 +204,7 @@ func TestToolsAreListedWithSchemas(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"list_databases": nil, "list_tables": nil, "describe_table": {"table"},
+		"list_databases": nil, "list_tables": nil, "describe_table": {"table"}, "profile_table": {"table"},
 		"run_query": {"sql"}, "explain_query": {"sql"}, "ask": {"question"}, "list_glossary": nil,
 	}
 	if len(res.Tools) != len(want) {

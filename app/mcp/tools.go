@@ -15,6 +15,7 @@ import (
 	"querent/engine/ask"
 	"querent/engine/files"
 	"querent/engine/glossary"
+	"querent/engine/profile"
 	"querent/engine/words"
 )
 
@@ -140,6 +141,30 @@ func (s *Server) describeTable(ctx context.Context, req *sdk.CallToolRequest, in
 		}
 	}
 	s.audit(ctx, req, d.DB, "describe_table", in.Table, "", 0, time.Since(start), err, "")
+	return errorResult(err, nil)
+}
+
+type profileIn struct {
+	Table    string `json:"table" jsonschema:"the table or view to profile"`
+	Database string `json:"database,omitempty" jsonschema:"the database's name from list_databases; optional when only one is open"`
+}
+
+func (s *Server) profileTable(ctx context.Context, req *sdk.CallToolRequest, in profileIn) (*sdk.CallToolResult, any, error) {
+	start := time.Now()
+	d, err := s.pick(in.Database)
+	if err == nil {
+		var p *profile.Database
+		if p, err = s.profiles.Profile(ctx, d.DB, profile.Options{Table: in.Table}); err == nil {
+			if len(p.Tables) == 1 {
+				s.audit(ctx, req, d.DB, "profile_table", in.Table, "", 0, time.Since(start), nil, "")
+				return rawResult(map[string]any{"database": d.Name, "table": p.Tables[0], "relationships": p.Relationships,
+					"sample_threshold": p.SampleThreshold, "sample_rows": p.SampleRows, "errors": []engine.ErrorDoc{}})
+			}
+			err = engine.Errorf(engine.CodeTimeout, "the table %s could not be profiled: %s", in.Table, strings.Join(p.Skipped, "; ")).
+				WithHint("describe it with describe_table, or run a narrower aggregate with run_query")
+		}
+	}
+	s.audit(ctx, req, d.DB, "profile_table", in.Table, "", 0, time.Since(start), err, "")
 	return errorResult(err, nil)
 }
 
