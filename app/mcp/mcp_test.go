@@ -595,3 +595,33 @@ func TestRunQueryRowBounds(t *testing.T) {
 	}
 	f.unchanged(t)
 }
+
+// The ask tool reads a question with the database's earlier ones only when
+// it reads as a follow-up, or when follow_up says so (issue 25).
+func TestAskFollowUpChoice(t *testing.T) {
+	fake := ollamatest.New(t)
+	fake.Respond(func(ollamatest.Request) ollamatest.Reply {
+		return ollamatest.Answer("SELECT count(*) AS n FROM Artist", "Counts the artists.")
+	})
+	f := newFixture(t, 1, mcp.Options{Model: modelAt(fake.URL)})
+	used := func(args map[string]any) int {
+		t.Helper()
+		r := f.call(t, "ask", args)
+		if r.isError {
+			t.Fatalf("%v: %s", args, r.text)
+		}
+		c, _ := r.doc["context_used"].([]any)
+		return len(c)
+	}
+	used(map[string]any{"question": "Which artist has the most albums?", "explain_results": false})
+	if n := used(map[string]any{"question": "Top 10 customers", "explain_results": false}); n != 0 {
+		t.Errorf("an unrelated question was read with the one before (%d)", n)
+	}
+	if n := used(map[string]any{"question": "Count the genres", "follow_up": true, "explain_results": false}); n != 1 {
+		t.Errorf("follow_up: true read it with %d questions, want 1", n)
+	}
+	if n := used(map[string]any{"question": "and of those?", "follow_up": false, "explain_results": false}); n != 0 {
+		t.Errorf("follow_up: false read it with %d questions", n)
+	}
+	f.unchanged(t)
+}

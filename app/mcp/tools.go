@@ -53,6 +53,10 @@ type askIn struct {
 	// Vote is the sub-agent contract's vote: false draws no other readings
 	// of a doubtful answer (issue 23).
 	Vote *bool `json:"vote,omitempty" jsonschema:"false draws no other readings of a doubtful answer, saving up to 4 model requests; its confidence is still said (default true)"`
+	// FollowUp and Think are the sub-agent contract's follow_up and think
+	// (issues 24, 25).
+	FollowUp *bool `json:"follow_up,omitempty" jsonschema:"true reads the question with this database's earlier questions, false on its own; absent, only when it reads as a follow-up (and for 2012?, which of those…)"`
+	Think    bool  `json:"think,omitempty" jsonschema:"true lets a thinking model think before it writes the SQL (default: it is told not to)"`
 }
 
 func (s *Server) listDatabases(ctx context.Context, req *sdk.CallToolRequest, _ listDatabasesIn) (*sdk.CallToolResult, any, error) {
@@ -316,7 +320,7 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in askIn) (*
 	s.mu.Unlock()
 	// The loop records the question in the history itself.
 	ans, err := asker.Ask(ctx, in.Question, session, ask.Options{MaxRows: s.opts.MaxRows, Timeout: s.opts.Timeout, Client: client(req) + " ask",
-		NoExplain: in.ExplainResults != nil && !*in.ExplainResults, NoVote: in.Vote != nil && !*in.Vote})
+		NoExplain: in.ExplainResults != nil && !*in.ExplainResults, NoVote: in.Vote != nil && !*in.Vote, Think: in.Think, FollowUp: followUpOf(in.FollowUp)})
 	ans.Errors = forAgents(ans.Errors)
 	out := s.sized(ans, s.opts.MaxRows)
 	if err != nil {
@@ -387,4 +391,15 @@ func (s *Server) connect(host string, timeout time.Duration) (engine.Model, erro
 		s.model = m
 	}
 	return s.model, nil
+}
+
+// followUpOf is the ask tool's follow_up as an ask.FollowUp choice.
+func followUpOf(v *bool) string {
+	switch {
+	case v == nil:
+		return ask.FollowUpAuto
+	case *v:
+		return ask.FollowUpYes
+	}
+	return ask.FollowUpNo
 }
