@@ -123,6 +123,19 @@ try {
     await page.screenshot({ path: join(outDir, `charts-${lang}-wide.png`) });
     await card.locator(tid('chart-pivot')).click();
 
+    step = `${lang}: copy the chart as PNG`;
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin }).catch(() => {});
+    await card.locator(tid('chart-copy-png')).click();
+    await page.locator(tid('toast')).filter({ hasText: 'PNG' }).first().waitFor();
+    const png = await page.evaluate(async () => {
+      const items = await navigator.clipboard.read();
+      const item = items.find((i) => i.types.includes('image/png'));
+      if (!item) return null;
+      const b = new Uint8Array(await (await item.getType('image/png')).arrayBuffer());
+      return { size: b.length, sig: Array.from(b.slice(1, 4)).map((c) => String.fromCharCode(c)).join('') };
+    });
+    check(png !== null && png.sig === 'PNG' && png.size > 5000, `the clipboard holds no PNG of the chart: ${JSON.stringify(png)}`);
+
     step = `${lang}: the grid's filter`;
     await card.locator(tid('table-tab')).click();
     await card.locator(tid('filter-button')).click();

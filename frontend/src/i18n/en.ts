@@ -400,6 +400,10 @@ export const en = {
     },
   },
   chart: {
+    copyPNG: 'Copy as PNG',
+    copiedPNG: 'The chart is on the clipboard, as a PNG picture.',
+    savedPNG: 'This page may not use the clipboard: the chart was saved as chart.png instead.',
+    copyPNGFailed: 'The chart could not be copied or saved.',
     kinds: { bar: 'Bar', line: 'Line', pie: 'Pie', scatter: 'Scatter', histogram: 'Histogram', table: 'Table' },
     rows: 'Rows',
     other: 'Other',

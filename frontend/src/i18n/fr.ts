@@ -406,6 +406,10 @@ export const fr: Messages = {
     },
   },
   chart: {
+    copyPNG: 'Copier en PNG',
+    copiedPNG: 'Le graphique est dans le presse-papiers, en image PNG.',
+    savedPNG: 'Cette page ne peut pas utiliser le presse-papiers : le graphique a été enregistré dans chart.png.',
+    copyPNGFailed: 'Le graphique n’a pu être ni copié ni enregistré.',
     kinds: { bar: 'Barres', line: 'Courbe', pie: 'Secteurs', scatter: 'Nuage de points', histogram: 'Histogramme', table: 'Tableau' },
     rows: 'Lignes',
     other: 'Autres',

@@ -397,6 +397,10 @@ export const zh: Messages = {
     },
   },
   chart: {
+    copyPNG: '复制为 PNG',
+    copiedPNG: '图表已作为 PNG 图片复制到剪贴板。',
+    savedPNG: '此页面无法使用剪贴板：图表已另存为 chart.png。',
+    copyPNGFailed: '图表无法复制或保存。',
     kinds: { bar: '柱状图', line: '折线图', pie: '饼图', scatter: '散点图', histogram: '直方图', table: '表格' },
     rows: '行数',
     other: '其他',
