@@ -11,7 +11,8 @@
 // its card), a follow-up (its card names the question it was read with, the
 // ask box lists the context); a reload brings the thread back with its
 // context; an earlier question is dropped from the context; "New
-// conversation" clears the thread and "Undo" brings it back. Screenshots
+// conversation" clears the thread and "Undo" brings it back; ? lists the
+// keyboard shortcuts. Screenshots
 // go to OUTDIR (thread-*-LANG.png); a failed check exits 1.
 import { chromium } from 'playwright-core';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -26,9 +27,9 @@ if (!outDir || servers.length === 0 || servers.some(([l, u]) => !l || !u)) {
 }
 mkdirSync(outDir, { recursive: true });
 const said = {
-  en: { q1: 'Which artist has the most albums?', q2: 'Top 10 customers', q3: 'and for 2012?', readWith: 'Read with:', undo: 'Undo' },
-  fr: { q1: 'Quel artiste a le plus d’albums ?', q2: 'Les 10 meilleurs clients', q3: 'Et pour 2012 ?', readWith: 'Lue avec :', undo: 'Annuler' },
-  zh: { q1: '哪位艺术家的专辑最多？', q2: '前 10 名客户', q3: '那2012年呢？', readWith: '结合了：', undo: '撤销' },
+  en: { q1: 'Which artist has the most albums?', q2: 'Top 10 customers', q3: 'and for 2012?', readWith: 'Read with:', undo: 'Undo', keys: 'Keyboard shortcuts' },
+  fr: { q1: 'Quel artiste a le plus d’albums ?', q2: 'Les 10 meilleurs clients', q3: 'Et pour 2012 ?', readWith: 'Lue avec :', undo: 'Annuler', keys: 'Raccourcis clavier' },
+  zh: { q1: '哪位艺术家的专辑最多？', q2: '前 10 名客户', q3: '那2012年呢？', readWith: '结合了：', undo: '撤销', keys: '键盘快捷键' },
 };
 const tid = (id) => `[data-testid="${id}"]`;
 let step = 'starting';
@@ -124,6 +125,15 @@ try {
     await undo.click();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="answer"]').length === 3);
     check((await page.locator(tid('context-chip')).count()) === after.length - 1, 'Undo did not bring the context back');
+    step = `${lang}: the shortcuts on ?`;
+    await page.locator('body').click({ position: { x: 5, y: 5 } }).catch(() => {});
+    await page.keyboard.press('?');
+    const keys = page.locator(tid('shortcuts-panel'));
+    await keys.waitFor();
+    check((await keys.innerText()).includes(w.keys) && (await keys.locator(tid('shortcut')).count()) >= 8, `the shortcuts list: ${await keys.innerText()}`);
+    await shot('thread-shortcuts');
+    await page.keyboard.press('Escape');
+    await keys.waitFor({ state: 'detached' });
     check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`);
     // The next language's page starts from a clean thread of its own.
     await page.close();

@@ -97,7 +97,7 @@ export interface Busy {
   started: number;
 }
 
-export type Panel = null | 'history' | 'glossary' | 'settings' | 'import' | 'export' | 'open' | 'ollama' | 'connect';
+export type Panel = null | 'history' | 'glossary' | 'settings' | 'import' | 'export' | 'open' | 'ollama' | 'connect' | 'shortcuts';
 
 /** View is what the area under the top bar shows: questions and answers, or "Evaluate models". */
 export type View = 'ask' | 'evaluate';
