@@ -49,7 +49,7 @@ func TestMCPOverStdio(t *testing.T) {
 		t.Errorf("server info %+v", info.ServerInfo)
 	}
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 7 {
+	if err != nil || len(tools.Tools) != 8 { // the seven of issue 8 and profile_table (issue 26)
 		t.Fatalf("tools: %v %d", err, len(tools.Tools))
 	}
 
