@@ -77,7 +77,7 @@ func TestMCPInspector(t *testing.T) {
 	for _, x := range tools {
 		names = append(names, x.(map[string]any)["name"].(string))
 	}
-	if strings.Join(names, ",") != "ask,describe_table,explain_query,list_databases,list_glossary,list_tables,run_query" {
+	if strings.Join(names, ",") != "ask,describe_table,explain_query,list_databases,list_glossary,list_tables,profile_table,run_query" {
 		t.Errorf("tools: %v", names)
 	}
 	if isErr, out := call("list_databases"); isErr || !strings.Contains(out, `"name":"shop"`) {
