@@ -29,8 +29,10 @@ import (
 // each value is written as the one text the Inferrer reads back as the
 // schema's type: integers as digits, floats in Go's shortest form,
 // decimals as their exact digits (the Inferrer makes them REAL), booleans
-// as true/false, dates as yyyy-mm-dd, timestamps as ISO text in UTC
-// (with Z when the file says the instant is UTC-adjusted), strings as they
+// as true/false, dates as yyyy-mm-dd, timestamps in UTC as yyyy-mm-dd
+// hh:mm:ss (DATETIME; a column with fractions of a second stays exact
+// ISO text, as the Inferrer keeps it; a timestamp the file does not mark
+// as UTC-adjusted is its wall-clock time as written), strings as they
 // are, non-UTF-8 bytes as hex text; lists, maps and groups as compact JSON
 // text, which SQLite's JSON functions read.
 
@@ -297,11 +299,9 @@ func pqText(t parquet.Type, v parquet.Value) string {
 			default:
 				at = time.Unix(0, v.Int64())
 			}
-			s := at.UTC().Format("2006-01-02T15:04:05.999999999")
-			if x.IsAdjustedToUTC {
-				s += "Z"
-			}
-			return s
+			// In UTC, without a zone: the Inferrer keeps a value with a
+			// zone, or with fractions of a second, as text.
+			return at.UTC().Format("2006-01-02 15:04:05.999999999")
 		case *format.TimeType:
 			var d time.Duration
 			switch x.Unit.Value.(type) {
@@ -331,7 +331,7 @@ func pqText(t parquet.Type, v parquet.Value) string {
 		i := v.Int96()
 		nanos := int64(i[1])<<32 | int64(i[0])
 		days := int64(i[2]) - 2440588 // the Julian day of 1970-01-01
-		return time.Unix(days*86400, nanos).UTC().Format("2006-01-02T15:04:05.999999999") + "Z"
+		return time.Unix(days*86400, nanos).UTC().Format("2006-01-02 15:04:05.999999999")
 	case parquet.Float:
 		return strconv.FormatFloat(float64(v.Float()), 'g', -1, 32)
 	case parquet.Double:
