@@ -378,7 +378,6 @@ func decimalText(v parquet.Value, scale int) string {
 	return s
 }
 
-
 // secondPass reads the file again, once it is as the first pass saw it,
 // and yields the rows of the columns keep.
 func (pl *pqPlan) secondPass(ctx context.Context, keep []int, convs []*cellConv, yield func(row []engine.Value) error) error {
