@@ -444,6 +444,8 @@ func layoutText(l imports.Layout, chosen []string) string {
 		return "JSON, an array of objects (each a row, its keys the columns)"
 	case "json_lines":
 		return "JSON Lines, one object per line (each a row, its keys the columns)"
+	case "parquet":
+		return "Parquet, row group by row group (each top-level field a column; lists and groups as JSON text)"
 	}
 	if l.Encoding != "" {
 		parts = append(parts, mark(l.Encoding, "encoding"))
