@@ -276,7 +276,7 @@ func (a *importArgs) check() error {
 		return engine.Errorf(engine.CodeUsage, "no database to write: --db is required").WithHint(
 			"name the SQLite file with --db FILE; a new file is created, an existing one gets the new tables (--preview writes nothing and needs none)")
 	case len(req.Inputs) == 0:
-		return engine.Errorf(engine.CodeUsage, "no input files").WithHint("name one or more CSV, XLSX or JSON files after the flags")
+		return engine.Errorf(engine.CodeUsage, "no input files").WithHint("name one or more CSV, XLSX, JSON or Parquet files after the flags")
 	case req.Replace && req.Append:
 		return engine.Errorf(engine.CodeUsage, "--replace and --append cannot be used together").WithHint("choose one")
 	case req.ReplaceUserTable && req.Append:
