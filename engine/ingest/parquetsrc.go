@@ -11,6 +11,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,6 +50,11 @@ type pqPlan struct {
 	fields     []parquet.Field
 	leaf       []int // the leaf column of a plain top-level field; -1: kept as JSON
 	nested     bool  // some field is kept as JSON
+	colField   []int // leaf column → its top-level field
+	// sub is the schema of the fields kept as JSON alone, remap a leaf
+	// column's index in it (-1: a plain field's column).
+	sub   *parquet.Schema
+	remap []int
 }
 
 // readParquet reads a Parquet file as one source: the first pass writes
@@ -79,16 +85,7 @@ func readParquet(ctx context.Context, path string, fi os.FileInfo, opts Options)
 		return nil, importErr("%s has %d columns; an SQLite table holds at most %d", name, len(pl.fields), MaxColumns).
 			WithHint("export fewer columns, or split the file")
 	}
-	col := 0
-	for _, fl := range pl.fields {
-		if fl.Leaf() && !fl.Repeated() {
-			pl.leaf = append(pl.leaf, col)
-		} else {
-			pl.leaf = append(pl.leaf, -1)
-			pl.nested = true
-		}
-		col += leafCount(fl)
-	}
+	pl.layout()
 	infs := make([]*Inferrer, len(pl.fields))
 	for j := range infs {
 		infs[j] = NewInferrer()
@@ -129,6 +126,50 @@ func readParquet(ctx context.Context, path string, fi os.FileInfo, opts Options)
 	}
 	src.stream = pl.secondPass
 	return []*Source{src}, nil
+}
+
+// layout maps the file's leaf columns to its top-level fields, and the
+// columns of the fields kept as JSON to a schema of those fields alone,
+// which rebuilds them from a row without rebuilding the plain ones.
+func (pl *pqPlan) layout() {
+	col := 0
+	start := make([]int, len(pl.fields))
+	g := parquet.Group{}
+	for j, fl := range pl.fields {
+		start[j] = col
+		n := leafCount(fl)
+		if fl.Leaf() && !fl.Repeated() {
+			pl.leaf = append(pl.leaf, col)
+		} else {
+			pl.leaf = append(pl.leaf, -1)
+			pl.nested = true
+			g[fl.Name()] = fl
+		}
+		for range n {
+			pl.colField = append(pl.colField, j)
+		}
+		col += n
+	}
+	pl.remap = make([]int, col)
+	for c := range pl.remap {
+		pl.remap[c] = -1
+	}
+	if !pl.nested {
+		return
+	}
+	pl.sub = parquet.NewSchema("nested", g)
+	byName := map[string]int{}
+	for j, fl := range pl.fields {
+		byName[fl.Name()] = j
+	}
+	next := 0
+	for _, f := range g.Fields() { // sorted by name, as the group orders its columns
+		j := byName[f.Name()]
+		for k := range leafCount(f) {
+			pl.remap[start[j]+k] = next
+			next++
+		}
+	}
 }
 
 // leafCount is the number of leaf columns under fl.
@@ -193,6 +234,7 @@ func (pl *pqPlan) each(ctx context.Context, pf *parquet.File, fn func(n int64, c
 	}()
 	buf := make([]parquet.Row, 256)
 	cells := make([]string, len(pl.fields))
+	var sc pqScratch
 	var n int64
 	for _, rg := range pf.RowGroups() {
 		rr := rg.Rows()
@@ -206,7 +248,7 @@ func (pl *pqPlan) each(ctx context.Context, pf *parquet.File, fn func(n int64, c
 						return engine.AsError(err)
 					}
 				}
-				if err := pl.cells(pf.Schema(), row, cells); err != nil {
+				if err := pl.cells(row, cells, &sc); err != nil {
 					rr.Close()
 					return pl.brokenErr(err)
 				}
@@ -233,32 +275,45 @@ func (pl *pqPlan) each(ctx context.Context, pf *parquet.File, fn func(n int64, c
 	return nil
 }
 
+// pqScratch is what cells reuses from row to row.
+type pqScratch struct {
+	m    map[string]any
+	vals parquet.Row
+}
+
 // cells writes row's values, one text per top-level field ("" for null).
-func (pl *pqPlan) cells(schema *parquet.Schema, row parquet.Row, cells []string) error {
+func (pl *pqPlan) cells(row parquet.Row, cells []string, sc *pqScratch) error {
 	for j := range cells {
 		cells[j] = ""
 	}
+	sc.vals = sc.vals[:0]
 	for _, v := range row {
 		c := v.Column()
-		for j, l := range pl.leaf {
-			if l == c {
-				cells[j] = pqText(pl.fields[j].Type(), v)
-				break
-			}
+		if c < 0 || c >= len(pl.colField) {
+			return fmt.Errorf("a value of column %d, which the schema lacks", c)
+		}
+		if j := pl.colField[c]; pl.leaf[j] >= 0 {
+			cells[j] = pqText(pl.fields[j].Type(), v)
+		} else {
+			sc.vals = append(sc.vals, v.Level(v.RepetitionLevel(), v.DefinitionLevel(), pl.remap[c]))
 		}
 	}
 	if !pl.nested {
 		return nil
 	}
-	m := map[string]any{}
-	if err := schema.Reconstruct(&m, row); err != nil {
+	slices.SortStableFunc(sc.vals, func(a, b parquet.Value) int { return a.Column() - b.Column() })
+	if sc.m == nil {
+		sc.m = map[string]any{}
+	}
+	clear(sc.m)
+	if err := pl.sub.Reconstruct(&sc.m, sc.vals); err != nil {
 		return fmt.Errorf("reading a row: %w", err)
 	}
 	for j, fl := range pl.fields {
 		if pl.leaf[j] >= 0 {
 			continue
 		}
-		x, ok := m[fl.Name()]
+		x, ok := sc.m[fl.Name()]
 		if !ok || x == nil {
 			continue
 		}
