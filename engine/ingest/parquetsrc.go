@@ -66,11 +66,6 @@ func readParquet(ctx context.Context, path string, fi os.FileInfo, opts Options)
 			WithHint("leave out --range")
 	}
 	pl := &pqPlan{path: path, name: name, size: fi.Size(), modTime: fi.ModTime()}
-	sha, err := pqFileSHA(path, name)
-	if err != nil {
-		return nil, err
-	}
-	pl.sha = sha
 	f, pf, err := pl.open()
 	if err != nil {
 		return nil, err
@@ -91,7 +86,9 @@ func readParquet(ctx context.Context, path string, fi os.FileInfo, opts Options)
 		infs[j] = NewInferrer()
 	}
 	var head previewRows
-	prog := &progress{fn: opts.Progress, src: name, total: pf.NumRows()}
+	total := pf.NumRows()
+	sampled := false
+	prog := &progress{fn: opts.Progress, src: name, total: total}
 	prog.report(0, 0, true)
 	err = pl.each(ctx, pf, func(n int64, cells []string) error {
 		for j, inf := range infs {
@@ -102,9 +99,16 @@ func readParquet(ctx context.Context, path string, fi os.FileInfo, opts Options)
 			prog.report(n, n, false)
 		}
 		pl.rows = n
+		// A preview reads about SampleBytes of the file (its share of
+		// the rows); the footer gives the number of rows exactly.
+		if opts.SampleBytes > 0 && n >= int64(imports.PreviewRows) && total > 0 &&
+			float64(n)*float64(pl.size)/float64(total) >= float64(opts.SampleBytes) && n < total {
+			sampled = true
+			return errStopSample
+		}
 		return nil
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, errStopSample) {
 		return nil, err
 	}
 	prog.report(pl.rows, pl.rows, true)
@@ -115,7 +119,7 @@ func readParquet(ctx context.Context, path string, fi os.FileInfo, opts Options)
 	names := ColumnNames(texts)
 	src := &Source{
 		Name: TableName(strings.TrimSuffix(name, filepath.Ext(name))),
-		File: name, Path: path, SHA256: pl.sha,
+		File: name, Path: path,
 		Layout:   imports.Layout{Format: "parquet"},
 		lineWord: "row", head: head.rows, headLines: head.lines,
 		Rows: pl.rows, SampleRows: pl.rows,
@@ -124,6 +128,14 @@ func readParquet(ctx context.Context, path string, fi os.FileInfo, opts Options)
 		src.cols = append(src.cols, &srcColumn{pos: j + 1, header: fl.Name(), original: fl.Name(), name: names[j], inf: infs[j],
 			empty: infs[j].n == infs[j].blank+infs[j].spacesN})
 	}
+	if sampled {
+		src.Sampled, src.Rows = true, total
+		return []*Source{src}, nil
+	}
+	if pl.sha, err = pqFileSHA(path, name); err != nil {
+		return nil, err
+	}
+	src.SHA256 = pl.sha
 	src.stream = pl.secondPass
 	return []*Source{src}, nil
 }

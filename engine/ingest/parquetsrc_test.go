@@ -204,3 +204,24 @@ func BenchmarkReadParquetFlat(b *testing.B) {
 	}
 	b.ReportMetric(float64(100_000*b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// A preview of a large file reads its start; the footer's count of rows is
+// exact.
+func TestParquetSampledPreview(t *testing.T) {
+	path := writeParquet(t, t.TempDir(), "many.parquet", pqRecords(500), 100)
+	srcs, err := ReadSources(t.Context(), path, Options{SampleBytes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := srcs[0]
+	if !s.Sampled || s.Rows != 500 || s.SampleRows != 50 || s.SHA256 != "" {
+		t.Errorf("sampled %v, rows %d, sample rows %d, sha %q; want a sample of 50 of 500 rows", s.Sampled, s.Rows, s.SampleRows, s.SHA256)
+	}
+	srcs, err = ReadSources(t.Context(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := srcs[0]; s.Sampled || s.Rows != 500 || len(s.SHA256) != 64 {
+		t.Errorf("whole read: sampled %v, rows %d, sha %q", s.Sampled, s.Rows, s.SHA256)
+	}
+}
