@@ -68,6 +68,10 @@ func TestImportParquetFile(t *testing.T) {
 	if code, out, _ := runImport(t, "import", "--preview", pq); code != 0 || !strings.Contains(out, "read: Parquet") {
 		t.Errorf("text preview: exit %d %s", code, out)
 	}
+	if code, out, _ := runImport(t, "import", "--preview", "--format", "json", pq); code != 0 ||
+		!strings.Contains(out, `"format": "parquet"`) && !strings.Contains(out, `"format":"parquet"`) {
+		t.Errorf("JSON preview: exit %d %s", code, out)
+	}
 	code, out, errs = run(t, "", "sql", "--db", db, "--format", "csv",
 		"SELECT count(*), sum(id), sum(amount), min(day), max(at), sum(paid), count(ship), json_extract(max(ship), '$.city'), json_array_length(min(items)) FROM orders")
 	want := "40,820,427.8,2025-06-01,2025-06-01 08:39:00,10,39,Lyon,2\n"
