@@ -276,7 +276,7 @@ func (a *importArgs) check() error {
 		return engine.Errorf(engine.CodeUsage, "no database to write: --db is required").WithHint(
 			"name the SQLite file with --db FILE; a new file is created, an existing one gets the new tables (--preview writes nothing and needs none)")
 	case len(req.Inputs) == 0:
-		return engine.Errorf(engine.CodeUsage, "no input files").WithHint("name one or more CSV, XLSX or JSON files after the flags")
+		return engine.Errorf(engine.CodeUsage, "no input files").WithHint("name one or more CSV, XLSX, JSON or Parquet files after the flags")
 	case req.Replace && req.Append:
 		return engine.Errorf(engine.CodeUsage, "--replace and --append cannot be used together").WithHint("choose one")
 	case req.ReplaceUserTable && req.Append:
@@ -444,6 +444,8 @@ func layoutText(l imports.Layout, chosen []string) string {
 		return "JSON, an array of objects (each a row, its keys the columns)"
 	case "json_lines":
 		return "JSON Lines, one object per line (each a row, its keys the columns)"
+	case "parquet":
+		return "Parquet, row group by row group (each top-level field a column; lists and groups as JSON text)"
 	}
 	if l.Encoding != "" {
 		parts = append(parts, mark(l.Encoding, "encoding"))

@@ -246,7 +246,7 @@ func (a *app) current() (engine.Database, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.db == nil {
-		return nil, engine.Errorf(engine.CodeUsage, "no database is open").WithHint("open a SQLite file, import a CSV, XLSX or JSON file, or open the demo database")
+		return nil, engine.Errorf(engine.CodeUsage, "no database is open").WithHint("open a SQLite file, import a CSV, XLSX, JSON or Parquet file, or open the demo database")
 	}
 	return a.db, nil
 }

@@ -212,8 +212,8 @@ func (d *Datasets) ChooseImportFiles() ([]string, error) {
 	if dl == nil {
 		return nil, ErrNoDialogs
 	}
-	return dl.OpenFiles("Choose CSV, XLSX or JSON files to import", []FileFilter{
-		{Name: "CSV, Excel and JSON files", Pattern: "*.csv;*.tsv;*.txt;*.xlsx;*.xlsm;*.json;*.jsonl;*.ndjson"}, {Name: "All files", Pattern: "*"}})
+	return dl.OpenFiles("Choose CSV, XLSX, JSON or Parquet files to import", []FileFilter{
+		{Name: "CSV, Excel, JSON and Parquet files", Pattern: "*.csv;*.tsv;*.txt;*.xlsx;*.xlsm;*.json;*.jsonl;*.ndjson;*.parquet"}, {Name: "All files", Pattern: "*"}})
 }
 
 // ChooseNewDatabase shows the desktop's save dialog for an import's target.
@@ -278,7 +278,7 @@ func (d *Datasets) PreviewImport(req ImportRequest) (*imports.Plan, error) {
 		return nil, engine.Errorf(engine.CodeInternal, "this build cannot import")
 	}
 	if len(req.Inputs) == 0 {
-		return nil, engine.Errorf(engine.CodeUsage, "no files to import").WithHint("choose one or more CSV, XLSX or JSON files")
+		return nil, engine.Errorf(engine.CodeUsage, "no files to import").WithHint("choose one or more CSV, XLSX, JSON or Parquet files")
 	}
 	ctx, done := d.a.begin("preview")
 	defer done()

@@ -216,8 +216,9 @@ type Layout struct {
 	// Range is the XLSX cells read, such as "A3:F200"; "" for CSV.
 	Range string `json:"range"`
 	// Format is "json" (an array of objects) or "json_lines" (one object
-	// per line) for a JSON source, whose keys are its columns; absent for
-	// CSV and XLSX.
+	// per line) for a JSON source, whose keys are its columns; "parquet"
+	// for a Parquet file, whose top-level fields are its columns; absent
+	// for CSV and XLSX.
 	Format string `json:"format,omitempty"`
 }
 

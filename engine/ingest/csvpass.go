@@ -92,8 +92,6 @@ func (pl *csvPlan) binaryErr(what string) *engine.Error {
 		return e.SayHint(words.New("import.open_directly", words.SQL.With(words.DB.With(pl.path))))
 	case strings.Contains(what, "compressed"):
 		return e.WithHint("decompress it first, then import the CSV inside")
-	case strings.Contains(what, "Parquet"):
-		return e.WithHint("Parquet import is not built yet: export the data as CSV, JSON Lines or XLSX and import that")
 	case strings.Contains(what, ".xls"):
 		return e.WithHint("save it as .xlsx or CSV and import that")
 	}

@@ -170,8 +170,6 @@ func binaryMagic(b []byte) string {
 		return "an SQLite database"
 	case bytes.HasPrefix(b, []byte{0x1F, 0x8B}):
 		return "a gzip-compressed file"
-	case bytes.HasPrefix(b, []byte("PAR1")):
-		return "a Parquet file"
 	case bytes.HasPrefix(b, []byte("%PDF")):
 		return "a PDF document"
 	case bytes.HasPrefix(b, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}):

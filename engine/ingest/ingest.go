@@ -147,6 +147,9 @@ func ReadSources(ctx context.Context, path string, opts Options) ([]*Source, err
 		return readXLSX(ctx, path, opts)
 	}
 	defer f.Close()
+	if n >= 4 && string(start[:4]) == parquetMagic {
+		return readParquet(ctx, path, fi, opts)
+	}
 	if shape := jsonShapeOf(start[:n]); shape != 0 {
 		return readJSON(ctx, path, fi, shape, opts)
 	}

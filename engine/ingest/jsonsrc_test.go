@@ -98,9 +98,8 @@ func TestJSONBrokenLine(t *testing.T) {
 
 func TestNotADataFileRefused(t *testing.T) {
 	for name, data := range map[string][]byte{
-		"photo.png":    append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 100)...),
-		"report.pdf":   []byte("%PDF-1.7\n%\xE2\xE3\xCF\xD3\n1 0 obj\n<<>>\nendobj\n"),
-		"data.parquet": append([]byte("PAR1"), make([]byte, 100)...),
+		"photo.png":  append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 100)...),
+		"report.pdf": []byte("%PDF-1.7\n%\xE2\xE3\xCF\xD3\n1 0 obj\n<<>>\nendobj\n"),
 	} {
 		e := readError(t, writeFile(t, name, data), Options{})
 		wantImportError(t, e, name, "looks like")

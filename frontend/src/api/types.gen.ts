@@ -1059,8 +1059,9 @@ export interface ImportedTable {
   range: string;
   /**
    * Format is "json" (an array of objects) or "json_lines" (one object
-   * per line) for a JSON source, whose keys are its columns; absent for
-   * CSV and XLSX.
+   * per line) for a JSON source, whose keys are its columns; "parquet"
+   * for a Parquet file, whose top-level fields are its columns; absent
+   * for CSV and XLSX.
    */
   format?: string;
   /** Skipped are the source's columns that were not stored, and why. */
@@ -1383,8 +1384,9 @@ export interface PlanTable {
   range: string;
   /**
    * Format is "json" (an array of objects) or "json_lines" (one object
-   * per line) for a JSON source, whose keys are its columns; absent for
-   * CSV and XLSX.
+   * per line) for a JSON source, whose keys are its columns; "parquet"
+   * for a Parquet file, whose top-level fields are its columns; absent
+   * for CSV and XLSX.
    */
   format?: string;
   /** Rows is the number of data rows (estimated when Sampled). */

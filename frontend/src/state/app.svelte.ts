@@ -116,7 +116,7 @@ export function errorDoc(e: unknown): ErrorDoc {
 }
 
 const SQL_EXTENSIONS = /\.(sqlite3?|db3?|s3db|sl3)$/i;
-const IMPORT_EXTENSIONS = /\.(csv|tsv|txt|xlsx|xlsm|json|jsonl|ndjson)$/i;
+const IMPORT_EXTENSIONS = /\.(csv|tsv|txt|xlsx|xlsm|json|jsonl|ndjson|parquet)$/i;
 
 /** The thread keeps this many cards; older ones go (their history stays). */
 export const MAX_CARDS = 40;
