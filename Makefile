@@ -204,7 +204,7 @@ ifeq ($(QUERENT_QUICK),)
 	@echo "starting a real Ollama server with the tiny test model (the first build takes a few minutes)…"
 	@host=$$(bash $(OLLAMA_TINY) start) || exit 1; \
 	  trap 'bash $(OLLAMA_TINY) stop' EXIT; \
-	  QUERENT_OLLAMA_HOST=$$host $(GO) test -count=1 -run 'TestRealOllama' -v ./engine/ollama ./engine/ask ./app/cli ./cmd/querent
+	  QUERENT_OLLAMA_HOST=$$host $(GO) test -count=1 -run 'TestReal(Ollama|OpenAICompatible)' -v ./engine/ollama ./engine/openai ./engine/ask ./app/cli ./cmd/querent
 endif
 
 ## mcp-inspector: drive querent mcp with the official MCP Inspector's CLI
