@@ -19,5 +19,5 @@ func TestStartEndToEnd(t *testing.T) {
 	for _, lang := range []string{"en", "fr", "zh"} {
 		args = append(args, lang+"="+serveDemo(t, fake.URL, lang))
 	}
-	runScript(t, "start.e2e.mjs", 2*time.Minute, args)
+	runScript(t, "start.e2e.mjs", 4*time.Minute, args)
 }

@@ -10,7 +10,7 @@
 // the tables as cards and the suggested questions in the page's language;
 // a click on a suggestion adds its answer card with rows; the start view
 // goes, and the "Overview" button brings it back. Screenshots go to OUTDIR
-// (start-LANG.png, start-answer-LANG.png); a failed check exits 1.
+// (start-LANG.png, start-answer-LANG.png, start-again-LANG.png); a failed check exits 1.
 import { chromium } from 'playwright-core';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,7 +57,8 @@ try {
     step = `${lang}: the start view`;
     await page.goto(url);
     await page.waitForSelector(tid('start-view'));
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="start-suggestion"]').length >= 5);
+    // The first look profiles every table and runs the suggestions: give a loaded machine time.
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="start-suggestion"]').length >= 5, null, { timeout: 60000 });
     const view = page.locator(tid('start-view'));
     const head = await view.locator('h2').innerText();
     check(head === said.title, `the start view's title is "${head}", want "${said.title}"`);
@@ -77,7 +78,7 @@ try {
 
     step = `${lang}: a suggestion's answer`;
     await view.locator(tid('start-suggestion')).first().click();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="answer"] [data-testid="grid-row"]').length > 0);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="answer"] [data-testid="grid-row"]').length > 0, null, { timeout: 60000 });
     const card = page.locator(tid('answer')).last();
     const cardText = await card.innerText();
     check(cardText.includes(questions[0]), `the answer card should be headed by the question "${questions[0]}": ${cardText.slice(0, 200)}`);
@@ -91,11 +92,12 @@ try {
     await page.waitForSelector(tid('start-view'));
     check((await page.locator(tid('start-suggestion')).count()) === suggestions.length, 'the start view came back without its suggestions');
     check((await page.locator(tid('answer')).count()) === 1, 'the answer card should stay in the thread');
+    await page.screenshot({ path: join(outDir, `start-again-${lang}.png`), fullPage: false });
     check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`);
     await page.close();
   }
 } catch (e) {
-  failed = e;
+  failed = e instanceof Error && !e.message.startsWith(step) ? new Error(`${step}: ${e.message}`) : e;
 } finally {
   await context?.close();
   rmSync(userDataDir, { recursive: true, force: true });
