@@ -16,6 +16,7 @@ import (
 	"querent/engine/ask"
 	"querent/engine/files"
 	"querent/engine/glossary"
+	"querent/engine/profile"
 )
 
 // Events carries progress and changes to the page: Wails' runtime events
@@ -108,6 +109,8 @@ type app struct {
 	gloss   *glossary.Glossary
 	closeG  func()
 	cancels map[string]*job
+	// profileCache keeps the start view's profiles per database identity.
+	profileCache *profile.Cache
 }
 
 // job is a running piece of work that can be cancelled.

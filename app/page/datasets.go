@@ -98,6 +98,8 @@ func (d *Datasets) openWith(demo bool, open func(context.Context, engine.OpenOpt
 	}
 	ctx, done := d.a.begin("open")
 	defer done()
+	// The start view of the database being left is not wanted any more.
+	d.a.cancel("explore")
 	db, err := open(ctx, d.a.openOptions())
 	if err != nil {
 		return nil, err

@@ -59,6 +59,7 @@ import (
 	"querent/engine/export"
 	"querent/engine/glossary"
 	"querent/engine/imports"
+	"querent/engine/profile"
 )
 
 // Output is where the generated file goes, from the module's root.
@@ -89,6 +90,8 @@ var overrides = map[reflect.Type]override{
 	reflect.TypeFor[engine.ColumnStats](): {asStruct: true},
 	// {"value": …, "count": …} (TopValue.MarshalJSON).
 	reflect.TypeFor[engine.TopValue](): {asStruct: true},
+	// One result cell, as engine.WriteValue writes it (profile.Cell.MarshalJSON).
+	reflect.TypeFor[profile.Cell](): {ts: "Value"},
 }
 
 // fieldOverrides type single fields, by Go type and field name, where the

@@ -227,6 +227,19 @@ export interface BadValue {
 }
 
 /**
+ * profile.Bin is one bar of a histogram: the values in [From, To) (the last bin
+ * holds To), or, for dates, one year (From = To = the year).
+ */
+export interface Bin {
+  from: number;
+  to: number;
+  count: number;
+}
+
+/** profile.Cell is a value as results write it (±Inf as text, blobs as base64). */
+export type Cell = Value;
+
+/**
  * engine.Column is one result column: a unique name (a repeated name gets a suffix
  * _2, _3…) and its type — the declared type from the schema where the column
  * comes straight from a table, otherwise the storage class of its values.
@@ -608,6 +621,24 @@ export interface ExampleUsed {
   sql: string;
   /** VerifiedAs is VerifiedApproved or VerifiedCorrected. */
   verified_as: string;
+}
+
+/**
+ * page.Explore is the start view's content: the open database's profile (its
+ * tables and views, their columns' figures, the joins) and the suggested
+ * questions with their answers already run under the guard.
+ */
+export interface Explore {
+  database: string;
+  tables: ProfileTable[] | null;
+  relationships: Relationship[] | null;
+  suggestions: ProfileSuggestion[] | null;
+  /** the tables the profile left out, with why */
+  skipped: string[] | null;
+  /** tables past this many rows are sampled */
+  sample_threshold: number;
+  /** the rows a sample reads */
+  sample_rows: number;
 }
 
 /** page.ExportProgress is the event "export:progress". */
@@ -1410,6 +1441,79 @@ export interface PlanTable {
   warnings: string[] | null;
 }
 
+/** profile.Column is the profile of one column. */
+export interface ProfileColumn {
+  name: string;
+  /** Type is the declared type, as written ("" when none). */
+  type: string;
+  /**
+   * Observed is what the values are: integer, real, text, date, blob,
+   * mixed or empty (no value but NULLs).
+   */
+  observed: string;
+  nulls: number;
+  distinct: number;
+  /**
+   * Min and Max are the smallest and largest number, date or text (byte
+   * order); null for blobs and empty columns.
+   */
+  min: Cell;
+  max: Cell;
+  /**
+   * MinLength and MaxLength are the shortest and longest text, in
+   * characters; null when the column holds no text.
+   */
+  min_length: number | null;
+  max_length: number | null;
+  /**
+   * Top is the most frequent values with their counts, for categorical
+   * columns (text, few distinct integers); [] otherwise.
+   */
+  top: TopValue[] | null;
+  /**
+   * Histogram counts the values in equal-width bins (numbers) or per
+   * year (dates); [] otherwise.
+   */
+  histogram: Bin[] | null;
+  /** Sampled is true when these figures come from a sample. */
+  sampled: boolean;
+}
+
+/**
+ * profile.Suggestion is a question with its SQL, already run: only those whose SQL
+ * passed the guard and returned rows are kept.
+ */
+export interface ProfileSuggestion {
+  question: string;
+  sql: string;
+  row_count: number;
+  /** Kind is the template: count_by, over_time, top_join, share, outliers. */
+  kind: string;
+  /**
+   * Columns and Rows are the kept result (at most SuggestRows rows), so
+   * that a click shows the answer at once.
+   */
+  columns: Column[] | null;
+  rows: Rows;
+}
+
+/** profile.Table is the profile of one table or view. */
+export interface ProfileTable {
+  name: string;
+  /** "table" or "view" */
+  kind: string;
+  /** Rows is the table's row count; -1 when it could not be counted. */
+  rows: number;
+  /**
+   * Sampled is true when the columns' figures come from the first
+   * ProfiledRows rows rather than all of them.
+   */
+  sampled: boolean;
+  profiled_rows: number;
+  columns: ProfileColumn[] | null;
+  primary_key: string[] | null;
+}
+
 /** engine.PullProgress reports a model download. */
 export interface PullProgress {
   status: string;
@@ -1423,6 +1527,24 @@ export interface RecentFile {
   name: string;
   opened_at: string;
   exists: boolean;
+}
+
+/** profile.Relationship is a join between two columns. */
+export interface Relationship {
+  /** "Table.column" */
+  from: string;
+  /** "Table.column": a primary key or unique column */
+  to: string;
+  /**
+   * Matched is the share of From's non-NULL values found in To; null
+   * when To's values were not all read (a sampled table).
+   */
+  matched: number | null;
+  /**
+   * Inferred is true for a join read from the values, false for a
+   * declared foreign key.
+   */
+  inferred: boolean;
 }
 
 /**
@@ -1688,6 +1810,8 @@ export interface Services {
   Datasets: {
     /** CancelConnect stops a connection test that waits on a server. */
     CancelConnect(): void;
+    /** CancelExplore stops a running Explore. */
+    CancelExplore(): void;
     /** CancelImport stops a running import. */
     CancelImport(): void;
     /** ChooseFile shows the desktop's open dialog for a database. */
@@ -1704,6 +1828,13 @@ export interface Services {
     Connect(req: ConnectRequest): DatasetInfo | null;
     /** Current returns the open database, or nil when none is open. */
     Current(): DatasetInfo | null;
+    /**
+     * Explore profiles the open database and suggests questions in language
+     * ("en", "fr" or "zh"; another falls back to English), re-using the
+     * window's cache while the database's identity is the same. Cancel stops
+     * it (the kind "explore"); opening another database does too.
+     */
+    Explore(language: string): Explore | null;
     /** ForgetConnection removes a saved connection and returns the list. */
     ForgetConnection(name: string): SavedConnection[] | null;
     /**
