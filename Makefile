@@ -200,11 +200,14 @@ endif
 ## with a tiny generated model (../shared/tools/ollama-tiny; a cold build takes minutes)
 ollama: check-go
 ifeq ($(QUERENT_QUICK),)
+	@# One package at a time (-p 1): the server holds one model at a time, and
+	@# packages asking it at once evict each other's model (a session's test
+	@# counts its loads).
 	@test -f $(OLLAMA_TINY) || { echo "the real-Ollama tests need ../shared/tools/ollama-tiny beside the checkout (QUERENT_QUICK=1 skips them)"; exit 1; }
 	@echo "starting a real Ollama server with the tiny test model (the first build takes a few minutes)…"
 	@host=$$(bash $(OLLAMA_TINY) start) || exit 1; \
 	  trap 'bash $(OLLAMA_TINY) stop' EXIT; \
-	  QUERENT_OLLAMA_HOST=$$host $(GO) test -count=1 -run 'TestReal(Ollama|OpenAICompatible)' -v ./engine/ollama ./engine/openai ./engine/ask ./app/cli ./cmd/querent
+	  QUERENT_OLLAMA_HOST=$$host $(GO) test -count=1 -p 1 -run 'TestReal(Ollama|OpenAICompatible)' -v ./engine/ollama ./engine/openai ./engine/ask ./app/cli ./cmd/querent
 endif
 
 ## mcp-inspector: drive querent mcp with the official MCP Inspector's CLI
