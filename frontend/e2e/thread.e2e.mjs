@@ -91,6 +91,11 @@ try {
     await lastCard().locator(tid('context-used')).waitFor();
     const used = await lastCard().locator(tid('context-used')).innerText();
     check(used.includes(w.readWith) && used.includes(w.q2) && !used.includes(w.q1), `the follow-up's context: ${used}`);
+    // The rows (and the card's context line) come before the answer is
+    // done; the ask box's context follows once it is.
+    await page
+      .waitForFunction((n) => document.querySelectorAll('[data-testid="context-chip"]').length === n, 2, { timeout: 30000 })
+      .catch(() => {});
     const chips = await page.locator(tid('context-chip')).allInnerTexts();
     check(chips.some((c) => c.includes(w.q3)) && chips.some((c) => c.includes(w.q2)), `the ask box's context: ${chips.join(' | ')}`);
     await shot('thread-followup');
