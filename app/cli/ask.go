@@ -156,7 +156,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 		return c.ask(ctx, s, askParams{db: dbf, conn: &conn, question: req.Question, model: *model, host: *host, llmURL: *llmURL, maxRows: rows,
 			timeout: timeout, modelTimeout: modelTimeout, format: format, session: session,
 			explain: req.ExplainResults == nil || *req.ExplainResults, vote: !*noVote && (req.Vote == nil || *req.Vote), pull: *pull, warnings: bounds,
-			think: *think || req.Think, verbose: *verbose, family: *family, followUp: requestFollowUp(req.FollowUp, followUp)})
+			think: *think || req.Think, verbose: *verbose, family: *family, followUp: ask.FollowUpOf(req.FollowUp, followUp)})
 	}
 	question, err := readText(fs.Args(), s, "question")
 	if err != nil {
@@ -607,16 +607,4 @@ func pullModel(ctx context.Context, s *stdio, m engine.Model, name string) error
 		fmt.Fprintf(s.err, "%s is installed.\n", name)
 	}
 	return err
-}
-
-// requestFollowUp is the request's follow_up as an ask.FollowUp choice;
-// absent, the command line's.
-func requestFollowUp(v *bool, flag string) string {
-	switch {
-	case v == nil:
-		return flag
-	case *v:
-		return ask.FollowUpYes
-	}
-	return ask.FollowUpNo
 }

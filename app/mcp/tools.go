@@ -320,7 +320,7 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in askIn) (*
 	s.mu.Unlock()
 	// The loop records the question in the history itself.
 	ans, err := asker.Ask(ctx, in.Question, session, ask.Options{MaxRows: s.opts.MaxRows, Timeout: s.opts.Timeout, Client: client(req) + " ask",
-		NoExplain: in.ExplainResults != nil && !*in.ExplainResults, NoVote: in.Vote != nil && !*in.Vote, Think: in.Think, FollowUp: followUpOf(in.FollowUp)})
+		NoExplain: in.ExplainResults != nil && !*in.ExplainResults, NoVote: in.Vote != nil && !*in.Vote, Think: in.Think, FollowUp: ask.FollowUpOf(in.FollowUp, ask.FollowUpAuto)})
 	ans.Errors = forAgents(ans.Errors)
 	out := s.sized(ans, s.opts.MaxRows)
 	if err != nil {
@@ -391,15 +391,4 @@ func (s *Server) connect(host string, timeout time.Duration) (engine.Model, erro
 		s.model = m
 	}
 	return s.model, nil
-}
-
-// followUpOf is the ask tool's follow_up as an ask.FollowUp choice.
-func followUpOf(v *bool) string {
-	switch {
-	case v == nil:
-		return ask.FollowUpAuto
-	case *v:
-		return ask.FollowUpYes
-	}
-	return ask.FollowUpNo
 }

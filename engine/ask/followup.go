@@ -20,6 +20,18 @@ const (
 	FollowUpNo = "no"
 )
 
+// FollowUpOf is a request's follow_up (the sub-agent input, MCP's ask) as
+// a choice: true FollowUpYes, false FollowUpNo, absent otherwise.
+func FollowUpOf(v *bool, otherwise string) string {
+	switch {
+	case v == nil:
+		return otherwise
+	case *v:
+		return FollowUpYes
+	}
+	return FollowUpNo
+}
+
 // contextTurns is how many earlier questions a follow-up's prompt shows.
 const contextTurns = 3
 
