@@ -84,6 +84,13 @@ type Answer struct {
 	// model's prompt carried: those whose term the question uses (empty
 	// for direct SQL). An addition to the contract's fields.
 	GlossaryUsed []GlossaryUse `json:"glossary_used"`
+	// MaskedColumns names the result columns whose values this document
+	// carries masked (MaskText): columns the analyst marked sensitive, or
+	// computed from one, in what an agent is given (MCP, ask --input) and
+	// what a model saw. Empty where the values are shown (the analyst's
+	// own command line and page mark them instead: Column.Sensitive). An
+	// addition to the contract's fields.
+	MaskedColumns []string `json:"masked_columns"`
 }
 
 // GlossaryUse is one entry of the analyst's glossary that an answer used
@@ -243,6 +250,7 @@ func NewAnswer(query string) *Answer {
 		VisualizationReasons:    map[string]string{},
 		Visualization:           TableVisualization(),
 		ExamplesUsed:            []ExampleUsed{},
+		MaskedColumns:           []string{},
 	}
 }
 

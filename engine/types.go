@@ -22,6 +22,14 @@ type Column struct {
 	Type string `json:"type"`
 	// DeclType is the declared type from the schema ("" for expressions).
 	DeclType string `json:"-"`
+	// Origin is the table column the values come from ("Table.Column"),
+	// as the database's own column metadata says (followed through views,
+	// subqueries and CTEs); "" for a computed column.
+	Origin string `json:"-"`
+	// Sensitive is set when the column carries the values of a column the
+	// analyst marked sensitive, or is computed by a statement that reads
+	// one (Sensitive.Mark): a model or an agent gets them masked.
+	Sensitive bool `json:"sensitive,omitempty"`
 }
 
 // UniqueNames names cols uniquely, in place and in their order: a name met
@@ -74,6 +82,9 @@ type Result struct {
 	TablesUsed []string
 	// Warnings are what the guard changed in the statement (Validation.Warnings).
 	Warnings []string
+	// ColumnsRead lists "table.column" for every column the statement read
+	// (Validation.ColumnsRead), for Sensitive.Mark.
+	ColumnsRead []string
 }
 
 // RowCount is the number of rows in the result (at most the cap).
@@ -108,6 +119,12 @@ type RunOptions struct {
 	Offset int
 	// Timeout bounds running the statement.
 	Timeout time.Duration
+	// Hide are columns ("table.column") that read as NULL wherever the
+	// statement reads them — selected, computed, filtered on, joined on —
+	// for a statement an agent wrote: the database's authorizer substitutes
+	// NULL for each read (SQLite; PostgreSQL masks the result's columns
+	// only). Empty: none.
+	Hide []string
 }
 
 // WithDefaults fills what o leaves out: a row cap of DefaultMaxRows, lowered

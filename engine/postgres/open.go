@@ -130,6 +130,10 @@ const (
 // DB is one guarded connection to a PostgreSQL database. It is safe for use
 // by several goroutines; calls wait their turn (or their context's end).
 type DB struct {
+	engine.SensitiveHolder
+	// attnames names the columns of the relations results came from, by
+	// oid and column number (originsLocked).
+	attnames map[uint32]map[uint16]string
 	cfg      *pgconn.Config // holds the password: never printed
 	opts     Options
 	name     string

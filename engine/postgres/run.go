@@ -578,11 +578,13 @@ func (d *DB) Run(ctx context.Context, query string, opts engine.RunOptions) (*en
 			return d.runFailure(ctx, query, a, len(wrapPrefix), opts.Timeout, err)
 		}
 		res.Columns = d.columnsOf(ctx, fields)
+		res.ColumnsRead = d.validation(ctx, a, nil).ColumnsRead
 		return nil
 	})
 	if err != nil {
 		return nil, engine.AsError(err)
 	}
+	d.Sensitive().MarkResult(res)
 	return res, nil
 }
 

@@ -149,15 +149,69 @@ func (d *DB) typeNamesLocked(ctx context.Context, fields []pgconn.FieldDescripti
 // column comes straight from a table.
 func (d *DB) columnsOf(ctx context.Context, fields []pgconn.FieldDescription) []engine.Column {
 	types := d.typeNamesLocked(ctx, fields)
+	origins := d.originsLocked(ctx, fields)
 	cols := make([]engine.Column, len(fields))
 	for i, f := range fields {
-		cols[i] = engine.Column{Name: f.Name, Type: types[i]}
+		cols[i] = engine.Column{Name: f.Name, Type: types[i], Origin: origins[i]}
 		if f.TableOID != 0 {
 			cols[i].DeclType = types[i]
 		}
 	}
 	engine.UniqueNames(cols)
 	return cols
+}
+
+// originsLocked names the table column each result column comes from
+// ("table.column", the table as the schema names it: with its schema when
+// it is not on the search path), from the server's own description of the
+// result (the relation's oid and the column's number), for the marks of
+// sensitive columns; "" for a computed column. It asks the server only
+// when the connection has marked columns, and once per relation.
+func (d *DB) originsLocked(ctx context.Context, fields []pgconn.FieldDescription) []string {
+	out := make([]string, len(fields))
+	if d.Sensitive().Empty() {
+		return out
+	}
+	if d.attnames == nil {
+		d.attnames = map[uint32]map[uint16]string{}
+	}
+	var missing []string
+	seen := map[uint32]bool{}
+	for _, f := range fields {
+		if f.TableOID != 0 && d.attnames[f.TableOID] == nil && !seen[f.TableOID] {
+			seen[f.TableOID] = true
+			missing = append(missing, strconv.FormatUint(uint64(f.TableOID), 10))
+		}
+	}
+	if len(missing) > 0 {
+		rows, err := d.queryLocked(ctx, `SELECT a.attrelid, a.attnum, CASE WHEN pg_catalog.pg_table_is_visible(c.oid) THEN c.relname::text
+			ELSE n.nspname || '.' || c.relname END, a.attname
+			FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+			WHERE a.attrelid = ANY ($1::oid[]) AND a.attnum > 0`, "{"+strings.Join(missing, ",")+"}")
+		if err == nil {
+			for _, r := range rows {
+				o, _ := strconv.ParseUint(r[0], 10, 32)
+				n, _ := strconv.ParseUint(r[1], 10, 16)
+				if d.attnames[uint32(o)] == nil {
+					d.attnames[uint32(o)] = map[uint16]string{}
+				}
+				d.attnames[uint32(o)][uint16(n)] = r[2] + "." + r[3]
+			}
+		}
+	}
+	for i, f := range fields {
+		if f.TableOID != 0 {
+			if name := d.attnames[f.TableOID][f.TableAttributeNumber]; name != "" {
+				out[i] = name
+			} else {
+				// The server named a relation Querent could not look up:
+				// taken as computed, which a statement reading a marked
+				// column makes sensitive.
+				out[i] = ""
+			}
+		}
+	}
+	return out
 }
 
 // decode turns one value of PostgreSQL's text format into an engine value.

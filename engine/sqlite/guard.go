@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"querent/engine"
 	"querent/engine/sqltext"
 
 	"modernc.org/sqlite"
@@ -39,6 +40,22 @@ type authState struct {
 	denied string
 	reads  []read
 	funcs  []string
+	// hide are the columns (folded "table\x00column") that read as NULL
+	// (RunOptions.Hide): the authorizer answers SQLITE_IGNORE for them,
+	// and SQLite compiles each such read as a NULL.
+	hide map[string]bool
+}
+
+// hideColumns makes the columns ("table.column") read as NULL in the
+// statement compiled next (reset clears them).
+func (s *authState) hideColumns(cols []string) {
+	for _, c := range cols {
+		t, col := engine.SplitColumn(c)
+		if s.hide == nil {
+			s.hide = map[string]bool{}
+		}
+		s.hide[strings.ToLower(t)+"\x00"+strings.ToLower(col)] = true
+	}
 }
 
 // reset prepares the state for compiling one statement under mode.
@@ -49,6 +66,7 @@ func (s *authState) reset(mode policy) {
 	s.denied = ""
 	s.reads = s.reads[:0]
 	s.funcs = s.funcs[:0]
+	clear(s.hide)
 }
 
 func (s *authState) deny(format string, args ...any) sqlite.AuthorizerReturnCode {
@@ -86,6 +104,9 @@ func (s *authState) authorize(action sqlite.AuthorizerActionCode, arg1, arg2, db
 			return s.deny("the pragma function %s is not allowed; the introspection pragmas are: %s", arg1, pragmaList)
 		}
 		s.reads = append(s.reads, read{table: arg1, column: arg2, view: view})
+		if len(s.hide) > 0 && s.hide[strings.ToLower(arg1)+"\x00"+strings.ToLower(arg2)] {
+			return sqlite.AuthorizerIgnore
+		}
 		return sqlite.AuthorizerOK
 	case sqlite.AuthFunction:
 		name := strings.ToLower(arg2)

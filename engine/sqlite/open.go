@@ -126,6 +126,7 @@ func (o Options) withDefaults() Options {
 // with the limits and the authorizer installed. It is safe for use by several
 // goroutines; calls wait their turn (or their context's end).
 type DB struct {
+	engine.SensitiveHolder
 	name     string // as shown to the user
 	path     string // absolute path of the user's file, "" for the demo
 	opts     Options

@@ -62,6 +62,7 @@ func (d *DB) Run(ctx context.Context, query string, opts engine.RunOptions) (*en
 	if err != nil {
 		return nil, engine.AsError(err)
 	}
+	d.Sensitive().MarkResult(res)
 	return res, nil
 }
 
@@ -72,6 +73,7 @@ func (d *DB) runLocked(ctx context.Context, query string, v *engine.Validation, 
 		Columns:     append([]engine.Column(nil), v.Columns...),
 		TablesUsed:  v.Tables,
 		Warnings:    v.Warnings,
+		ColumnsRead: v.ColumnsRead,
 	}
 	if d.tls == nil || d.handle == 0 {
 		return nil, engine.Errorf(engine.CodeInternal, "the connection's handle is not available")
@@ -86,6 +88,7 @@ func (d *DB) runLocked(ctx context.Context, query string, v *engine.Validation, 
 	defer stop()
 	c := &bulkConn{tls: d.tls, db: d.handle}
 	d.auth.reset(policyQuery)
+	d.auth.hideColumns(opts.Hide)
 	start := time.Now()
 	st, err := c.prepare(res.ExecutedSQL)
 	if err != nil {

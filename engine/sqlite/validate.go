@@ -171,6 +171,9 @@ func uniqueColumns(info []sqlite.ColumnInfo) []engine.Column {
 	cols := make([]engine.Column, len(info))
 	for i, c := range info {
 		cols[i] = engine.Column{Name: c.Name, Type: c.DeclType, DeclType: c.DeclType}
+		if c.TableName != "" && c.OriginName != "" {
+			cols[i].Origin = c.TableName + "." + c.OriginName
+		}
 	}
 	engine.UniqueNames(cols)
 	return cols

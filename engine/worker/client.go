@@ -105,6 +105,7 @@ func (c Config) withDefaults() (Config, error) {
 // runaways among them waited behind the runaways on one worker, and 263
 // timed out without ever running.
 type Client struct {
+	engine.SensitiveHolder
 	cfg    Config
 	budget *Budget
 	args   openWire
@@ -706,8 +707,10 @@ func (c *Client) Run(ctx context.Context, sql string, opts engine.RunOptions) (*
 	if rows == nil {
 		rows = [][]engine.Value{}
 	}
-	return &engine.Result{Query: m.Query, ExecutedSQL: m.ExecutedSQL, Columns: m.Columns, Rows: rows,
-		Truncated: m.Truncated, Elapsed: m.Elapsed, TablesUsed: m.TablesUsed, Warnings: m.Warnings}, nil
+	res := &engine.Result{Query: m.Query, ExecutedSQL: m.ExecutedSQL, Columns: m.Columns, Rows: rows,
+		Truncated: m.Truncated, Elapsed: m.Elapsed, TablesUsed: m.TablesUsed, Warnings: m.Warnings, ColumnsRead: m.ColumnsRead}
+	c.Sensitive().MarkResult(res)
+	return res, nil
 }
 
 // Stream validates and runs sql in the worker without the display cap,

@@ -128,6 +128,7 @@ type resultMeta struct {
 	Elapsed            time.Duration
 	TablesUsed         []string
 	Warnings           []string
+	ColumnsRead        []string
 }
 
 // reply is a worker's answer to one request.

@@ -340,7 +340,7 @@ func (s *server) run(ctx context.Context, req request, rep *reply) error {
 		}
 	}
 	rep.Result = &resultMeta{Query: res.Query, ExecutedSQL: res.ExecutedSQL, Columns: res.Columns,
-		Truncated: res.Truncated, Elapsed: res.Elapsed, TablesUsed: res.TablesUsed, Warnings: res.Warnings}
+		Truncated: res.Truncated, Elapsed: res.Elapsed, TablesUsed: res.TablesUsed, Warnings: res.Warnings, ColumnsRead: res.ColumnsRead}
 	return nil
 }
 
