@@ -141,6 +141,8 @@ type Asker struct {
 
 	mu     sync.Mutex
 	values *valuehints.Index
+	// valuesMarks are the marks (marksKey) the index was built under.
+	valuesMarks string
 	// info describes the model (its window, whether it thinks), read once
 	// (infoRead) by modelInfo; nil when the port cannot say.
 	info     *engine.ModelInfo
@@ -668,7 +670,7 @@ func (a *Asker) success(ctx context.Context, ans *engine.Answer, r attemptResult
 // through Progress as it is written.
 func (a *Asker) explain(ctx context.Context, l *loop, r attemptResult, ans *engine.Answer) (string, []string, *engine.ModelRound, error) {
 	msgs := append(append([]engine.Message(nil), l.msgs...), r.said, engine.Message{Role: "user",
-		Content: renderPrompt("explain.tmpl", map[string]any{"Summary": explainSummary(ans), "Empty": ans.RowCount == 0})})
+		Content: renderPrompt("explain.tmpl", map[string]any{"Summary": explainSummary(ans.Masked()), "Empty": ans.RowCount == 0})})
 	var buf strings.Builder
 	tokens := 0
 	scanner := fieldScanner{key: "explanation"}
@@ -849,6 +851,9 @@ func (a *Asker) emptyChecks(ctx context.Context, sql string) []string {
 func (a *Asker) valueIndex(ctx context.Context, more bool) *valuehints.Index {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.values != nil && a.valuesMarks != marksKey(a.marks()) {
+		a.values = nil // a column was marked or unmarked: never indexed, or indexed now
+	}
 	if a.values != nil {
 		if more && a.values.Pending() > 0 {
 			if vi, err := a.values.Continue(ctx, a.DB, a.ValueIndex); err == nil {
@@ -861,11 +866,11 @@ func (a *Asker) valueIndex(ctx context.Context, more bool) *valuehints.Index {
 	if err != nil {
 		return nil
 	}
-	vi, err := valuehints.BuildIndex(ctx, a.DB, s, a.ValueIndex)
+	vi, err := valuehints.BuildIndex(ctx, a.DB, valueSchema(s, a.marks()), a.ValueIndex)
 	if err != nil {
 		return nil
 	}
-	a.values = vi
+	a.values, a.valuesMarks = vi, marksKey(a.marks())
 	return vi
 }
 
@@ -880,6 +885,7 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 	if err != nil {
 		return built{shown: []string{}, examples: []engine.ExampleUsed{}}, err
 	}
+	s = maskSchema(s, a.marks())
 	// Follow-ups ("and in 2012?") need the earlier questions to find tables.
 	pruneQuery := question
 	var turns []engine.Turn
@@ -931,7 +937,7 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 	}
 	qp.Glossary = glossaryLines(used)
 	if !opts.lean {
-		qp.Examples = a.examples(ctx, question)
+		qp.Examples = a.maskExamples(ctx, a.examples(ctx, question))
 	}
 	msgs := []engine.Message{{Role: "system", Content: sp.Render()}}
 	for _, t := range turns {
