@@ -57,7 +57,9 @@ func (s *Sensitive) Add(table, column string) {
 	s.tables[strings.ToLower(table)] = true
 }
 
-func key(table, column string) string { return strings.ToLower(table) + "\x00" + strings.ToLower(column) }
+func key(table, column string) string {
+	return strings.ToLower(table) + "\x00" + strings.ToLower(column)
+}
 
 // Empty reports a set that holds no column.
 func (s *Sensitive) Empty() bool { return s == nil || len(s.cols) == 0 }

@@ -115,4 +115,3 @@ func TestSensitiveNeverReachesTheModel(t *testing.T) {
 		t.Errorf("the example is not masked:\n%s", text)
 	}
 }
-
