@@ -10,7 +10,7 @@ import (
 
 // MaskText is what a sensitive value reads where it is masked: in what a
 // model or an agent is given, and in an export made without
-// --include-sensitive (issue 28). NULL stays NULL.
+// --include-sensitive (issue 28). A NULL is masked too.
 const MaskText = "[masked]"
 
 // Sensitive is the set of a database's columns that the analyst marked
@@ -219,11 +219,12 @@ func SensitiveNames(cols []Column) []string {
 }
 
 // MaskRow returns row with the values of the sensitive columns replaced by
-// MaskText (NULL stays NULL); row itself is not changed.
+// MaskText (a NULL too: whether a value is there is the column's too); row
+// itself is not changed.
 func MaskRow(cols []Column, row []Value) []Value {
 	out := append([]Value(nil), row...)
 	for i := range out {
-		if i < len(cols) && cols[i].Sensitive && out[i] != nil {
+		if i < len(cols) && cols[i].Sensitive {
 			out[i] = MaskText
 		}
 	}
@@ -293,4 +294,60 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// MaskSchema is sch as a model or an agent may see it: the sample values
+// and the distinct values of marked columns replaced by MaskText (NULL
+// stays NULL). sch itself is not changed; without marks it is returned as
+// it is.
+func (s *Sensitive) MaskSchema(sch *Schema) *Schema {
+	if s.Empty() || sch == nil {
+		return sch
+	}
+	out := *sch
+	out.Tables = make([]*Table, len(sch.Tables))
+	for i, t := range sch.Tables {
+		out.Tables[i] = s.MaskTable(t)
+	}
+	return &out
+}
+
+// MaskTable is MaskSchema for one table.
+func (s *Sensitive) MaskTable(t *Table) *Table {
+	if !s.Table(t.Name) {
+		return t
+	}
+	c := *t
+	masked := make([]bool, len(t.Samples.Columns))
+	for j, name := range t.Samples.Columns {
+		masked[j] = s.Has(t.Name, name)
+	}
+	c.Samples = Rows{Columns: t.Samples.Columns, Values: make([][]Value, len(t.Samples.Values))}
+	for r, row := range t.Samples.Values {
+		nr := append([]Value(nil), row...)
+		for j := range nr {
+			if j < len(masked) && masked[j] {
+				nr[j] = MaskText
+			}
+		}
+		c.Samples.Values[r] = nr
+	}
+	c.DistinctValues = DistinctValues{}
+	for j, name := range t.DistinctValues.Columns {
+		if !s.Has(t.Name, name) && j < len(t.DistinctValues.Values) {
+			c.DistinctValues.Add(name, t.DistinctValues.Values[j])
+		}
+	}
+	return &c
+}
+
+// MaskedOf names the marked columns of t.
+func (s *Sensitive) MaskedOf(t *Table) []string {
+	out := []string{}
+	for _, c := range t.Columns {
+		if s.Has(t.Name, c.Name) {
+			out = append(out, c.Name)
+		}
+	}
+	return out
 }

@@ -156,7 +156,7 @@ func (c *CLI) runAsk(ctx context.Context, args []string, s *stdio) int {
 		return c.ask(ctx, s, askParams{db: dbf, conn: &conn, question: req.Question, model: *model, host: *host, llmURL: *llmURL, maxRows: rows,
 			timeout: timeout, modelTimeout: modelTimeout, format: format, session: session,
 			explain: req.ExplainResults == nil || *req.ExplainResults, vote: !*noVote && (req.Vote == nil || *req.Vote), pull: *pull, warnings: bounds,
-			think: *think || req.Think, verbose: *verbose, family: *family, followUp: ask.FollowUpOf(req.FollowUp, followUp)})
+			think: *think || req.Think, verbose: *verbose, family: *family, followUp: ask.FollowUpOf(req.FollowUp, followUp), agent: true})
 	}
 	question, err := readText(fs.Args(), s, "question")
 	if err != nil {
@@ -207,6 +207,9 @@ type askParams struct {
 	followUp string
 	// warnings go into the answer: the values the ceilings lowered.
 	warnings []string
+	// agent is set for a request of the sub-agent contract (--input): the
+	// marked columns read as NULL in its SQL and its answer is masked.
+	agent bool
 }
 
 // requestBounds reads the request's max_rows and timeout_s (absent, null
@@ -384,7 +387,7 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 	} else if gwarn != "" {
 		warnings = append(warnings, gwarn)
 	}
-	opts := ask.Options{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli", NoExplain: !p.explain, NoVote: !p.vote, Think: p.think, PromptFamily: p.family, FollowUp: p.followUp}
+	opts := ask.Options{MaxRows: p.maxRows, Timeout: p.timeout, Client: "cli", NoExplain: !p.explain, NoVote: !p.vote, Think: p.think, PromptFamily: p.family, FollowUp: p.followUp, ForAgent: p.agent}
 	line := newProgress(s.err, p.format, "Ctrl-C cancels")
 	if p.verbose {
 		// The thinking goes to standard error as it comes: the progress
@@ -421,7 +424,11 @@ func (c *CLI) askSQL(ctx context.Context, s *stdio, db engine.Database, p askPar
 	q := p.question
 	ans.Question = &q
 	ans.Warnings = append(ans.Warnings, db.Warnings()...)
-	res, err := db.Run(ctx, p.question, engine.RunOptions{MaxRows: p.maxRows, Timeout: p.timeout})
+	var hide []string
+	if p.agent {
+		hide = engine.SensitiveOf(db).Columns()
+	}
+	res, err := db.Run(ctx, p.question, engine.RunOptions{MaxRows: p.maxRows, Timeout: p.timeout, Hide: hide})
 	if err != nil {
 		e := engine.AsError(err)
 		ans.Attempts = append(ans.Attempts, engine.Attempt{SQL: p.question, Error: &engine.AttemptError{Type: e.Code, Message: e.Message}})
@@ -465,6 +472,9 @@ func (c *CLI) finishAsk(s *stdio, p askParams, ans *engine.Answer, err error) in
 	code := engine.ExitCode(engine.ErrorCode(err))
 	if len(p.warnings) > 0 {
 		ans.Warnings = append(append([]string{}, p.warnings...), ans.Warnings...)
+	}
+	if p.agent {
+		ans = ans.Masked()
 	}
 	if p.format == "json" {
 		if werr := writeJSON(s.out, ans); werr != nil {
@@ -519,6 +529,7 @@ func (c *CLI) finishAsk(s *stdio, p askParams, ans *engine.Answer, err error) in
 		return 2
 	}
 	writeFooter(s.out, ans)
+	noteSensitive(s, ans)
 	writeConfidence(s.out, ans.Confidence)
 	if ans.Explanation != "" {
 		fmt.Fprintf(s.out, "\n%s\n", ans.Explanation)

@@ -60,6 +60,7 @@ func commands() []command {
 		{"serve", "open the app in a browser (on this machine only)", (*CLI).runServe},
 		{"history", "list the questions and queries asked so far", (*CLI).runHistory},
 		{"glossary", "the business's words of a database, for the model (add, list, remove, check)", (*CLI).runGlossary},
+		{"sensitive", "columns whose values no model or agent sees (add, remove, list)", (*CLI).runSensitive},
 		{"mcp", "serve the databases to other AI agents (MCP over stdio)", (*CLI).runMCP},
 		{"eval", "measure how well models answer a gold set of questions", (*CLI).runEval},
 	}

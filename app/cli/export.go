@@ -85,6 +85,7 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 	delim := ","
 	fs.Var(enumFlag{&delim, []string{",", ";", "tab", "|"}}, "delimiter", "the CSV field separator")
 	bom := fs.Bool("bom", false, "CSV: start with a UTF-8 byte-order mark (Excel then reads accents right)")
+	includeSensitive := fs.Bool("include-sensitive", false, "write the values of the columns marked sensitive (querent sensitive); without it they are written masked")
 	raw := fs.Bool("raw", false, "CSV: write text exactly, without neutralising formula-like cells (for programs)")
 	language := "en"
 	fs.Var(enumFlag{&language, export.Languages()}, "language", "XLSX: the language of the workbook's own words (sheet names, Provenance, Statistics, chart notes): en, fr or zh; the data is never translated")
@@ -113,7 +114,7 @@ func (c *CLI) runExport(ctx context.Context, args []string, s *stdio) int {
 		printWarnings(s.err, []string{tw})
 	}
 	printWarnings(s.err, db.Warnings())
-	req := export.Request{SQL: *sqlText, Out: *out, BOM: *bom, Raw: *raw, Force: *force, Chart: chart, MaxRows: *maxRows, Timeout: timeout, Language: language}
+	req := export.Request{SQL: *sqlText, Out: *out, BOM: *bom, Raw: *raw, Force: *force, Chart: chart, MaxRows: *maxRows, Timeout: timeout, Language: language, IncludeSensitive: *includeSensitive}
 	if ext == ".csv" {
 		req.Delimiter = delim
 	}

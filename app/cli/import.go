@@ -11,6 +11,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/imports"
+	"querent/engine/sensitive"
 )
 
 const importUsage = `Usage: querent import --db OUT.sqlite [--table NAME] [--sheet NAME]... [--replace|--replace-user-table|--append]
@@ -176,7 +177,40 @@ func (c *CLI) runImport(ctx context.Context, args []string, s *stdio) int {
 		fmt.Fprintf(s.err, "querent import: cannot write the output: %v\n", err)
 		return 2
 	}
+	c.offerSensitive(ctx, s, got)
 	return 0
+}
+
+// offerSensitive names the imported columns that look like personal data
+// and are not marked, with the command that marks them (never marked
+// silently).
+func (c *CLI) offerSensitive(ctx context.Context, s *stdio, rep *imports.Report) {
+	if c.Open == nil || rep.Database == "" {
+		return
+	}
+	db, err := c.Open(ctx, rep.Database, engine.OpenOptions{})
+	if err != nil {
+		return
+	}
+	defer db.Close()
+	sch, err := db.Schema(ctx)
+	if err != nil {
+		return
+	}
+	imported := map[string]bool{}
+	for _, t := range rep.Tables {
+		imported[strings.ToLower(t.Name)] = true
+	}
+	var likely []sensitive.Likely
+	for _, l := range sensitive.FindLikely(sch, engine.SensitiveOf(db)) {
+		if imported[strings.ToLower(l.Table)] {
+			likely = append(likely, l)
+		}
+	}
+	if len(likely) > 0 {
+		fmt.Fprintln(s.out)
+	}
+	printLikely(s, likely, rep.Database)
 }
 
 // importArgs are querent import's flags: the request, and the choices

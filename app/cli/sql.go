@@ -8,6 +8,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/ask"
+	"querent/engine/words"
 )
 
 const sqlUsage = `Usage: querent sql [--db FILE|URL] [--max-rows N] [--timeout DUR] [--format table|json|csv] [--] SQL
@@ -81,10 +82,19 @@ func (c *CLI) finish(s *stdio, cmd, format string, ans *engine.Answer, err error
 		fmt.Fprintf(s.err, "querent %s: cannot write the output: %v\n", cmd, werr)
 		return 2
 	}
+	noteSensitive(s, ans)
 	for _, h := range ans.OptimizationHints {
 		fmt.Fprintf(s.err, "hint: %s\n", h)
 	}
 	return code
+}
+
+// noteSensitive says which columns of the answer are sensitive: shown to
+// the analyst, masked for a model or an agent.
+func noteSensitive(s *stdio, ans *engine.Answer) {
+	if names := engine.SensitiveNames(ans.Columns); len(names) > 0 {
+		fmt.Fprintf(s.err, "note: %s\n", words.English(words.New("sensitive.shown", words.And(8, names...))))
+	}
 }
 
 // fail reports an error that happened before there was an answer to give.

@@ -133,7 +133,11 @@ func (s *Server) describeTable(ctx context.Context, req *sdk.CallToolRequest, in
 		if sch, err = d.DB.Schema(ctx); err == nil {
 			if t := sch.Table(in.Table); t != nil {
 				s.audit(ctx, req, d.DB, "describe_table", in.Table, "", 0, time.Since(start), nil, "")
-				return rawResult(map[string]any{"database": d.Name, "table": t, "errors": []engine.ErrorDoc{}})
+				// A marked column's samples and distinct values are
+				// masked: an agent never gets its values.
+				set := engine.SensitiveOf(d.DB)
+				return rawResult(map[string]any{"database": d.Name, "table": set.MaskTable(t), "masked_columns": set.MaskedOf(t),
+					"errors": []engine.ErrorDoc{}})
 			}
 			var names []string
 			for _, t := range sch.Tables {
@@ -161,7 +165,8 @@ func (s *Server) profileTable(ctx context.Context, req *sdk.CallToolRequest, in 
 		if p, err = s.profiles.Profile(ctx, d.DB, profile.Options{Table: in.Table}); err == nil {
 			if len(p.Tables) == 1 {
 				s.audit(ctx, req, d.DB, "profile_table", in.Table, "", 0, time.Since(start), nil, "")
-				return rawResult(map[string]any{"database": d.Name, "table": p.Tables[0], "relationships": p.Relationships,
+				t, masked := p.Tables[0].Masked(engine.SensitiveOf(d.DB))
+				return rawResult(map[string]any{"database": d.Name, "table": t, "masked_columns": masked, "relationships": p.Relationships,
 					"sample_threshold": p.SampleThreshold, "sample_rows": p.SampleRows, "errors": []engine.ErrorDoc{}})
 			}
 			err = engine.Errorf(engine.CodeTimeout, "the table %s could not be profiled: %s", in.Table, strings.Join(p.Skipped, "; ")).
@@ -198,7 +203,11 @@ func (s *Server) runQuery(ctx context.Context, req *sdk.CallToolRequest, in quer
 		maxRows = s.opts.MaxRows
 	}
 	maxRows = min(maxRows, s.opts.MaxRowsLimit)
-	ans, err := ask.RunSQL(ctx, d.DB, in.SQL, engine.RunOptions{MaxRows: maxRows, Timeout: s.opts.Timeout})
+	// A marked column reads as NULL wherever an agent's SQL reads it
+	// (SQLite's authorizer), and the answer is masked.
+	ans, err := ask.RunSQL(ctx, d.DB, in.SQL, engine.RunOptions{MaxRows: maxRows, Timeout: s.opts.Timeout,
+		Hide: engine.SensitiveOf(d.DB).Columns()})
+	ans = ans.Masked()
 	if err != nil {
 		s.audit(ctx, req, d.DB, "run_query", "", in.SQL, 0, time.Since(start), err, "")
 		return errorResult(err, map[string]any{"query": in.SQL})
@@ -320,7 +329,9 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in askIn) (*
 	s.mu.Unlock()
 	// The loop records the question in the history itself.
 	ans, err := asker.Ask(ctx, in.Question, session, ask.Options{MaxRows: s.opts.MaxRows, Timeout: s.opts.Timeout, Client: client(req) + " ask",
-		NoExplain: in.ExplainResults != nil && !*in.ExplainResults, NoVote: in.Vote != nil && !*in.Vote, Think: in.Think, FollowUp: ask.FollowUpOf(in.FollowUp, ask.FollowUpAuto)})
+		NoExplain: in.ExplainResults != nil && !*in.ExplainResults, NoVote: in.Vote != nil && !*in.Vote, Think: in.Think, FollowUp: ask.FollowUpOf(in.FollowUp, ask.FollowUpAuto),
+		ForAgent: true})
+	ans = ans.Masked()
 	ans.Errors = forAgents(ans.Errors)
 	out := s.sized(ans, s.opts.MaxRows)
 	if err != nil {

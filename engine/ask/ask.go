@@ -44,6 +44,11 @@ type Options struct {
 	Today time.Time
 	// Client names who asks, for the history ("cli", "app", "mcp:…").
 	Client string
+	// ForAgent is set when the answer goes to an agent (MCP, ask --input):
+	// the marked columns read as NULL wherever the SQL reads them
+	// (engine.RunOptions.Hide), so that no filter over one tells its
+	// values; the face masks the answer (Answer.Masked).
+	ForAgent bool
 	// Progress, when set, follows the loop. It may be called from two
 	// goroutines at once (the SQL runs while the model still writes).
 	Progress func(Progress)
@@ -552,7 +557,7 @@ func (sr *sqlRunner) start(ctx context.Context, sql string) {
 			return
 		}
 		sr.l.progress(Progress{Stage: "running", Attempt: sr.n})
-		res, err := sr.l.a.DB.Run(ctx, sql, engine.RunOptions{MaxRows: sr.l.opts.MaxRows, Timeout: sr.l.opts.Timeout})
+		res, err := sr.l.a.DB.Run(ctx, sql, engine.RunOptions{MaxRows: sr.l.opts.MaxRows, Timeout: sr.l.opts.Timeout, Hide: sr.l.a.hide(sr.l.opts)})
 		sr.ran <- run{res: res, err: err, at: time.Now()}
 	}()
 }
@@ -885,7 +890,7 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 	if err != nil {
 		return built{shown: []string{}, examples: []engine.ExampleUsed{}}, err
 	}
-	s = maskSchema(s, a.marks())
+	s = a.marks().MaskSchema(s)
 	// Follow-ups ("and in 2012?") need the earlier questions to find tables.
 	pruneQuery := question
 	var turns []engine.Turn

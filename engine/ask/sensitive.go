@@ -13,7 +13,7 @@ import (
 // their values. The connection knows its marks (engine.SensitiveOf); each
 // result's columns are marked by the database's own column metadata, so
 // the rows the model explains come masked (Answer.Masked), and so do:
-//   - the schema's sample rows and distinct values (maskSchema),
+//   - the schema's sample rows and distinct values (set.MaskSchema),
 //   - the stored values the question may name, which are never indexed
 //     (valueSchema), and so never hinted nor checked,
 //   - the verified examples that read a marked column: their text
@@ -23,44 +23,13 @@ import (
 // marks are the connection's marked columns (nil: none).
 func (a *Asker) marks() *engine.Sensitive { return engine.SensitiveOf(a.DB) }
 
-// maskSchema is s as a model may see it: the sample values and distinct
-// values of marked columns replaced by engine.MaskText (NULL stays NULL).
-// s itself is not changed; without marks it is returned as it is.
-func maskSchema(s *engine.Schema, set *engine.Sensitive) *engine.Schema {
-	if set.Empty() || s == nil {
-		return s
+// hide is what a run of the question hides (engine.RunOptions.Hide): the
+// marked columns for an agent, nothing for the analyst.
+func (a *Asker) hide(opts Options) []string {
+	if !opts.ForAgent {
+		return nil
 	}
-	out := *s
-	out.Tables = make([]*engine.Table, len(s.Tables))
-	for i, t := range s.Tables {
-		if !set.Table(t.Name) {
-			out.Tables[i] = t
-			continue
-		}
-		c := *t
-		masked := make([]bool, len(t.Samples.Columns))
-		for j, name := range t.Samples.Columns {
-			masked[j] = set.Has(t.Name, name)
-		}
-		c.Samples = engine.Rows{Columns: t.Samples.Columns, Values: make([][]engine.Value, len(t.Samples.Values))}
-		for r, row := range t.Samples.Values {
-			nr := append([]engine.Value(nil), row...)
-			for j := range nr {
-				if j < len(masked) && masked[j] && nr[j] != nil {
-					nr[j] = engine.MaskText
-				}
-			}
-			c.Samples.Values[r] = nr
-		}
-		c.DistinctValues = engine.DistinctValues{}
-		for j, name := range t.DistinctValues.Columns {
-			if !set.Has(t.Name, name) && j < len(t.DistinctValues.Values) {
-				c.DistinctValues.Add(name, t.DistinctValues.Values[j])
-			}
-		}
-		out.Tables[i] = &c
-	}
-	return &out
+	return a.marks().Columns()
 }
 
 // valueSchema is s without the marked columns: what the index of stored

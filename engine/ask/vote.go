@@ -242,7 +242,7 @@ func (v *voter) draw(ctx context.Context) (reading, error) {
 		return rd, nil
 	}
 	read := a.columnsRead(ctx, ma.SQL)
-	res, err := a.DB.Run(ctx, ma.SQL, engine.RunOptions{MaxRows: l.opts.MaxRows, Timeout: l.opts.Timeout})
+	res, err := a.DB.Run(ctx, ma.SQL, engine.RunOptions{MaxRows: l.opts.MaxRows, Timeout: l.opts.Timeout, Hide: a.hide(l.opts)})
 	if err != nil {
 		if ctx.Err() != nil {
 			return reading{}, err
@@ -279,7 +279,7 @@ func (v *voter) count(ctx context.Context, ans *engine.Answer, r attemptResult, 
 	var reasons []words.Sentence
 	if win != 0 {
 		rd := v.reads[v.groups[win].members[0]]
-		res, err := a.DB.Run(ctx, rd.sql, engine.RunOptions{MaxRows: opts.MaxRows, Timeout: opts.Timeout})
+		res, err := a.DB.Run(ctx, rd.sql, engine.RunOptions{MaxRows: opts.MaxRows, Timeout: opts.Timeout, Hide: a.hide(opts)})
 		if err == nil {
 			a.takeResult(ctx, ans, res)
 			r.res, r.answer, r.said = res, rd.answer, rd.said

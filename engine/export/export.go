@@ -81,6 +81,14 @@ type Options struct {
 	// times a second, and once at the end, on the goroutine that called
 	// Export. It may cancel the export's context.
 	Progress func(Progress)
+	// IncludeSensitive exports the values of the columns the analyst
+	// marked sensitive (--include-sensitive, the page's checkbox); without
+	// it they are written masked (engine.MaskText), and so is a column
+	// computed from one.
+	IncludeSensitive bool
+
+	// mask is, per result column, whether its values are written masked.
+	mask []bool
 }
 
 // Provenance describes where an export's rows came from.
@@ -144,6 +152,9 @@ type Report struct {
 	ElapsedS float64       `json:"elapsed_s"`
 	// Columns are the result's columns.
 	Columns []engine.Column `json:"-"`
+	// MaskedColumns names the columns written masked: sensitive, and
+	// exported without IncludeSensitive.
+	MaskedColumns []string `json:"masked_columns"`
 }
 
 // Request is one export as every face asks for it (the page sends it as
@@ -178,6 +189,9 @@ type Request struct {
 	Question string `json:"question"`
 	Model    string `json:"model"`
 	Version  string `json:"-"`
+	// IncludeSensitive writes the sensitive columns' values
+	// (Options.IncludeSensitive).
+	IncludeSensitive bool `json:"include_sensitive"`
 	// Progress, when set, follows the export (Options.Progress).
 	Progress func(Progress) `json:"-"`
 }
@@ -189,7 +203,7 @@ func Run(ctx context.Context, db engine.Database, req Request) (*Report, error) 
 		return nil, engine.Errorf(engine.CodeUsage, "the delimiter %q is not one of , ; tab |", req.Delimiter).WithHint("choose , ; tab or |")
 	}
 	opts := Options{Format: req.Format, Delimiter: d, BOM: req.BOM, Raw: req.Raw, Chart: req.Chart, ChartX: req.ChartX, ChartY: req.ChartY, ChartSeries: req.ChartSeries, ChartY2: req.ChartY2, Force: req.Force,
-		MaxRows: req.MaxRows, Timeout: req.Timeout, Progress: req.Progress, Language: req.Language,
+		MaxRows: req.MaxRows, Timeout: req.Timeout, Progress: req.Progress, Language: req.Language, IncludeSensitive: req.IncludeSensitive,
 		Provenance: Provenance{Question: req.Question, Model: req.Model, Explanation: req.Explanation, Version: req.Version}}
 	return Export(ctx, db, req.SQL, req.Out, opts)
 }
@@ -228,7 +242,10 @@ func Export(ctx context.Context, db engine.Database, sql, out string, opts Optio
 		}
 	}()
 
-	rep := &Report{Path: abs, Format: opts.Format}
+	rep := &Report{Path: abs, Format: opts.Format, MaskedColumns: []string{}}
+	if opts.mask, err = maskPlan(ctx, db, sql, opts); err != nil {
+		return nil, err
+	}
 	prog := newProgress(opts.Progress)
 	switch opts.Format {
 	case FormatCSV:
@@ -264,7 +281,33 @@ func Export(ctx context.Context, db engine.Database, sql, out string, opts Optio
 	if rep.Warnings == nil {
 		rep.Warnings = []string{}
 	}
+	if rep.MaskedColumns = engine.SensitiveNames(rep.Columns); len(rep.MaskedColumns) > 0 {
+		w := words.New("sensitive.export_masked", words.And(8, rep.MaskedColumns...), words.Value(engine.MaskText))
+		rep.Warnings = append(rep.Warnings, words.English(w))
+		rep.WarningWords = append(rep.WarningWords, w)
+	}
 	return rep, nil
+}
+
+// maskPlan says which of sql's result columns are written masked: those
+// that carry a marked column's values (engine.Sensitive.Mark, from the
+// statement as the database compiles it), unless the export includes them.
+func maskPlan(ctx context.Context, db engine.Database, sql string, opts Options) ([]bool, error) {
+	set := engine.SensitiveOf(db)
+	if set.Empty() || opts.IncludeSensitive {
+		return nil, nil
+	}
+	v, err := db.Validate(ctx, sql)
+	if err != nil {
+		return nil, engine.AsError(err)
+	}
+	cols := append([]engine.Column(nil), v.Columns...)
+	set.Mark(cols, v.SQL, v.Tables, v.ColumnsRead)
+	mask := make([]bool, len(cols))
+	for i, c := range cols {
+		mask[i] = c.Sensitive
+	}
+	return mask, nil
 }
 
 // normalize checks the options and fills in the defaults.

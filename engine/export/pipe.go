@@ -151,6 +151,12 @@ func streamPiped(ctx context.Context, db engine.Database, sql string, opts Optio
 	var rows, bytes int64
 	info, err := db.Stream(ctx, sql, engine.StreamOptions{MaxRows: opts.MaxRows, Timeout: opts.Timeout},
 		func(cols []engine.Column) error {
+			if opts.mask != nil {
+				cols = append([]engine.Column(nil), cols...)
+				for i := range cols {
+					cols[i].Sensitive = i < len(opts.mask) && opts.mask[i]
+				}
+			}
 			take, err := start(cols)
 			if err != nil {
 				return err
@@ -161,6 +167,11 @@ func streamPiped(ctx context.Context, db engine.Database, sql string, opts Optio
 		func(vals []engine.Value) error {
 			if done(doneCh) {
 				return ctx.Err()
+			}
+			for i, m := range opts.mask {
+				if m && i < len(vals) {
+					vals[i] = engine.MaskText
+				}
 			}
 			if see != nil {
 				see(vals)

@@ -128,6 +128,9 @@ type Column struct {
 	Histogram []Bin `json:"histogram"`
 	// Sampled is true when these figures come from a sample.
 	Sampled bool `json:"sampled"`
+	// Sensitive is set on a column the analyst marked sensitive, in a
+	// profile an agent is given (Table.Masked): its values are left out.
+	Sensitive bool `json:"sensitive,omitempty"`
 
 	stats *engine.ColumnStats
 }
