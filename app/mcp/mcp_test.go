@@ -39,6 +39,8 @@ type fixture struct {
 	sums    []string
 	history *sqlite.HistoryStore
 	client  *sdk.ClientSession
+	// dbs are the databases served, in order.
+	dbs []engine.Database
 }
 
 func copyChinook(t *testing.T, dir string) string {
@@ -82,6 +84,7 @@ func newFixture(t *testing.T, n int, opts mcp.Options) *fixture {
 		t.Cleanup(func() { db.Close() })
 		opened = append(opened, db)
 	}
+	f.dbs = opened
 	names := mcp.Names(opened)
 	dbs := make([]mcp.Database, n)
 	for i := range opened {

@@ -356,3 +356,23 @@ func (s *Store) Apply(ctx context.Context, db engine.Database) (*engine.Sensitiv
 	m.SetSensitive(set)
 	return set, nil
 }
+
+// WithMarks gives a database just opened (db, err: what the opener
+// returned) the columns marked sensitive in Querent's data folder, so that
+// every face's results are marked from the first. A marks' file that
+// cannot be read fails the open (db is closed) rather than unmark every
+// column.
+func WithMarks(ctx context.Context, db engine.Database, err error) (engine.Database, error) {
+	if err != nil {
+		return nil, err
+	}
+	st, err := OpenDefault()
+	if err == nil {
+		_, err = st.Apply(ctx, db)
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}

@@ -39,28 +39,8 @@ import (
 // stops it, and the adapter refuses rows and results past the ceiling
 // before reading them.
 func OpenDatabase(ctx context.Context, target string, opts engine.OpenOptions) (engine.Database, error) {
-	return withMarks(ctx)(openDatabase(ctx, target, opts))
-}
-
-// withMarks gives an opened database the columns the analyst marked
-// sensitive (engine/sensitive, in Querent's data folder), so that every
-// face's results are marked from the first; a marks' file that cannot be
-// read fails the open rather than unmark every column.
-func withMarks(ctx context.Context) func(engine.Database, error) (engine.Database, error) {
-	return func(db engine.Database, err error) (engine.Database, error) {
-		if err != nil {
-			return nil, err
-		}
-		st, err := sensitive.OpenDefault()
-		if err == nil {
-			_, err = st.Apply(ctx, db)
-		}
-		if err != nil {
-			db.Close()
-			return nil, err
-		}
-		return db, nil
-	}
+	db, err := openDatabase(ctx, target, opts)
+	return sensitive.WithMarks(ctx, db, err)
 }
 
 func openDatabase(ctx context.Context, target string, opts engine.OpenOptions) (engine.Database, error) {
@@ -148,7 +128,8 @@ func (h hashStore) Store(quick, sha256 string) {
 // "password", "ssl"}).
 func Connect(ctx context.Context, c engine.Connection, opts engine.OpenOptions) (engine.Database, error) {
 	if c.IsPostgres() {
-		return withMarks(ctx)(postgres.OpenConnection(ctx, c, postgres.Options{RequireReadOnlyRole: opts.RequireReadOnlyRole, AllowSuperuser: opts.AllowSuperuser, MaxMemory: MaxMemory()}))
+		db, err := postgres.OpenConnection(ctx, c, postgres.Options{RequireReadOnlyRole: opts.RequireReadOnlyRole, AllowSuperuser: opts.AllowSuperuser, MaxMemory: MaxMemory()})
+		return sensitive.WithMarks(ctx, db, err)
 	}
 	if t := strings.ToLower(strings.TrimSpace(c.DBType)); t != "" && t != "sqlite" && t != "sqlite3" {
 		return nil, engine.Errorf(engine.CodeUsage, "db_type %q is not supported", c.DBType).WithHint(
