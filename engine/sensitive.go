@@ -3,6 +3,7 @@ package engine
 import (
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"querent/engine/sqltext"
 	"querent/engine/words"
@@ -172,16 +173,29 @@ func (s *Sensitive) Mark(cols []Column, sql string, tables, read []string) []str
 
 // SensitiveHolder keeps a connection's marked columns; the engine's
 // connections embed it (SetSensitive, Sensitive) and mark each result's
-// columns with them.
+// columns with them. A set once given is never changed (a new mark is a
+// new set), so that a question running while the analyst marks a column
+// reads one set or the other, whole.
 type SensitiveHolder struct {
-	marked *Sensitive
+	marked atomic.Pointer[Sensitive]
 }
 
 // SetSensitive sets the marked columns of the connection (nil: none).
-func (h *SensitiveHolder) SetSensitive(s *Sensitive) { h.marked = s }
+func (h *SensitiveHolder) SetSensitive(s *Sensitive) { h.marked.Store(s) }
 
 // Sensitive returns the marked columns of the connection (nil: none).
-func (h *SensitiveHolder) Sensitive() *Sensitive { return h.marked }
+func (h *SensitiveHolder) Sensitive() *Sensitive { return h.marked.Load() }
+
+// Clone is a copy of s that can be added to without changing s.
+func (s *Sensitive) Clone() *Sensitive {
+	c := NewSensitive()
+	if s != nil {
+		for _, name := range s.cols {
+			c.Add(SplitColumn(name))
+		}
+	}
+	return c
+}
 
 // SensitiveMarker is a connection that knows its marked columns.
 type SensitiveMarker interface {

@@ -30,16 +30,18 @@ func (d *DB) Validate(ctx context.Context, query string) (*engine.Validation, er
 		if err != nil {
 			return err
 		}
-		var cols []engine.Column
+		// The columns are named once the server is done with the statement
+		// (their types and origins may need it).
+		var fields []pgconn.FieldDescription
 		err = d.runLocked(ctx, envelope{sql: a.sql, timeout: checkTimeout, query: query, a: a, checkOnly: true,
 			described: func(sd *pgconn.StatementDescription) error {
-				cols = d.columnsOf(ctx, sd.Fields)
+				fields = append([]pgconn.FieldDescription(nil), sd.Fields...)
 				return nil
 			}})
 		if err != nil {
 			return d.runFailure(ctx, query, a, 0, checkTimeout, err)
 		}
-		v = d.validation(ctx, a, cols)
+		v = d.validation(ctx, a, d.columnsOf(ctx, fields))
 		return nil
 	})
 	if err != nil {

@@ -349,11 +349,27 @@ func (s *Store) Apply(ctx context.Context, db engine.Database) (*engine.Sensitiv
 	if !ok {
 		return nil, nil
 	}
-	set, err := s.Set(ctx, db)
+	marks, err := s.List(ctx, db)
 	if err != nil {
 		return nil, err
 	}
+	set := engine.NewSensitive()
+	for _, mk := range marks {
+		set.Add(mk.Table, mk.Column)
+	}
+	// The connection holds the marks before the views are followed: a
+	// server that describes the origin of result columns only for a
+	// connection with marks (PostgreSQL) then describes the views' too.
 	m.SetSensitive(set)
+	if set.Empty() {
+		return set, nil
+	}
+	if sch, err := db.Schema(ctx); err == nil {
+		all := set.Clone()
+		ExpandViews(ctx, db, sch, all)
+		m.SetSensitive(all)
+		return all, nil
+	}
 	return set, nil
 }
 
