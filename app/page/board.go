@@ -64,6 +64,31 @@ func (b *Board) edit(ctx context.Context, save bool, change func(db engine.Datab
 	return &BoardView{Database: db.Name(), Pins: bd.Pins}, nil
 }
 
+// fresh is the database as it is now: a SQLite file is opened again (the
+// window's connection reads it as immutable, and may keep pages read
+// before another program changed it); done closes what fresh opened.
+func (b *Board) fresh(ctx context.Context, db engine.Database) (engine.Database, func(), error) {
+	f, ok := db.(engine.Filer)
+	if !ok || db.Dialect() != "sqlite" || f.Path() == "" || b.a.deps.Open == nil {
+		return db, func() {}, nil
+	}
+	now, err := b.a.deps.Open(ctx, f.Path(), b.a.openOptions())
+	if err != nil {
+		return nil, nil, err
+	}
+	return now, func() { now.Close() }, nil
+}
+
+// withFresh runs use on the database as it is now (fresh).
+func (b *Board) withFresh(ctx context.Context, db engine.Database, use func(engine.Database) error) error {
+	now, done, err := b.fresh(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer done()
+	return use(now)
+}
+
 func (b *Board) runOptions() engine.RunOptions {
 	return engine.RunOptions{Timeout: b.a.settings().timeout()}
 }
@@ -83,9 +108,11 @@ func (b *Board) Pin(req PinRequest) (*board.Pin, error) {
 	defer done()
 	var pin board.Pin
 	_, err := b.edit(ctx, true, func(db engine.Database, bd *board.Board) error {
-		var err error
-		pin, err = bd.Add(ctx, db, board.Pin{Question: req.Question, SQL: req.SQL, Chart: req.Chart, Note: req.Note}, b.runOptions())
-		return err
+		return b.withFresh(ctx, db, func(now engine.Database) error {
+			var err error
+			pin, err = bd.Add(ctx, now, board.Pin{Question: req.Question, SQL: req.SQL, Chart: req.Chart, Note: req.Note}, b.runOptions())
+			return err
+		})
 	})
 	if err != nil {
 		return nil, err
@@ -124,7 +151,7 @@ func (b *Board) RerunAll() (*BoardView, error) {
 	ctx, done := b.a.begin("board")
 	defer done()
 	return b.edit(ctx, true, func(db engine.Database, bd *board.Board) error {
-		return bd.RerunAll(ctx, db, b.runOptions())
+		return b.withFresh(ctx, db, func(now engine.Database) error { return bd.RerunAll(ctx, now, b.runOptions()) })
 	})
 }
 
@@ -145,7 +172,13 @@ func (b *Board) Answer(id string) (*engine.Answer, error) {
 	for _, p := range v.Pins {
 		if p.ID == id {
 			set := b.a.settings()
-			ans := runAnswer(ctx, db, p.SQL, set.MaxRows, set.timeout(), nil)
+			var ans *engine.Answer
+			if err := b.withFresh(ctx, db, func(now engine.Database) error {
+				ans = runAnswer(ctx, now, p.SQL, set.MaxRows, set.timeout(), nil)
+				return nil
+			}); err != nil {
+				return nil, err
+			}
 			if p.Question != "" {
 				q := p.Question
 				ans.Question = &q
