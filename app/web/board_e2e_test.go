@@ -30,13 +30,13 @@ const (
 )
 
 // TestBoardEndToEnd drives the board in the real browser, in English,
-// French and Chinese, each on its own copy of Chinook: two answers pinned,
-// a reload, the board shows them; another program adds two invoices to the
-// copy (the script asks this test's change server), "Re-run all" says what
-// changed on the sales card and that the genres did not; a note saved and
-// still there after a reload; the two cards side by side; the sales card's
-// grid filtered and sorted and exported as this view (the CSV's rows are
-// the grid's, in its order); one card unpinned. English also at 900×700
+// French and Chinese, each on its own copy of Chinook: two answers pinned;
+// the sales card's grid filtered and sorted and exported as this view (the
+// CSV's rows are the grid's, in its order); a reload, the board shows them;
+// another program adds two invoices to the copy (the script asks this
+// test's change server), "Re-run all" says what changed on the sales card
+// and that the genres did not; a note saved and still there after a
+// reload; the two cards side by side; one card unpinned. English also at 900×700
 // and 1920×1080. The boards are in each server's data folder.
 // Screenshots: board-*-LANG.png.
 func TestBoardEndToEnd(t *testing.T) {
