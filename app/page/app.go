@@ -110,6 +110,9 @@ type app struct {
 	gloss   *glossary.Glossary
 	closeG  func()
 	cancels map[string]*job
+	// boardMu orders the changes of the board's files (a pin while a
+	// re-run goes on).
+	boardMu sync.Mutex
 	// profileCache keeps the start view's profiles per database identity.
 	profileCache *profile.Cache
 }

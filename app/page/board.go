@@ -2,7 +2,6 @@ package page
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"querent/engine"
@@ -30,10 +29,6 @@ type PinRequest struct {
 	Note     string `json:"note"`
 }
 
-// boardMu orders the changes of the boards' files (one page may pin while
-// another re-runs).
-var boardMu sync.Mutex
-
 // edit loads the open database's board, lets change alter it and saves it
 // when change succeeds and save is set.
 func (b *Board) edit(ctx context.Context, save bool, change func(db engine.Database, bd *board.Board) error) (*BoardView, error) {
@@ -44,8 +39,8 @@ func (b *Board) edit(ctx context.Context, save bool, change func(db engine.Datab
 	if b.a.deps.DataDir == "" {
 		return nil, engine.Errorf(engine.CodeInternal, "there is no data folder to keep the board in").WithHint("check that Querent's data folder can be written")
 	}
-	boardMu.Lock()
-	defer boardMu.Unlock()
+	b.a.boardMu.Lock()
+	defer b.a.boardMu.Unlock()
 	st := board.NewStore(b.a.deps.DataDir)
 	bd, err := st.Load(engine.IdentityOf(ctx, db), db.Name())
 	if err != nil {
@@ -104,7 +99,7 @@ func (b *Board) List() (*BoardView, error) {
 // under the guard and the result it keeps is that run's (the same SQL
 // pinned again replaces its card).
 func (b *Board) Pin(req PinRequest) (*board.Pin, error) {
-	ctx, done := b.a.begin("board")
+	ctx, done := b.a.begin("board-pin")
 	defer done()
 	var pin board.Pin
 	_, err := b.edit(ctx, true, func(db engine.Database, bd *board.Board) error {
@@ -146,7 +141,8 @@ func (b *Board) SetNote(id, note string) (*board.Pin, error) {
 
 // RerunAll runs every card's SQL again under the guard against the open
 // database as it is now; each card says what changed since it was pinned
-// (Cancel stops it, and the board stays as it was).
+// (Cancel stops it, and the board stays as it was). A pin or a card's
+// answer meanwhile does not stop it: each kind of work is its own job.
 func (b *Board) RerunAll() (*BoardView, error) {
 	ctx, done := b.a.begin("board")
 	defer done()
@@ -159,7 +155,7 @@ func (b *Board) RerunAll() (*BoardView, error) {
 // rows, statistics and chart), for comparing it with another; it is not
 // recorded in the history.
 func (b *Board) Answer(id string) (*engine.Answer, error) {
-	ctx, done := b.a.begin("board")
+	ctx, done := b.a.begin("board-answer")
 	defer done()
 	v, err := b.edit(ctx, false, nil)
 	if err != nil {
@@ -191,6 +187,8 @@ func (b *Board) Answer(id string) (*engine.Answer, error) {
 
 // Cancel stops a pin, a re-run or a card's answer under way.
 func (b *Board) Cancel() error {
-	b.a.cancel("board")
+	for _, kind := range []string{"board", "board-pin", "board-answer"} {
+		b.a.cancel(kind)
+	}
 	return nil
 }

@@ -2236,7 +2236,8 @@ export interface Services {
     /**
      * RerunAll runs every card's SQL again under the guard against the open
      * database as it is now; each card says what changed since it was pinned
-     * (Cancel stops it, and the board stays as it was).
+     * (Cancel stops it, and the board stays as it was). A pin or a card's
+     * answer meanwhile does not stop it: each kind of work is its own job.
      */
     RerunAll(): BoardView | null;
     /** SetNote saves the analyst's note on the card id ("" removes it). */
