@@ -51,6 +51,14 @@ func TestExportView(t *testing.T) {
 	if !reflect.DeepEqual(rows, want) {
 		t.Errorf("XLSX %v, want %v", rows, want)
 	}
+	// The Provenance sheet says the rows are a view.
+	var said bool
+	for _, r := range rawRows(t, x, "Provenance") {
+		said = said || (len(r) == 2 && r[0] == "view" && strings.Contains(r[1], "filtered and sorted"))
+	}
+	if !said {
+		t.Errorf("the Provenance sheet does not say the rows are a view: %v", rawRows(t, x, "Provenance"))
+	}
 
 	// An empty view is a header alone; the whole result is still there
 	// without a view.
