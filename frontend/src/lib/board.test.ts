@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BoardPin } from '../api';
 import { setLanguage } from '../i18n/index.svelte';
-import { changeLines, decimal, viewRows } from './board';
+import { changeLines, decimal, miniTable, viewRows } from './board';
 
 function pin(over: Partial<BoardPin> = {}): BoardPin {
   const snap = { columns: ['country', 'total'], rows: [['USA', 523.06]], row_count: 24, at: '2026-12-01T10:00:00Z' };
@@ -49,5 +49,13 @@ describe('decimal and viewRows', () => {
     expect(viewRows([0, 1, 2], 3)).toBeUndefined();
     expect(viewRows([2, 0], 3)).toEqual([2, 0]);
     expect(viewRows([0, 1], 3)).toEqual([0, 1]);
+  });
+});
+
+describe('miniTable', () => {
+  it('writes a number column with its decimals, text as is, NULL empty', () => {
+    const t = miniTable([['Brazil', 190.1], ['USA', 523.06], ['Chile', null], null], 2, 3);
+    expect(t.numeric).toEqual([false, true]);
+    expect(t.cells).toEqual([['Brazil', '190.10'], ['USA', '523.06'], ['Chile', '']]);
   });
 });

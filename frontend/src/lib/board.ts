@@ -3,7 +3,7 @@
 // nothing changed. Pure: the words come from the page's catalogue.
 import type { BoardChange, BoardPin, Value } from '../api';
 import { i18n } from '../i18n/index.svelte';
-import { formatCount, formatDateTime, formatNumber } from './format';
+import { columnDecimals, formatCount, formatDateTime, formatNumber, isNull, viewText } from './format';
 
 /** decimal writes a Go decimal text ("2328.6") with the locale's separators; other text stays. */
 export function decimal(s: string): string {
@@ -30,15 +30,19 @@ export function changeLines(pin: BoardPin): string[] {
   return lines;
 }
 
-/** firstRows are a snapshot's first n rows (for the card's small table). */
-export function firstRows(rows: (Value[] | null)[], n = 5): Value[][] {
-  return rows.slice(0, n).map((r) => r ?? []);
-}
-
 /** viewRows is the export's view: the grid's rows in its order when it is
  * filtered or sorted, else undefined (the whole result). */
 export function viewRows(order: number[] | undefined, total: number): number[] | undefined {
   if (!order) return undefined;
   if (order.length === total && order.every((v, i) => v === i)) return undefined;
   return order;
+}
+
+/** miniTable is a snapshot's first rows as the grid writes them: each
+ * number column with one number of decimals, and which columns are numbers. */
+export function miniTable(rows: (Value[] | null)[], ncols: number, n = 5): { cells: string[][]; numeric: boolean[] } {
+  const all = rows.map((r) => r ?? []);
+  const numeric = Array.from({ length: ncols }, (_, j) => all.some((r) => typeof r[j] === 'number') && all.every((r) => isNull(r[j]) || typeof r[j] === 'number'));
+  const views = numeric.map((num, j) => ({ decimals: num ? columnDecimals(all, j) : -1, blob: false, percent: false }));
+  return { cells: all.slice(0, n).map((r) => Array.from({ length: ncols }, (_, j) => viewText(r[j], views[j]))), numeric };
 }
