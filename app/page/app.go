@@ -89,6 +89,7 @@ type Services struct {
 	Evaluate *Evaluate
 	History  *History
 	Glossary *Glossary
+	Board    *Board
 	app      *app
 }
 
@@ -109,6 +110,9 @@ type app struct {
 	gloss   *glossary.Glossary
 	closeG  func()
 	cancels map[string]*job
+	// boardMu orders the changes of the board's files (a pin while a
+	// re-run goes on).
+	boardMu sync.Mutex
 	// profileCache keeps the start view's profiles per database identity.
 	profileCache *profile.Cache
 }
@@ -127,7 +131,7 @@ func New(deps Deps, events Events, dialogs Dialogs) *Services {
 		}
 	}
 	return &Services{Datasets: &Datasets{a}, Ask: &Ask{a}, Results: &Results{a}, Export: &Export{a}, Settings: &Settings{a}, Evaluate: &Evaluate{a}, History: &History{a},
-		Glossary: &Glossary{a}, app: a}
+		Glossary: &Glossary{a}, Board: &Board{a}, app: a}
 }
 
 // SetEvents sets where events go.
@@ -171,7 +175,7 @@ func (s *Services) Close() {
 
 // Bindings lists the services for Wails' Bind option.
 func (s *Services) Bindings() []any {
-	return []any{s.Datasets, s.Ask, s.Results, s.Export, s.Settings, s.Evaluate, s.History, s.Glossary}
+	return []any{s.Datasets, s.Ask, s.Results, s.Export, s.Settings, s.Evaluate, s.History, s.Glossary, s.Board}
 }
 
 // stem names the open database for the files made from it: the file's

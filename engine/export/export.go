@@ -77,6 +77,11 @@ type Options struct {
 	// sheet. The SQL, the row count and whether it was capped come from the
 	// run itself.
 	Provenance Provenance
+	// Rows, when not nil, is a view of the result (the page's grid
+	// filtered and sorted): the indices (from 0, in the statement's order)
+	// of the rows to write, in the order to write them; nil writes every
+	// row. An index past the result fails the export (nothing is written).
+	Rows []int64
 	// Progress, when set, is called as the export goes, at most about ten
 	// times a second, and once at the end, on the goroutine that called
 	// Export. It may cancel the export's context.
@@ -180,6 +185,9 @@ type Request struct {
 	// Explanation is the answer's explanation (Provenance.Explanation).
 	Explanation string `json:"explanation,omitempty"`
 	MaxRows     int64  `json:"max_rows"`
+	// Rows is a view of the result: the indices of the rows to write, in
+	// order (Options.Rows); absent writes every row.
+	Rows []int64 `json:"rows,omitempty"`
 	// Language is the workbook's own words' language (Options.Language).
 	Language string `json:"language,omitempty"`
 	// Timeout bounds the query (default engine.DefaultExportTimeout).
@@ -203,7 +211,7 @@ func Run(ctx context.Context, db engine.Database, req Request) (*Report, error) 
 		return nil, engine.Errorf(engine.CodeUsage, "the delimiter %q is not one of , ; tab |", req.Delimiter).WithHint("choose , ; tab or |")
 	}
 	opts := Options{Format: req.Format, Delimiter: d, BOM: req.BOM, Raw: req.Raw, Chart: req.Chart, ChartX: req.ChartX, ChartY: req.ChartY, ChartSeries: req.ChartSeries, ChartY2: req.ChartY2, Force: req.Force,
-		MaxRows: req.MaxRows, Timeout: req.Timeout, Progress: req.Progress, Language: req.Language, IncludeSensitive: req.IncludeSensitive,
+		MaxRows: req.MaxRows, Rows: req.Rows, Timeout: req.Timeout, Progress: req.Progress, Language: req.Language, IncludeSensitive: req.IncludeSensitive,
 		Provenance: Provenance{Question: req.Question, Model: req.Model, Explanation: req.Explanation, Version: req.Version}}
 	return Export(ctx, db, req.SQL, req.Out, opts)
 }
@@ -231,6 +239,17 @@ func Export(ctx context.Context, db engine.Database, sql, out string, opts Optio
 	if err := ctx.Err(); err != nil {
 		return nil, engine.AsError(err)
 	}
+	// The mask is read from the database itself, before a view wraps it.
+	if opts.mask, err = maskPlan(ctx, db, sql, opts); err != nil {
+		return nil, err
+	}
+	if opts.Rows != nil {
+		v, err := newView(db, opts.Rows)
+		if err != nil {
+			return nil, err
+		}
+		db, opts.MaxRows = v, 0
+	}
 	tmp, err := createTemp(abs)
 	if err != nil {
 		return nil, err
@@ -243,9 +262,6 @@ func Export(ctx context.Context, db engine.Database, sql, out string, opts Optio
 	}()
 
 	rep := &Report{Path: abs, Format: opts.Format, MaskedColumns: []string{}}
-	if opts.mask, err = maskPlan(ctx, db, sql, opts); err != nil {
-		return nil, err
-	}
 	prog := newProgress(opts.Progress)
 	switch opts.Format {
 	case FormatCSV:

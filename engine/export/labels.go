@@ -47,6 +47,9 @@ type labels struct {
 	// Explanation names the answer's explanation (Provenance); Guarded
 	// the statement as the guard ran it, when it differs from the SQL.
 	Explanation, Guarded string
+	// View names the rows of a view (Options.Rows); ViewNote says what
+	// they are.
+	View, ViewNote string
 	// WideNote takes the chart's title, the first rows' count and the
 	// table's first row; Gaps says that every period is a row; SecondAxis
 	// takes the numbers drawn against the right-hand axis; SeriesTitle the
@@ -81,6 +84,7 @@ var languages = map[string]*labels{
 		HistHeader:     []string{"from", "to", "bin", "count"},
 		DistributionOf: "Distribution of ",
 		Explanation:    "explanation", Guarded: "SQL as run",
+		View: "view", ViewNote: "the rows the grid showed, filtered and sorted, in its order (not the whole result)",
 		WideNote:   "%s, from the first %s rows; the values drawn are in the table from row %d, one column per series.",
 		Gaps:       " Every period from the first to the last has a row: a missing one is a gap.",
 		SecondAxis: " (%s on the right-hand axis)", SeriesTitle: "%s by %s, one series per %s", TitleBy: "%s by %s",
@@ -109,6 +113,7 @@ var languages = map[string]*labels{
 		HistHeader:     []string{"de", "à", "classe", "effectif"},
 		DistributionOf: "Répartition de ",
 		Explanation:    "explication", Guarded: "SQL tel qu'exécuté",
+		View: "vue", ViewNote: "les lignes que montrait la grille, filtrées et triées, dans son ordre (pas tout le résultat)",
 		WideNote:   "%s, d'après les %s premières lignes ; les valeurs tracées sont dans le tableau à partir de la ligne %d, une colonne par série.",
 		Gaps:       " Chaque période de la première à la dernière a sa ligne : une période manquante est un trou.",
 		SecondAxis: " (%s sur l'axe de droite)", SeriesTitle: "%s selon %s, une série par %s", TitleBy: "%s selon %s",
@@ -137,6 +142,7 @@ var languages = map[string]*labels{
 		HistHeader:     []string{"从", "到", "分组", "计数"},
 		DistributionOf: "分布：",
 		Explanation:    "解释", Guarded: "实际执行的 SQL",
+		View: "视图", ViewNote: "表格显示的行：已筛选和排序，按其顺序（不是整个结果）",
 		WideNote:   "%s，取自前 %s 行；绘制的数值在第 %d 行起的表格中，每个系列一列。",
 		Gaps:       "从第一个到最后一个时期，每个时期一行：缺失的时期显示为空缺。",
 		SecondAxis: "（%s 使用右侧坐标轴）", SeriesTitle: "%s 按 %s，每个 %s 一个系列", TitleBy: "%s 按 %s",

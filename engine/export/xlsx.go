@@ -610,6 +610,10 @@ func (x *xlsxWriter) writeProvenance(ctx context.Context, db engine.Database, in
 		{w.TablesUsed, strings.Join(info.TablesUsed, ", ")},
 		{w.QueryTime, info.Elapsed.Round(time.Millisecond).String()},
 	}...)
+	if x.opts.Rows != nil {
+		at := slices.IndexFunc(rows, func(r []any) bool { return r[0] == w.Rows }) + 1
+		rows = slices.Insert(rows, at, []any{w.View, w.ViewNote})
+	}
 	at := slices.IndexFunc(rows, func(r []any) bool { return r[0] == w.Database }) + 1
 	rows = slices.Insert(rows, at, databaseFacts(db, p.DatabaseSHA256, w)...)
 	if p.Version != "" {

@@ -55,6 +55,7 @@ import (
 	"querent/app/page"
 	"querent/engine"
 	"querent/engine/ask"
+	"querent/engine/board"
 	"querent/engine/eval"
 	"querent/engine/export"
 	"querent/engine/glossary"
@@ -125,6 +126,12 @@ var nonNull = map[string]string{
 	"eval.ModelReport.ByDifficulty": "summarise",
 	"eval.ModelReport.Outcomes":     "summarise",
 	"eval.ItemScore.Relaxed":        "summarise",
+	// engine/board's Load, Take and Diff make every list of a board.
+	"page.BoardView.Pins":    "board.Store.Load",
+	"board.Snapshot.Columns": "board.Take",
+	"board.Snapshot.Rows":    "board.Take",
+	"board.Change.Cells":     "board.Diff",
+	"board.Change.Totals":    "board.Diff",
 }
 
 // renames name Go types whose own names say too little on the page.
@@ -139,6 +146,9 @@ var renames = map[reflect.Type]string{
 	reflect.TypeFor[imports.Report]():   "ImportReport",
 	reflect.TypeFor[glossary.Entry]():   "GlossaryEntry",
 	reflect.TypeFor[glossary.Status]():  "GlossaryStatus",
+	reflect.TypeFor[board.Pin]():        "BoardPin",
+	reflect.TypeFor[board.Snapshot]():   "BoardSnapshot",
+	reflect.TypeFor[board.Change]():     "BoardChange",
 }
 
 // union is a string union generated from Go constants.

@@ -17,6 +17,8 @@ import type {
   HistoryQuery,
   ImportRequest,
   PageRequest,
+  PinRequest,
+  BoardView,
   ModelReport,
   Services,
   SessionTurn,
@@ -148,6 +150,23 @@ export const Glossary = {
   /** Saves an entry (replacing the same term's); its SQL is checked against the database first. */
   Add: (entry: GlossaryInput) => some(call('Glossary', 'Add', entry)),
   Remove: (term: string) => call('Glossary', 'Remove', term),
+};
+
+// Go makes every list of a board (engine/board); a card's rows stay as sent.
+const boardView = (v: BoardView): BoardView => ({ ...v, pins: v.pins ?? [] });
+
+export const Board = {
+  /** The open database's board of pinned answers, as last saved. */
+  List: () => some(call('Board', 'List')).then(boardView),
+  /** Pins an answer: its SQL runs again under the guard and its result is kept. */
+  Pin: (req: PinRequest) => some(call('Board', 'Pin', req)),
+  Unpin: (id: string) => call('Board', 'Unpin', id),
+  SetNote: (id: string, note: string) => some(call('Board', 'SetNote', id, note)),
+  /** Runs every card's SQL again; each card says what changed since it was pinned. */
+  RerunAll: () => some(call('Board', 'RerunAll')).then(boardView),
+  /** A card's SQL run now as an answer (for comparing), not recorded in the history. */
+  Answer: (id: string) => some(call('Board', 'Answer', id)),
+  Cancel: () => call('Board', 'Cancel'),
 };
 
 export const Export = {

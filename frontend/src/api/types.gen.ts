@@ -236,8 +236,98 @@ export interface Bin {
   count: number;
 }
 
+/** board.Change is what changed in a card's result between two runs. */
+export interface BoardChange {
+  /**
+   * Unchanged is true when the columns, the row count and every kept
+   * row are the same.
+   */
+  unchanged: boolean;
+  rows_before: number;
+  rows_now: number;
+  /**
+   * Changed, Added and Removed count rows: by the first column's value
+   * when it names each row once in both results (Keyed), else by whole
+   * rows (a changed row is one removed and one added).
+   */
+  changed: number;
+  added: number;
+  removed: number;
+  keyed: boolean;
+  /**
+   * Cells are the first changed values of changed rows (at most
+   * MaxCells), for the card's summary.
+   */
+  cells: CellChange[];
+  /**
+   * Totals are the sums of the numeric columns whose sum changed, over
+   * the kept rows.
+   */
+  totals: TotalChange[];
+  /**
+   * Partial is true when a result has more rows than a card keeps: the
+   * rows past KeepRows are counted, not compared.
+   */
+  partial: boolean;
+  /**
+   * ColumnsChanged is true when the result's columns are not the same
+   * (the rows are then not compared).
+   */
+  columns_changed: boolean;
+}
+
+/** board.Pin is one card of a board. */
+export interface BoardPin {
+  id: string;
+  question: string;
+  sql: string;
+  /**
+   * Chart is the chart type the card showed when it was pinned ("" or
+   * "table": none).
+   */
+  chart: string;
+  /** Note is the analyst's own text on the card. */
+  note: string;
+  pinned_at: string;
+  /** Pinned is the result when the card was pinned. */
+  pinned: BoardSnapshot;
+  /** Now is the result of the last re-run (nil: not re-run yet). */
+  now?: BoardSnapshot;
+  /** Change is what changed from Pinned to Now. */
+  change?: BoardChange;
+  /** Error is why the last re-run failed ("" when it ran). */
+  error?: string;
+}
+
+/** board.Snapshot is a result as a card keeps it. */
+export interface BoardSnapshot {
+  columns: string[];
+  /** Rows are the result's first rows (at most KeepRows). */
+  rows: (Value[] | null)[];
+  /** RowCount is the number of rows of the whole result. */
+  row_count: number;
+  /** At is when the SQL ran. */
+  at: string;
+}
+
+/** page.BoardView is a board as the page shows it. */
+export interface BoardView {
+  /** Database is the open database's name. */
+  database: string;
+  pins: BoardPin[];
+}
+
 /** profile.Cell is a value as results write it (±Inf as text, blobs as base64). */
 export type Cell = Value;
+
+/** board.CellChange is one value that changed. */
+export interface CellChange {
+  /** Row is the row's key (its first column's value as text). */
+  row: string;
+  column: string;
+  before: string;
+  now: string;
+}
 
 /**
  * engine.Column is one result column: a unique name (a repeated name gets a suffix
@@ -681,6 +771,11 @@ export interface ExportRequest {
   /** Explanation is the answer's explanation (Provenance.Explanation). */
   explanation?: string;
   max_rows?: number;
+  /**
+   * Rows is a view of the result: the indices of the rows to write, in
+   * order (Options.Rows); absent writes every row.
+   */
+  rows?: number[];
   /** Language is the workbook's own words' language (Options.Language). */
   language?: string;
   /**
@@ -1303,6 +1398,19 @@ export interface PageRequest {
   limit?: number;
 }
 
+/**
+ * page.PinRequest pins an answer: its question ("" for direct SQL), its SQL and
+ * the chart type it shows.
+ *
+ * Only the page sends it: a field left out is Go's zero value.
+ */
+export interface PinRequest {
+  question?: string;
+  sql?: string;
+  chart?: string;
+  note?: string;
+}
+
 /** imports.PlanColumn is one column of a plan. */
 export interface PlanColumn {
   /**
@@ -1781,6 +1889,16 @@ export interface TopValue {
 }
 
 /**
+ * board.TotalChange is a numeric column's sum before and now, as exact decimal
+ * text.
+ */
+export interface TotalChange {
+  column: string;
+  before: string;
+  now: string;
+}
+
+/**
  * engine.Visualization is the chart an answer suits, in the shape a face draws:
  * its type (ChartBar… ChartTable), the x column, the y columns, the
  * category that splits the rows into one series each, and what the x-axis
@@ -2092,6 +2210,40 @@ export interface Services {
     List(): GlossaryStatus[] | null;
     /** Remove removes the entry of term. */
     Remove(term: string): void;
+  };
+  /**
+   * Board is the open database's board of pinned answers (issue 25 §4): kept
+   * in the data folder by the database's identity (engine/board), re-run
+   * with one click against the database as it is now.
+   */
+  Board: {
+    /**
+     * Answer runs the card id's SQL on the open database as an answer (its
+     * rows, statistics and chart), for comparing it with another; it is not
+     * recorded in the history.
+     */
+    Answer(id: string): Answer | null;
+    /** Cancel stops a pin, a re-run or a card's answer under way. */
+    Cancel(): void;
+    /** List returns the open database's board, as last saved. */
+    List(): BoardView | null;
+    /**
+     * Pin pins an answer to the open database's board: its SQL runs again
+     * under the guard and the result it keeps is that run's (the same SQL
+     * pinned again replaces its card).
+     */
+    Pin(req: PinRequest): BoardPin | null;
+    /**
+     * RerunAll runs every card's SQL again under the guard against the open
+     * database as it is now; each card says what changed since it was pinned
+     * (Cancel stops it, and the board stays as it was). A pin or a card's
+     * answer meanwhile does not stop it: each kind of work is its own job.
+     */
+    RerunAll(): BoardView | null;
+    /** SetNote saves the analyst's note on the card id ("" removes it). */
+    SetNote(id: string, note: string): BoardPin | null;
+    /** Unpin takes the card id off the board. */
+    Unpin(id: string): void;
   };
 }
 
