@@ -178,6 +178,15 @@ export interface Answer {
    * for direct SQL). An addition to the contract's fields.
    */
   glossary_used: GlossaryUse[] | null;
+  /**
+   * MaskedColumns names the result columns whose values this document
+   * carries masked (MaskText): columns the analyst marked sensitive, or
+   * computed from one, in what an agent is given (MCP, ask --input) and
+   * what a model saw. Empty where the values are shown (the analyst's
+   * own command line and page mark them instead: Column.Sensitive). An
+   * addition to the contract's fields.
+   */
+  masked_columns: string[] | null;
 }
 
 /** ask.Progress is one step of the ask loop, for progress displays. */
@@ -337,6 +346,12 @@ export interface CellChange {
 export interface Column {
   name: string;
   type: string;
+  /**
+   * Sensitive is set when the column carries the values of a column the
+   * analyst marked sensitive, or is computed by a statement that reads
+   * one (Sensitive.Mark): a model or an agent gets them masked.
+   */
+  sensitive?: boolean;
 }
 
 /**
@@ -784,6 +799,11 @@ export interface ExportRequest {
    */
   question?: string;
   model?: string;
+  /**
+   * IncludeSensitive writes the sensitive columns' values
+   * (Options.IncludeSensitive).
+   */
+  include_sensitive?: boolean;
 }
 
 /**
@@ -814,6 +834,11 @@ export interface ExportResult {
    */
   warnings_said?: (Record<string, string> | null)[];
   elapsed_s: number;
+  /**
+   * MaskedColumns names the columns written masked: sensitive, and
+   * exported without IncludeSensitive.
+   */
+  masked_columns: string[] | null;
   /** Download is set in the browser mode: where the page fetches the file. */
   download?: string;
 }
@@ -1585,6 +1610,11 @@ export interface ProfileColumn {
   histogram: Bin[] | null;
   /** Sampled is true when these figures come from a sample. */
   sampled: boolean;
+  /**
+   * Sensitive is set on a column the analyst marked sensitive, in a
+   * profile an agent is given (Table.Masked): its values are left out.
+   */
+  sensitive?: boolean;
 }
 
 /**

@@ -50,6 +50,7 @@ function answer(over: Partial<Answer> = {}): Answer {
     glossary_used: [],
     context_used: [],
     examples_used: [],
+    masked_columns: [],
     ...over,
   };
 }
