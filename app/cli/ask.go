@@ -16,6 +16,7 @@ import (
 	"querent/engine/ask"
 	"querent/engine/describe"
 	"querent/engine/files"
+	"querent/engine/sensitive"
 )
 
 // ModelFactory connects to the model server at host ("" → $OLLAMA_HOST or
@@ -426,7 +427,7 @@ func (c *CLI) askSQL(ctx context.Context, s *stdio, db engine.Database, p askPar
 	ans.Warnings = append(ans.Warnings, db.Warnings()...)
 	var hide []string
 	if p.agent {
-		hide = engine.SensitiveOf(db).Columns()
+		hide = sensitive.Of(db).Columns()
 	}
 	res, err := db.Run(ctx, p.question, engine.RunOptions{MaxRows: p.maxRows, Timeout: p.timeout, Hide: hide})
 	if err != nil {
@@ -474,7 +475,7 @@ func (c *CLI) finishAsk(s *stdio, p askParams, ans *engine.Answer, err error) in
 		ans.Warnings = append(append([]string{}, p.warnings...), ans.Warnings...)
 	}
 	if p.agent {
-		ans = ans.Masked()
+		ans = sensitive.Masked(ans)
 	}
 	if p.format == "json" {
 		if werr := writeJSON(s.out, ans); werr != nil {

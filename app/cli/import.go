@@ -202,7 +202,7 @@ func (c *CLI) offerSensitive(ctx context.Context, s *stdio, rep *imports.Report)
 		imported[strings.ToLower(t.Name)] = true
 	}
 	var likely []sensitive.Likely
-	for _, l := range sensitive.FindLikely(sch, engine.SensitiveOf(db)) {
+	for _, l := range sensitive.FindLikely(sch, sensitive.Of(db)) {
 		if imported[strings.ToLower(l.Table)] {
 			likely = append(likely, l)
 		}

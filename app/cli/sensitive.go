@@ -136,23 +136,29 @@ func (c *CLI) runSensitive(ctx context.Context, args []string, s *stdio) int {
 		writeJSON(s.out, doc)
 		return 0
 	}
+	printMarks(s, doc, dbf.target)
+	return 0
+}
+
+// printMarks says what was marked and unmarked, the marks, and the columns
+// that look like personal data.
+func printMarks(s *stdio, doc sensitiveDoc, target string) {
 	for _, a := range doc.Added {
 		fmt.Fprintf(s.out, "Marked %s sensitive: no model or agent sees its values.\n", a)
 	}
 	for _, r := range doc.Removed {
 		fmt.Fprintf(s.out, "Unmarked %s: models and agents see its values again.\n", r)
 	}
-	if len(marks) == 0 {
+	if len(doc.Sensitive) == 0 {
 		fmt.Fprintln(s.out, "No column of this database is marked sensitive.")
 	} else {
-		names := make([]string, len(marks))
-		for i, m := range marks {
+		names := make([]string, len(doc.Sensitive))
+		for i, m := range doc.Sensitive {
 			names[i] = m.Name()
 		}
 		fmt.Fprintf(s.out, "Sensitive: %s\n", strings.Join(names, ", "))
 	}
-	printLikely(s, doc.Likely, dbf.target)
-	return 0
+	printLikely(s, doc.Likely, target)
 }
 
 // printLikely offers the columns that look like personal data, with the

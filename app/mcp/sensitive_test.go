@@ -8,6 +8,7 @@ import (
 	"querent/app/mcp"
 	"querent/engine"
 	"querent/engine/ollama/ollamatest"
+	"querent/engine/sensitive"
 )
 
 // TestSensitiveIsMaskedForAgents reproduces issue 28 for MCP: with
@@ -22,7 +23,7 @@ func TestSensitiveIsMaskedForAgents(t *testing.T) {
 		return ollamatest.Answer("SELECT FirstName, Email, lower(Email) AS mail FROM Customer ORDER BY CustomerId LIMIT 3", "Lists customers.")
 	})
 	f := newFixture(t, 1, mcp.Options{Model: modelAt(fake.URL)})
-	f.dbs[0].(engine.SensitiveMarker).SetSensitive(engine.NewSensitive("Customer.Email"))
+	f.dbs[0].(engine.SensitiveMarker).SetSensitive(sensitive.New("Customer.Email"))
 	leaks := func(what string, r result) {
 		t.Helper()
 		if strings.Contains(strings.ToLower(r.text), "@embraer.com.br") || strings.Contains(r.text, "luisg@") {

@@ -16,6 +16,7 @@ import (
 	"querent/engine/files"
 	"querent/engine/glossary"
 	"querent/engine/profile"
+	"querent/engine/sensitive"
 	"querent/engine/words"
 )
 
@@ -135,7 +136,7 @@ func (s *Server) describeTable(ctx context.Context, req *sdk.CallToolRequest, in
 				s.audit(ctx, req, d.DB, "describe_table", in.Table, "", 0, time.Since(start), nil, "")
 				// A marked column's samples and distinct values are
 				// masked: an agent never gets its values.
-				set := engine.SensitiveOf(d.DB)
+				set := sensitive.Of(d.DB)
 				return rawResult(map[string]any{"database": d.Name, "table": set.MaskTable(t), "masked_columns": set.MaskedOf(t),
 					"errors": []engine.ErrorDoc{}})
 			}
@@ -165,7 +166,7 @@ func (s *Server) profileTable(ctx context.Context, req *sdk.CallToolRequest, in 
 		if p, err = s.profiles.Profile(ctx, d.DB, profile.Options{Table: in.Table}); err == nil {
 			if len(p.Tables) == 1 {
 				s.audit(ctx, req, d.DB, "profile_table", in.Table, "", 0, time.Since(start), nil, "")
-				t, masked := p.Tables[0].Masked(engine.SensitiveOf(d.DB))
+				t, masked := p.Tables[0].Masked(sensitive.Of(d.DB))
 				return rawResult(map[string]any{"database": d.Name, "table": t, "masked_columns": masked, "relationships": p.Relationships,
 					"sample_threshold": p.SampleThreshold, "sample_rows": p.SampleRows, "errors": []engine.ErrorDoc{}})
 			}
@@ -206,8 +207,8 @@ func (s *Server) runQuery(ctx context.Context, req *sdk.CallToolRequest, in quer
 	// A marked column reads as NULL wherever an agent's SQL reads it
 	// (SQLite's authorizer), and the answer is masked.
 	ans, err := ask.RunSQL(ctx, d.DB, in.SQL, engine.RunOptions{MaxRows: maxRows, Timeout: s.opts.Timeout,
-		Hide: engine.SensitiveOf(d.DB).Columns()})
-	ans = ans.Masked()
+		Hide: sensitive.Of(d.DB).Columns()})
+	ans = sensitive.Masked(ans)
 	if err != nil {
 		s.audit(ctx, req, d.DB, "run_query", "", in.SQL, 0, time.Since(start), err, "")
 		return errorResult(err, map[string]any{"query": in.SQL})
@@ -331,7 +332,7 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in askIn) (*
 	ans, err := asker.Ask(ctx, in.Question, session, ask.Options{MaxRows: s.opts.MaxRows, Timeout: s.opts.Timeout, Client: client(req) + " ask",
 		NoExplain: in.ExplainResults != nil && !*in.ExplainResults, NoVote: in.Vote != nil && !*in.Vote, Think: in.Think, FollowUp: ask.FollowUpOf(in.FollowUp, ask.FollowUpAuto),
 		ForAgent: true})
-	ans = ans.Masked()
+	ans = sensitive.Masked(ans)
 	ans.Errors = forAgents(ans.Errors)
 	out := s.sized(ans, s.opts.MaxRows)
 	if err != nil {

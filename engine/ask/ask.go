@@ -15,6 +15,7 @@ import (
 	"querent/engine/describe"
 	"querent/engine/glossary"
 	"querent/engine/schemactx"
+	"querent/engine/sensitive"
 	"querent/engine/sqltext"
 	"querent/engine/valuehints"
 	"querent/engine/words"
@@ -47,7 +48,7 @@ type Options struct {
 	// ForAgent is set when the answer goes to an agent (MCP, ask --input):
 	// the marked columns read as NULL wherever the SQL reads them
 	// (engine.RunOptions.Hide), so that no filter over one tells its
-	// values; the face masks the answer (Answer.Masked).
+	// values; the face masks the answer (sensitive.Masked).
 	ForAgent bool
 	// Progress, when set, follows the loop. It may be called from two
 	// goroutines at once (the SQL runs while the model still writes).
@@ -675,7 +676,7 @@ func (a *Asker) success(ctx context.Context, ans *engine.Answer, r attemptResult
 // through Progress as it is written.
 func (a *Asker) explain(ctx context.Context, l *loop, r attemptResult, ans *engine.Answer) (string, []string, *engine.ModelRound, error) {
 	msgs := append(append([]engine.Message(nil), l.msgs...), r.said, engine.Message{Role: "user",
-		Content: renderPrompt("explain.tmpl", map[string]any{"Summary": explainSummary(ans.Masked()), "Empty": ans.RowCount == 0})})
+		Content: renderPrompt("explain.tmpl", map[string]any{"Summary": explainSummary(sensitive.Masked(ans)), "Empty": ans.RowCount == 0})})
 	var buf strings.Builder
 	tokens := 0
 	scanner := fieldScanner{key: "explanation"}

@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"querent/engine"
+	"querent/engine/sensitive"
 	"querent/engine/sqltext"
 )
 
 // What a model is given of the columns the analyst marked sensitive
 // (issue 28): their names and types, so that it can select them, never
-// their values. The connection knows its marks (engine.SensitiveOf); each
+// their values. The connection knows its marks (sensitive.Of); each
 // result's columns are marked by the database's own column metadata, so
 // the rows the model explains come masked (Answer.Masked), and so do:
 //   - the schema's sample rows and distinct values (set.MaskSchema),
@@ -21,7 +22,7 @@ import (
 //     (maskExamples).
 
 // marks are the connection's marked columns (nil: none).
-func (a *Asker) marks() *engine.Sensitive { return engine.SensitiveOf(a.DB) }
+func (a *Asker) marks() *sensitive.Set { return sensitive.Of(a.DB) }
 
 // hide is what a run of the question hides (engine.RunOptions.Hide): the
 // marked columns for an agent, nothing for the analyst.
@@ -34,7 +35,7 @@ func (a *Asker) hide(opts Options) []string {
 
 // valueSchema is s without the marked columns: what the index of stored
 // values reads, so that no value of theirs is ever indexed.
-func valueSchema(s *engine.Schema, set *engine.Sensitive) *engine.Schema {
+func valueSchema(s *engine.Schema, set *sensitive.Set) *engine.Schema {
 	if set.Empty() || s == nil {
 		return s
 	}
@@ -128,4 +129,4 @@ func replaceFold(s, old, repl string) string {
 
 // marksKey tells apart two sets of marks, for the index of stored values
 // built under one of them.
-func marksKey(set *engine.Sensitive) string { return strings.Join(set.Columns(), "\x00") }
+func marksKey(set *sensitive.Set) string { return strings.Join(set.Columns(), "\x00") }

@@ -17,6 +17,7 @@ import (
 	"querent/engine/ask"
 	"querent/engine/ollama"
 	"querent/engine/ollama/ollamatest"
+	"querent/engine/sensitive"
 )
 
 // TestRealOllamaSensitive is issue 28 through a real Ollama server: every
@@ -50,7 +51,7 @@ func TestRealOllamaSensitive(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.Model = m
-	a.DB.(engine.SensitiveMarker).SetSensitive(engine.NewSensitive("Customer.Email"))
+	a.DB.(engine.SensitiveMarker).SetSensitive(sensitive.New("Customer.Email"))
 	ans, err := a.Ask(context.Background(), "List five customers with their email addresses", nil, ask.Options{Today: today, NoVote: true})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"querent/engine"
 	"querent/engine/ask"
 	"querent/engine/ollama/ollamatest"
+	"querent/engine/sensitive"
 )
 
 // emails reads every value of Customer.Email from the file itself.
@@ -47,7 +48,7 @@ func TestSensitiveNeverReachesTheModel(t *testing.T) {
 	ctx := context.Background()
 	r := newRig(t)
 	db := r.asker.DB.(engine.SensitiveMarker)
-	db.SetSensitive(engine.NewSensitive("Customer.Email"))
+	db.SetSensitive(sensitive.New("Customer.Email"))
 	all := emails(t, r.path)
 	r.fake.Respond(func(req ollamatest.Request) ollamatest.Reply {
 		q := req.Messages[len(req.Messages)-1].Content

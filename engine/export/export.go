@@ -15,6 +15,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/files"
+	"querent/engine/sensitive"
 	"querent/engine/words"
 )
 
@@ -306,10 +307,10 @@ func Export(ctx context.Context, db engine.Database, sql, out string, opts Optio
 }
 
 // maskPlan says which of sql's result columns are written masked: those
-// that carry a marked column's values (engine.Sensitive.Mark, from the
+// that carry a marked column's values (sensitive.Set.Mark, from the
 // statement as the database compiles it), unless the export includes them.
 func maskPlan(ctx context.Context, db engine.Database, sql string, opts Options) ([]bool, error) {
-	set := engine.SensitiveOf(db)
+	set := sensitive.Of(db)
 	if set.Empty() || opts.IncludeSensitive {
 		return nil, nil
 	}

@@ -13,6 +13,7 @@ import (
 
 	"querent/engine"
 	"querent/engine/export"
+	"querent/engine/sensitive"
 )
 
 // TestExportMasksSensitive: a column marked sensitive, and one computed
@@ -20,7 +21,7 @@ import (
 // and in an exported view — unless the export includes them.
 func TestExportMasksSensitive(t *testing.T) {
 	db := demo(t)
-	db.SetSensitive(engine.NewSensitive("Customer.Email"))
+	db.SetSensitive(sensitive.New("Customer.Email"))
 	const q = "SELECT FirstName, Email, lower(Email) AS m FROM Customer ORDER BY CustomerId LIMIT 3"
 	dir := t.TempDir()
 	read := func(p string) [][]string {

@@ -169,7 +169,7 @@ func (d *DB) columnsOf(ctx context.Context, fields []pgconn.FieldDescription) []
 // when the connection has marked columns, and once per relation.
 func (d *DB) originsLocked(ctx context.Context, fields []pgconn.FieldDescription) []string {
 	out := make([]string, len(fields))
-	if d.Sensitive().Empty() {
+	if !d.HasMarks() {
 		return out
 	}
 	if d.attnames == nil {

@@ -1,12 +1,15 @@
 package profile
 
-import "querent/engine"
+import (
+	"querent/engine"
+	"querent/engine/sensitive"
+)
 
 // Masked is the table's profile for an agent: each marked column's values
 // left out (min, max, the top values and the histogram, which would reveal
 // them; its counts of nulls and distinct values stay), the column flagged
 // Sensitive, and the names of the masked columns. t itself is not changed.
-func (t *Table) Masked(set *engine.Sensitive) (*Table, []string) {
+func (t *Table) Masked(set *sensitive.Set) (*Table, []string) {
 	names := []string{}
 	if !set.Table(t.Name) {
 		return t, names

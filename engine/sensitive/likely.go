@@ -46,7 +46,7 @@ var (
 // FindLikely returns the columns of sch that look like personal data and
 // are not marked yet: by their names, or by their sample values (most of
 // them email addresses, phone numbers, IBANs or card numbers).
-func FindLikely(sch *engine.Schema, marked *engine.Sensitive) []Likely {
+func FindLikely(sch *engine.Schema, marked *Set) []Likely {
 	out := []Likely{}
 	for _, t := range sch.Tables {
 		if t.Internal {

@@ -272,12 +272,12 @@ func resolve(ctx context.Context, db engine.Database, name string) (Mark, error)
 // views computed from a marked column (a view's column that is one, or any
 // computed column of a view that reads one: Sensitive.Mark over the view's
 // own query, as the database compiles it).
-func (s *Store) Set(ctx context.Context, db engine.Database) (*engine.Sensitive, error) {
+func (s *Store) Set(ctx context.Context, db engine.Database) (*Set, error) {
 	marks, err := s.List(ctx, db)
 	if err != nil {
 		return nil, err
 	}
-	set := engine.NewSensitive()
+	set := New()
 	for _, m := range marks {
 		set.Add(m.Table, m.Column)
 	}
@@ -294,7 +294,7 @@ func (s *Store) Set(ctx context.Context, db engine.Database) (*engine.Sensitive,
 
 // ExpandViews adds to set the columns of sch's views that carry a marked
 // column's values, until no view adds one (a view over a view).
-func ExpandViews(ctx context.Context, db engine.Database, sch *engine.Schema, set *engine.Sensitive) {
+func ExpandViews(ctx context.Context, db engine.Database, sch *engine.Schema, set *Set) {
 	for range 4 {
 		added := false
 		for _, t := range sch.Tables {
@@ -344,7 +344,7 @@ func viewQuery(create string) string {
 // Apply gives db its marks (engine.SensitiveMarker): its results' columns
 // are marked from then on. A database that cannot keep them is left as it
 // is.
-func (s *Store) Apply(ctx context.Context, db engine.Database) (*engine.Sensitive, error) {
+func (s *Store) Apply(ctx context.Context, db engine.Database) (*Set, error) {
 	m, ok := db.(engine.SensitiveMarker)
 	if !ok {
 		return nil, nil
@@ -353,7 +353,7 @@ func (s *Store) Apply(ctx context.Context, db engine.Database) (*engine.Sensitiv
 	if err != nil {
 		return nil, err
 	}
-	set := engine.NewSensitive()
+	set := New()
 	for _, mk := range marks {
 		set.Add(mk.Table, mk.Column)
 	}

@@ -215,7 +215,7 @@ func TestLikely(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, l := range sensitive.FindLikely(sch, engine.NewSensitive("Customer.Phone")) {
+	for _, l := range sensitive.FindLikely(sch, sensitive.New("Customer.Phone")) {
 		got = append(got, l.Name()+":"+l.Kind)
 	}
 	want := []string{"Contact.Mail:email", "ContactCountry.Address:email", "Customer.Email:email", "Customer.Fax:phone", "Employee.Email:email", "Employee.Fax:phone", "Employee.Phone:phone"}

@@ -62,7 +62,7 @@ func (d *DB) Run(ctx context.Context, query string, opts engine.RunOptions) (*en
 	if err != nil {
 		return nil, engine.AsError(err)
 	}
-	d.Sensitive().MarkResult(res)
+	d.MarkResult(res)
 	return res, nil
 }
 

@@ -200,7 +200,6 @@ var en = language{
 		"sensitive.kind.iban":        "IBANs",
 		"sensitive.kind.national_id": "national ids",
 		"sensitive.kind.card":        "card numbers",
-		"sensitive.kind.name":        "its name",
 		"sensitive.export_masked":    "sensitive columns exported masked ({2}): {1}; add --include-sensitive to export their values",
 		"hint.join_it":               "{1} is in a table this query does not read yet; join it.",
 		"hint.table_has":             "{1} has: {2}.",

@@ -184,7 +184,6 @@ var fr = language{
 		"sensitive.kind.iban":         "IBAN",
 		"sensitive.kind.national_id":  "numéros d’identité",
 		"sensitive.kind.card":         "numéros de carte",
-		"sensitive.kind.name":         "son nom",
 		"sensitive.export_masked":     "colonnes sensibles exportées masquées ({2}) : {1} ; ajoutez --include-sensitive pour en exporter les valeurs",
 		"hint.join_it":                "{1} est dans une table que cette requête ne lit pas encore ; joignez-la.",
 		"hint.table_has":              "{1} a : {2}.",

@@ -183,7 +183,6 @@ var zh = language{
 		"sensitive.kind.iban":         "IBAN",
 		"sensitive.kind.national_id":  "身份证号",
 		"sensitive.kind.card":         "卡号",
-		"sensitive.kind.name":         "列名",
 		"sensitive.export_masked":     "敏感列已遮蔽导出（{2}）：{1}；加上 --include-sensitive 可导出其值",
 		"hint.join_it":                "{1} 在此查询尚未读取的表中；请连接该表。",
 		"hint.table_has":              "{1} 的列：{2}。",

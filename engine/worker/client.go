@@ -709,7 +709,7 @@ func (c *Client) Run(ctx context.Context, sql string, opts engine.RunOptions) (*
 	}
 	res := &engine.Result{Query: m.Query, ExecutedSQL: m.ExecutedSQL, Columns: m.Columns, Rows: rows,
 		Truncated: m.Truncated, Elapsed: m.Elapsed, TablesUsed: m.TablesUsed, Warnings: m.Warnings, ColumnsRead: m.ColumnsRead}
-	c.Sensitive().MarkResult(res)
+	c.MarkResult(res)
 	return res, nil
 }
 
