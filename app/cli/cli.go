@@ -70,6 +70,7 @@ func commands() []command {
 // environment, 130 cancelled.
 func (c *CLI) Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := &stdio{in: stdin, out: stdout, err: stderr}
+	ctx = withStderr(ctx, stderr)
 	if len(args) == 0 {
 		c.usage(stderr)
 		return 2
