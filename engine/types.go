@@ -394,6 +394,9 @@ type TableColumn struct {
 type ForeignKey struct {
 	Column     string `json:"column"`
 	References string `json:"references"` // "Table(column)"
+	// Inferred marks a join read from the values (engine/profile), given
+	// to the model as a hint; a database's own foreign keys never are.
+	Inferred bool `json:"inferred,omitempty"`
 }
 
 // Index is one index of a table.

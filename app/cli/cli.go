@@ -59,6 +59,7 @@ func commands() []command {
 		{"export", "export a query's whole result to XLSX or CSV", (*CLI).runExport},
 		{"serve", "open the app in a browser (on this machine only)", (*CLI).runServe},
 		{"history", "list the questions and queries asked so far", (*CLI).runHistory},
+		{"relationships", "the joins between tables, declared and read from the values (list, confirm, drop)", (*CLI).runRelationships},
 		{"glossary", "the business's words of a database, for the model (add, list, remove, check)", (*CLI).runGlossary},
 		{"mcp", "serve the databases to other AI agents (MCP over stdio)", (*CLI).runMCP},
 		{"eval", "measure how well models answer a gold set of questions", (*CLI).runEval},
@@ -110,7 +111,7 @@ Usage: querent <command> [flags] [arguments]
 Commands:
 `, c.version())
 	for _, cmd := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", cmd.name, cmd.summary)
+		fmt.Fprintf(w, "  %-13s %s\n", cmd.name, cmd.summary)
 	}
 	fmt.Fprintf(w, `
 Without --db, commands use the bundled Chinook demo database, so you can try

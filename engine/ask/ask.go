@@ -138,9 +138,16 @@ type Asker struct {
 	// budget does not reach are indexed on the next questions, each with
 	// the same budget.
 	ValueIndex valuehints.IndexOptions
+	// Joins, when set, gives the joins read from the values (engine/profile's
+	// Joins, without those the analyst dropped): the model sees them as
+	// foreign keys marked as inferred, and the pruning follows them.
+	Joins JoinHinter
 
-	mu     sync.Mutex
-	values *valuehints.Index
+	mu sync.Mutex
+	// hints are Joins' hints, read once; hintsRead says they were.
+	hints     map[string][]engine.ForeignKey
+	hintsRead bool
+	values    *valuehints.Index
 	// info describes the model (its window, whether it thinks), read once
 	// (infoRead) by modelInfo; nil when the port cannot say.
 	info     *engine.ModelInfo
@@ -880,6 +887,7 @@ func (a *Asker) prompt(ctx context.Context, question string, session *engine.Ses
 	if err != nil {
 		return built{shown: []string{}, examples: []engine.ExampleUsed{}}, err
 	}
+	s = a.withJoins(ctx, s)
 	// Follow-ups ("and in 2012?") need the earlier questions to find tables.
 	pruneQuery := question
 	var turns []engine.Turn
