@@ -96,16 +96,10 @@ func writeJSON[T any](path string, m map[string]T, when func(T) time.Time) error
 	return files.WriteFileAtomic(path, b, 0o600)
 }
 
-// Relationships are db's joins: declared foreign keys (Inferred false) and
-// joins read from the values (Inferred true), each marked Confirmed when
-// the analyst confirmed it. A dropped one is left out, unless all, where
-// it is listed marked Dropped.
-func (j *Joins) Relationships(ctx context.Context, db engine.Database, all bool) ([]Relationship, error) {
+// Apply is rels (a profile's, just read) with the analyst's choices of db:
+// each marked Confirmed or Dropped, a dropped one left out unless all.
+func (j *Joins) Apply(ctx context.Context, db engine.Database, rels []Relationship, all bool) []Relationship {
 	id := dbIdentity(ctx, db)
-	rels, err := j.read(ctx, db, id)
-	if err != nil {
-		return nil, err
-	}
 	j.mu.Lock()
 	ch := readJSON[choiceEntry](filepath.Join(j.Dir, joinsChoicesFile))[id]
 	j.mu.Unlock()
@@ -119,7 +113,20 @@ func (j *Joins) Relationships(ctx context.Context, db engine.Database, all bool)
 		}
 		out = append(out, r)
 	}
-	return out, nil
+	return out
+}
+
+// Relationships are db's joins: declared foreign keys (Inferred false) and
+// joins read from the values (Inferred true), each marked Confirmed when
+// the analyst confirmed it. A dropped one is left out, unless all, where
+// it is listed marked Dropped.
+func (j *Joins) Relationships(ctx context.Context, db engine.Database, all bool) ([]Relationship, error) {
+	id := dbIdentity(ctx, db)
+	rels, err := j.read(ctx, db, id)
+	if err != nil {
+		return nil, err
+	}
+	return j.Apply(ctx, db, rels, all), nil
 }
 
 // read is db's relationships from the cache, else from a profile (cached

@@ -79,6 +79,7 @@ export const en = {
     joins: 'How the tables join',
     inferred: 'read from the values',
     declared: 'declared',
+    matched: (share: string) => `${share} of the values found`,
     rows: (n: number, count: string) => `${count} row${n === 1 ? '' : 's'}`,
     rowsAnswer: (n: number, count: string) => `${count} row${n === 1 ? '' : 's'}`,
     sampled: (count: string) => `figures from a sample of ${count} rows`,

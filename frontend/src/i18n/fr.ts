@@ -81,6 +81,7 @@ export const fr: Messages = {
     joins: 'Jointures entre les tables',
     inferred: 'déduite des valeurs',
     declared: 'déclarée',
+    matched: (share: string) => `${share} des valeurs retrouvées`,
     rows: (n: number, count: string) => `${count} ligne${n > 1 ? 's' : ''}`,
     rowsAnswer: (n: number, count: string) => `${count} ligne${n > 1 ? 's' : ''}`,
     sampled: (count: string) => `chiffres tirés d’un échantillon de ${count} lignes`,

@@ -77,6 +77,7 @@ export const zh: Messages = {
     joins: '表之间的关联',
     inferred: '由数值推断',
     declared: '已声明',
+    matched: (share: string) => `${share} 的值可匹配`,
     rows: (_n: number, count: string) => `${count} 行`,
     rowsAnswer: (_n: number, count: string) => `${count} 行`,
     sampled: (count: string) => `数据来自 ${count} 行的样本`,
