@@ -58,11 +58,15 @@ func (c *CLI) runSchema(ctx context.Context, args []string, s *stdio) int {
 	}
 	doc.Tables = sch.Tables
 	if j := c.joins(); j != nil {
-		rels, err := j.Relationships(ctx, db, false)
-		if err != nil {
+		// The joins are read under the profile's limits; a database they
+		// cannot be read from still has its schema described.
+		if rels, err := j.Relationships(ctx, db, false); err == nil {
+			doc.Relationships = rels
+		} else if ctx.Err() != nil {
 			return c.schemaFail(s, format, doc, err)
+		} else {
+			doc.Warnings = append(doc.Warnings, "the relationships could not be read from the values: "+engine.AsError(err).Message)
 		}
-		doc.Relationships = rels
 	}
 	if format == "json" {
 		if err := writeJSON(s.out, doc); err != nil {

@@ -24,7 +24,7 @@ import (
 type Joins struct {
 	// Dir is the data folder.
 	Dir string
-	// Budget bounds the profile that reads the joins (default 10 s); its
+	// Budget bounds the profile that reads the joins (default 5 s); its
 	// queries run under the database's own limits (the query worker's
 	// timeout and memory ceiling).
 	Budget time.Duration
@@ -141,7 +141,7 @@ func (j *Joins) read(ctx context.Context, db engine.Database, id string) ([]Rela
 	}
 	budget := j.Budget
 	if budget <= 0 {
-		budget = 10 * time.Second
+		budget = 5 * time.Second
 	}
 	p, err := Profile(ctx, db, Options{Budget: budget})
 	if err != nil {
