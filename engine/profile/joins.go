@@ -129,8 +129,7 @@ func (j *Joins) Relationships(ctx context.Context, db engine.Database, all bool)
 	return j.Apply(ctx, db, rels, all), nil
 }
 
-// read is db's relationships from the cache, else from a profile (cached
-// when it read every table).
+// read is db's relationships from the cache, else from a profile.
 func (j *Joins) read(ctx context.Context, db engine.Database, id string) ([]Relationship, error) {
 	path := filepath.Join(j.Dir, joinsCacheFile)
 	j.mu.Lock()
@@ -149,8 +148,10 @@ func (j *Joins) read(ctx context.Context, db engine.Database, id string) ([]Rela
 	}
 	rels := p.Relationships
 	// A database without a file's identity (a server's) may change under
-	// the same name: its joins are read each time.
-	if len(p.Skipped) == 0 && !strings.HasPrefix(id, "name:") {
+	// the same name: its joins are read each time. A profile that skipped
+	// tables (out of time) is kept too, so that every command does not pay
+	// its budget again: the joins of the skipped tables are not read.
+	if !strings.HasPrefix(id, "name:") {
 		j.mu.Lock()
 		m := readJSON[joinsEntry](path)
 		m[id] = joinsEntry{Database: db.Name(), Relationships: rels, Time: time.Now().UTC()}
