@@ -261,7 +261,8 @@ func TestDialogs(t *testing.T) {
 	if err != nil || got != "/tmp/chosen.sqlite" {
 		t.Errorf("ChooseFile() = %q, %v", got, err)
 	}
-	if f.open.Title == "" || len(f.open.Filters) == 0 || f.open.Filters[0].Pattern != "*.sqlite;*.sqlite3;*.db;*.db3" || f.open.Filters[0].DisplayName != "SQLite databases" {
+	if f.open.Title == "" || len(f.open.Filters) == 0 || !strings.HasPrefix(f.open.Filters[0].Pattern, "*.sqlite;*.sqlite3;*.db;*.db3;") ||
+		!strings.Contains(f.open.Filters[0].Pattern, "*.parquet") || f.open.Filters[0].DisplayName != "SQLite databases and data files" {
 		t.Errorf("open options = %+v", f.open)
 	}
 	files, err := w.svc.Datasets.ChooseImportFiles()

@@ -289,6 +289,25 @@ type OpenOptions struct {
 	// server's files and runs programs on it. Even then the guard denies
 	// the functions and relations that read or change the server.
 	AllowSuperuser bool
+	// Progress, when set, follows the import of a data file (CSV, XLSX,
+	// JSON, Parquet) named in place of a database into its workspace: on
+	// the file's first open, and after it changed. Nil: no progress.
+	Progress func(ImportProgress)
+}
+
+// ImportProgress is how far the import of a data file into its workspace
+// has come (OpenOptions.Progress): the fields of engine/imports' Progress,
+// which the engine's root cannot import.
+type ImportProgress struct {
+	// Phase is "reading" (the first pass: types), "writing" or "done".
+	Phase string
+	// Source is the file being read.
+	Source string
+	// BytesDone and BytesTotal measure the source file read so far.
+	BytesDone, BytesTotal int64
+	// Rows counts the rows done in this phase; RowsTotal is the number to
+	// write (0 while reading).
+	Rows, RowsTotal int64
 }
 
 // Schema describes a database: the JSON of `querent schema --format json`.
@@ -392,6 +411,9 @@ type TableColumn struct {
 type ForeignKey struct {
 	Column     string `json:"column"`
 	References string `json:"references"` // "Table(column)"
+	// Inferred marks a join read from the values (engine/profile), given
+	// to the model as a hint; a database's own foreign keys never are.
+	Inferred bool `json:"inferred,omitempty"`
 }
 
 // Index is one index of a table.

@@ -372,6 +372,9 @@ func (c *CLI) ask(ctx context.Context, s *stdio, p askParams) int {
 		return c.finishAsk(s, p, askAnswer(p, err), err)
 	}
 	asker := srv.Asker(db, name, nil)
+	if j := c.joins(); j != nil {
+		asker.Joins = j
+	}
 	var warnings []string
 	if c.History != nil {
 		h, closeH, herr := c.History(ctx)

@@ -59,6 +59,7 @@ func commands() []command {
 		{"export", "export a query's whole result to XLSX or CSV", (*CLI).runExport},
 		{"serve", "open the app in a browser (on this machine only)", (*CLI).runServe},
 		{"history", "list the questions and queries asked so far", (*CLI).runHistory},
+		{"relationships", "the joins between tables, declared and read from the values (list, confirm, drop)", (*CLI).runRelationships},
 		{"glossary", "the business's words of a database, for the model (add, list, remove, check)", (*CLI).runGlossary},
 		{"sensitive", "columns whose values no model or agent sees (add, remove, list)", (*CLI).runSensitive},
 		{"mcp", "serve the databases to other AI agents (MCP over stdio)", (*CLI).runMCP},
@@ -71,6 +72,7 @@ func commands() []command {
 // environment, 130 cancelled.
 func (c *CLI) Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := &stdio{in: stdin, out: stdout, err: stderr}
+	ctx = withStderr(ctx, stderr)
 	if len(args) == 0 {
 		c.usage(stderr)
 		return 2
@@ -110,7 +112,7 @@ Usage: querent <command> [flags] [arguments]
 Commands:
 `, c.version())
 	for _, cmd := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", cmd.name, cmd.summary)
+		fmt.Fprintf(w, "  %-13s %s\n", cmd.name, cmd.summary)
 	}
 	fmt.Fprintf(w, `
 Without --db, commands use the bundled Chinook demo database, so you can try

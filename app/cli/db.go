@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"flag"
+	"io"
 
 	"querent/engine"
+	"querent/engine/imports"
 )
 
 // Opener opens a database for guarded, read-only use: a SQLite file, a
@@ -37,7 +39,7 @@ const (
 // --require-readonly-role and --allow-superuser on fs.
 func addDBFlags(fs *flag.FlagSet, what, dflt string) *dbFlags {
 	d := &dbFlags{}
-	fs.StringVar(&d.target, "db", "", "the SQLite file or PostgreSQL URL (postgres://user@host/db) "+what+dflt)
+	fs.StringVar(&d.target, "db", "", "the SQLite file, PostgreSQL URL (postgres://user@host/db), or CSV, XLSX, JSON or Parquet file (imported into a workspace in the data folder) "+what+dflt)
 	fs.BoolVar(&d.readOnlyRole, "require-readonly-role", false, readOnlyRoleUsage)
 	fs.BoolVar(&d.allowSuperuser, "allow-superuser", false, allowSuperuserUsage)
 	return d
@@ -47,9 +49,34 @@ func (d *dbFlags) options() engine.OpenOptions {
 	return engine.OpenOptions{RequireReadOnlyRole: d.readOnlyRole, AllowSuperuser: d.allowSuperuser}
 }
 
-// open opens the database the flags name.
+// open opens the database the flags name. A data file named in place of
+// a database (CSV, XLSX, JSON, Parquet) is imported into its workspace on
+// its first open; on a terminal, standard error shows that import's
+// progress as querent import does.
 func (c *CLI) open(ctx context.Context, d *dbFlags) (engine.Database, error) {
-	return c.Open(ctx, d.target, d.options())
+	opts := d.options()
+	if line := newProgress(stderrOf(ctx), "text", "Ctrl-C cancels"); line != nil {
+		opts.Progress = func(p engine.ImportProgress) {
+			importStage(line, imports.Progress{Phase: p.Phase, Source: p.Source, BytesDone: p.BytesDone, BytesTotal: p.BytesTotal, Rows: p.Rows, RowsTotal: p.RowsTotal})
+		}
+		defer line.clear()
+	}
+	return c.Open(ctx, d.target, opts)
+}
+
+// stderrKey is the context key of the running command's standard error.
+type stderrKey struct{}
+
+// withStderr is ctx carrying the command's standard error, for the
+// progress of what happens below the flags (opening a data file).
+func withStderr(ctx context.Context, w io.Writer) context.Context {
+	return context.WithValue(ctx, stderrKey{}, w)
+}
+
+// stderrOf is the standard error that ctx carries, or nil.
+func stderrOf(ctx context.Context) io.Writer {
+	w, _ := ctx.Value(stderrKey{}).(io.Writer)
+	return w
 }
 
 // shown is how a database the user named is shown before it is open (in

@@ -45,7 +45,7 @@ by a cancel request, not left to run until its timeout.
 func (c *CLI) runMCP(ctx context.Context, args []string, s *stdio) int {
 	fs := newFlags("mcp", mcpUsage)
 	var paths []string
-	fs.Var(stringsFlag{&paths}, "db", "a SQLite file or PostgreSQL URL to serve (repeat for several; default: the bundled Chinook demo)")
+	fs.Var(stringsFlag{&paths}, "db", "a SQLite file, PostgreSQL URL, or CSV, XLSX, JSON or Parquet file to serve (repeat for several; default: the bundled Chinook demo)")
 	readOnlyRole := fs.Bool("require-readonly-role", false, readOnlyRoleUsage)
 	allowSuperuser := fs.Bool("allow-superuser", false, allowSuperuserUsage)
 	model := fs.String("model", "", "the Ollama model of the ask tool (default: the best SQL model installed)")

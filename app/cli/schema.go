@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"querent/engine"
+	"querent/engine/profile"
 )
 
 const schemaUsage = `Usage: querent schema [--db FILE|URL] [--format text|json]
@@ -21,10 +22,14 @@ database is described.
 
 // schemaDoc is the JSON of querent schema --format json.
 type schemaDoc struct {
-	Database string            `json:"database"`
-	Tables   []*engine.Table   `json:"tables"`
-	Warnings []string          `json:"warnings"`
-	Errors   []engine.ErrorDoc `json:"errors"`
+	Database string          `json:"database"`
+	Tables   []*engine.Table `json:"tables"`
+	// Relationships are the declared foreign keys (inferred false) and the
+	// joins read from the values (inferred true), without those the
+	// analyst dropped (querent relationships).
+	Relationships []profile.Relationship `json:"relationships"`
+	Warnings      []string               `json:"warnings"`
+	Errors        []engine.ErrorDoc      `json:"errors"`
 }
 
 func (c *CLI) runSchema(ctx context.Context, args []string, s *stdio) int {
@@ -35,7 +40,7 @@ func (c *CLI) runSchema(ctx context.Context, args []string, s *stdio) int {
 	if ok, code := parseFlags(fs, args, s, schemaUsage); !ok {
 		return code
 	}
-	doc := schemaDoc{Database: c.shown(dbf.target), Tables: []*engine.Table{}, Warnings: []string{}, Errors: []engine.ErrorDoc{}}
+	doc := schemaDoc{Database: c.shown(dbf.target), Tables: []*engine.Table{}, Relationships: []profile.Relationship{}, Warnings: []string{}, Errors: []engine.ErrorDoc{}}
 	if fs.NArg() > 0 {
 		return c.schemaFail(s, format, doc, engine.Errorf(engine.CodeUsage, "unexpected argument %q", fs.Arg(0)).WithHint(
 			"name the database with --db FILE"))
@@ -52,6 +57,17 @@ func (c *CLI) runSchema(ctx context.Context, args []string, s *stdio) int {
 		return c.schemaFail(s, format, doc, err)
 	}
 	doc.Tables = sch.Tables
+	if j := c.joins(); j != nil {
+		// The joins are read under the profile's limits; a database they
+		// cannot be read from still has its schema described.
+		if rels, err := j.Relationships(ctx, db, false); err == nil {
+			doc.Relationships = rels
+		} else if ctx.Err() != nil {
+			return c.schemaFail(s, format, doc, err)
+		} else {
+			doc.Warnings = append(doc.Warnings, "the relationships could not be read from the values: "+engine.AsError(err).Message)
+		}
+	}
 	if format == "json" {
 		if err := writeJSON(s.out, doc); err != nil {
 			fmt.Fprintf(s.err, "querent schema: cannot write the output: %v\n", err)
@@ -99,6 +115,12 @@ func writeSchemaText(w io.Writer, doc schemaDoc) error {
 				continue
 			}
 			writeTableText(&b, t)
+		}
+	}
+	if len(doc.Relationships) > 0 {
+		b.WriteString("\nrelationships\n")
+		for _, r := range doc.Relationships {
+			b.WriteString("  " + relationshipText(r) + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -203,4 +225,25 @@ func plural64(n int64, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%s %ss", engine.GroupThousands(n), word)
+}
+
+// relationshipText is one relationship for people: "orders.customer_id →
+// customers.id (inferred, 100% matched)".
+func relationshipText(r profile.Relationship) string {
+	var attrs []string
+	if r.Inferred {
+		attrs = append(attrs, "inferred")
+	} else {
+		attrs = append(attrs, "declared")
+	}
+	if r.Matched != nil {
+		attrs = append(attrs, fmt.Sprintf("%.1f%% matched", *r.Matched*100))
+	}
+	if r.Confirmed {
+		attrs = append(attrs, "confirmed")
+	}
+	if r.Dropped {
+		attrs = append(attrs, "dropped")
+	}
+	return fmt.Sprintf("%s → %s (%s)", r.From, r.To, strings.Join(attrs, ", "))
 }

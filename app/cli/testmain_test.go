@@ -3,9 +3,10 @@ package cli
 import (
 	"testing"
 
-	"querent/engine/enginetest"
+	"querent/app/apptest"
 )
 
 // TestMain keeps the demo database's private copy (and any history) in a
-// temporary data folder, not in the home folder.
-func TestMain(m *testing.M) { enginetest.Main(m) }
+// temporary data folder, not in the home folder, and lets the test binary
+// serve as the query worker of the databases wiring.OpenDatabase opens.
+func TestMain(m *testing.M) { apptest.Main(m) }

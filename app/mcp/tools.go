@@ -382,6 +382,11 @@ func (s *Server) asker(ctx context.Context, d Database, model string) (*ask.Aske
 	a := s.askers[key]
 	if a == nil {
 		a = srv.Asker(d.DB, name, s.opts.History)
+		if dir, err := files.DataDir(); err == nil {
+			// The joins read from the values, without those the analyst
+			// dropped (querent relationships), as join hints.
+			a.Joins = &profile.Joins{Dir: dir}
+		}
 		if s.opts.Glossary != nil {
 			a.Glossary = s.opts.Glossary
 		}

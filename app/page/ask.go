@@ -10,6 +10,8 @@ import (
 
 	"querent/engine"
 	"querent/engine/ask"
+	"querent/engine/files"
+	"querent/engine/profile"
 	"querent/engine/words"
 )
 
@@ -207,6 +209,9 @@ func (q *Ask) asker(ctx context.Context, db engine.Database, set SettingsData, q
 		// A new Asker for a new database or model; the same one otherwise,
 		// so that its index of the stored values is built once.
 		q.a.asker = srv.Asker(db, name, nil)
+		if dir, err := files.DataDir(); err == nil {
+			q.a.asker.Joins = &profile.Joins{Dir: dir}
+		}
 	}
 	q.a.asker.Model = srv.Model
 	q.a.asker.History = h

@@ -61,11 +61,13 @@ func (d *Datasets) Current() (*DatasetInfo, error) {
 // OpenDemo opens the bundled Chinook demo database.
 func (d *Datasets) OpenDemo() (*DatasetInfo, error) { return d.open("") }
 
-// Open opens a SQLite file read-only (or a PostgreSQL database named by its
-// connection URL).
+// Open opens a SQLite file read-only, a PostgreSQL database named by its
+// connection URL, or a CSV, XLSX, JSON or Parquet file, imported on its
+// first open into a workspace in Querent's data folder (and again when it
+// changes) and shown as the file.
 func (d *Datasets) Open(path string) (*DatasetInfo, error) {
 	if strings.TrimSpace(path) == "" {
-		return nil, engine.Errorf(engine.CodeUsage, "no file was given").WithHint("choose a .sqlite or .db file")
+		return nil, engine.Errorf(engine.CodeUsage, "no file was given").WithHint("choose a .sqlite or .db file, or a CSV, XLSX, JSON or Parquet file")
 	}
 	return d.open(path)
 }
@@ -198,14 +200,20 @@ func (d *Datasets) ForgetRecent(path string) ([]RecentFile, error) {
 	return d.Recent()
 }
 
+// dataFilePatterns are the names of the files Querent imports (and opens
+// through a workspace).
+const dataFilePatterns = "*.csv;*.tsv;*.txt;*.xlsx;*.xlsm;*.json;*.jsonl;*.ndjson;*.parquet"
+
 // ChooseFile shows the desktop's open dialog for a database.
 func (d *Datasets) ChooseFile() (string, error) {
 	dl := d.dialogs()
 	if dl == nil {
 		return "", ErrNoDialogs
 	}
-	return dl.OpenFile("Open a SQLite database", []FileFilter{
-		{Name: "SQLite databases", Pattern: "*.sqlite;*.sqlite3;*.db;*.db3"}, {Name: "All files", Pattern: "*"}})
+	return dl.OpenFile("Open a SQLite database or a data file", []FileFilter{
+		{Name: "SQLite databases and data files", Pattern: "*.sqlite;*.sqlite3;*.db;*.db3;" + dataFilePatterns},
+		{Name: "SQLite databases", Pattern: "*.sqlite;*.sqlite3;*.db;*.db3"},
+		{Name: "CSV, Excel, JSON and Parquet files", Pattern: dataFilePatterns}, {Name: "All files", Pattern: "*"}})
 }
 
 // ChooseImportFiles shows the desktop's open dialog for CSV/XLSX files.
@@ -215,7 +223,7 @@ func (d *Datasets) ChooseImportFiles() ([]string, error) {
 		return nil, ErrNoDialogs
 	}
 	return dl.OpenFiles("Choose CSV, XLSX, JSON or Parquet files to import", []FileFilter{
-		{Name: "CSV, Excel, JSON and Parquet files", Pattern: "*.csv;*.tsv;*.txt;*.xlsx;*.xlsm;*.json;*.jsonl;*.ndjson;*.parquet"}, {Name: "All files", Pattern: "*"}})
+		{Name: "CSV, Excel, JSON and Parquet files", Pattern: dataFilePatterns}, {Name: "All files", Pattern: "*"}})
 }
 
 // ChooseNewDatabase shows the desktop's save dialog for an import's target.

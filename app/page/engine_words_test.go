@@ -16,7 +16,9 @@ import (
 // English kept for the Details.
 func TestEngineWordsReachThePage(t *testing.T) {
 	svc, _ := newServices(t)
-	csv := filepath.Join(t.TempDir(), "data.csv")
+	// A CSV named as a database (a CSV named as one opens through its
+	// workspace, issue 27).
+	csv := filepath.Join(t.TempDir(), "data.db")
 	os.WriteFile(csv, []byte("a,b\n1,2\n"), 0o644)
 	_, err := svc.Datasets.Open(csv)
 	d := page.ErrorDoc(err)

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"querent/engine/files"
 	"querent/engine/profile"
 )
 
@@ -44,6 +45,11 @@ func (d *Datasets) Explore(language string) (*Explore, error) {
 		Skipped: p.Skipped, SampleThreshold: p.SampleThreshold, SampleRows: p.SampleRows}
 	if out.Tables == nil {
 		out.Tables = []*profile.Table{}
+	}
+	if dir, err := files.DataDir(); err == nil {
+		// The analyst's choices (querent relationships): a dropped join is
+		// not listed.
+		out.Relationships = (&profile.Joins{Dir: dir}).Apply(ctx, db, p.Relationships, false)
 	}
 	if out.Relationships == nil {
 		out.Relationships = []profile.Relationship{}

@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"context"
 	"strings"
 
 	"querent/engine"
@@ -363,4 +364,40 @@ func unkeyedJoins(sql string, s *engine.Schema) []joinPair {
 		out = append(out, p)
 	}
 	return out
+}
+
+// JoinHinter gives a database's joins read from the values, by table, as
+// foreign keys marked Inferred (profile.Joins).
+type JoinHinter interface {
+	Hints(ctx context.Context, db engine.Database) map[string][]engine.ForeignKey
+}
+
+// withJoins is s with the inferred joins of Joins added to its tables'
+// foreign keys (a copy: s is the database's own); s itself without them.
+func (a *Asker) withJoins(ctx context.Context, s *engine.Schema) *engine.Schema {
+	if a.Joins == nil {
+		return s
+	}
+	a.mu.Lock()
+	if !a.hintsRead {
+		a.hints, a.hintsRead = a.Joins.Hints(ctx, a.DB), true
+	}
+	hints := a.hints
+	a.mu.Unlock()
+	if len(hints) == 0 {
+		return s
+	}
+	c := *s
+	c.Tables = make([]*engine.Table, len(s.Tables))
+	for i, t := range s.Tables {
+		c.Tables[i] = t
+		fks := hints[t.Name]
+		if len(fks) == 0 {
+			continue
+		}
+		tc := *t
+		tc.ForeignKeys = append(append([]engine.ForeignKey{}, t.ForeignKeys...), fks...)
+		c.Tables[i] = &tc
+	}
+	return &c
 }

@@ -153,6 +153,10 @@ type Relationship struct {
 	// Inferred is true for a join read from the values, false for a
 	// declared foreign key.
 	Inferred bool `json:"inferred"`
+	// Confirmed and Dropped are the analyst's choice (Joins.Choose); a
+	// dropped one is not given to the model.
+	Confirmed bool `json:"confirmed,omitempty"`
+	Dropped   bool `json:"dropped,omitempty"`
 
 	ends [4]string // from's table and column, to's table and column (names may hold dots)
 }
@@ -318,6 +322,9 @@ func (p *Database) profileTable(ctx context.Context, db engine.Database, st *eng
 	}
 	stats := describe.ComputeStats(ecols, res.Rows)
 	unique := uniqueColumns(st)
+	// A table that declares no key (an imported file's) has the keys its
+	// values show: a column read whole, without NULLs, every value once.
+	byValues := len(unique) == 0 && !t.Sampled && t.ProfiledRows >= 2
 	vals := make([]engine.Value, len(res.Rows))
 	for j, c := range cols {
 		for i, r := range res.Rows {
@@ -326,7 +333,8 @@ func (p *Database) profileTable(ctx context.Context, db engine.Database, st *eng
 		col := newColumn(c, stats.Stats[j], vals, opts.Bins)
 		col.Sampled = t.Sampled
 		t.Columns = append(t.Columns, col)
-		p.keepValues(t, col, unique[strings.ToLower(c.Name)], vals)
+		key := unique[strings.ToLower(c.Name)] || byValues && col.Nulls == 0 && col.Distinct == t.ProfiledRows
+		p.keepValues(t, col, key, vals)
 	}
 	return t, nil
 }

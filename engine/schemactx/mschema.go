@@ -81,7 +81,7 @@ func renderMSchema(t *engine.Table, opts RenderOptions, bare bool) string {
 }
 
 // mschemaColumn is one column's line, without its parentheses.
-func mschemaColumn(t *engine.Table, c *engine.TableColumn, opts RenderOptions, pk bool, refs map[string]string, bare bool) string {
+func mschemaColumn(t *engine.Table, c *engine.TableColumn, opts RenderOptions, pk bool, refs map[string]engine.ForeignKey, bare bool) string {
 	parts := []string{Ident(opts.Dialect, c.Name) + ": " + shortType(c.Type)}
 	if shortType(c.Type) == "" {
 		parts[0] = Ident(opts.Dialect, c.Name)
@@ -93,7 +93,11 @@ func mschemaColumn(t *engine.Table, c *engine.TableColumn, opts RenderOptions, p
 		parts = append(parts, "not null")
 	}
 	if r, ok := refs[strings.ToLower(c.Name)]; ok {
-		parts = append(parts, "references "+refText(opts.Dialect, r))
+		ref := "references " + refText(opts.Dialect, r.References)
+		if r.Inferred {
+			ref += " (inferred from the values)"
+		}
+		parts = append(parts, ref)
 	}
 	if bare {
 		return strings.Join(parts, ", ")

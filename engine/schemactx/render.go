@@ -152,13 +152,13 @@ func hasSinglePK(t *engine.Table) bool {
 	return n == 1
 }
 
-// columnRefs maps each lowercased column name to the "Table(column)" its
-// first foreign key references.
-func columnRefs(t *engine.Table) map[string]string {
-	refs := map[string]string{}
+// columnRefs maps each lowercased column name to its first foreign key
+// (declared, or inferred from the values).
+func columnRefs(t *engine.Table) map[string]engine.ForeignKey {
+	refs := map[string]engine.ForeignKey{}
 	for _, fk := range t.ForeignKeys {
 		if _, ok := refs[strings.ToLower(fk.Column)]; !ok {
-			refs[strings.ToLower(fk.Column)] = fk.References
+			refs[strings.ToLower(fk.Column)] = fk
 		}
 	}
 	return refs
@@ -168,7 +168,7 @@ func columnRefs(t *engine.Table) map[string]string {
 // PRIMARY KEY (pk) or NOT NULL (notNull), a short default and the table it
 // references. A default is left out when long or when it holds what could
 // start a comment.
-func writeColumn(b *strings.Builder, c *engine.TableColumn, dialect string, pk, notNull bool, refs map[string]string) {
+func writeColumn(b *strings.Builder, c *engine.TableColumn, dialect string, pk, notNull bool, refs map[string]engine.ForeignKey) {
 	b.WriteString(Ident(dialect, c.Name))
 	if typ := shortType(c.Type); typ != "" {
 		b.WriteByte(' ')
@@ -187,7 +187,11 @@ func writeColumn(b *strings.Builder, c *engine.TableColumn, dialect string, pk, 
 	}
 	if r, ok := refs[strings.ToLower(c.Name)]; ok {
 		b.WriteString(" REFERENCES ")
-		b.WriteString(refText(dialect, r))
+		b.WriteString(refText(dialect, r.References))
+		if r.Inferred {
+			// Read from the values, not declared: a hint the model weighs.
+			b.WriteString(" /* inferred from the values */")
+		}
 	}
 }
 

@@ -18,12 +18,14 @@ import (
 	"querent/engine/files"
 	"querent/engine/glossary"
 	"querent/engine/importer"
+	"querent/engine/imports"
 	"querent/engine/ollama"
 	"querent/engine/openai"
 	"querent/engine/postgres"
 	"querent/engine/sensitive"
 	"querent/engine/sqlite"
 	"querent/engine/worker"
+	"querent/engine/workspace"
 )
 
 // OpenDatabase opens what target names: a PostgreSQL database for a
@@ -46,6 +48,9 @@ func OpenDatabase(ctx context.Context, target string, opts engine.OpenOptions) (
 func openDatabase(ctx context.Context, target string, opts engine.OpenOptions) (engine.Database, error) {
 	if postgres.LooksLikeConnString(target) {
 		return postgres.Open(ctx, target, postgres.Options{RequireReadOnlyRole: opts.RequireReadOnlyRole, AllowSuperuser: opts.AllowSuperuser, MaxMemory: MaxMemory()})
+	}
+	if workspace.IsDataFile(target) {
+		return openDataFile(ctx, target, opts)
 	}
 	path := target
 	cfg := worker.Config{Budget: Budget(), Hashes: hashStore{}}
@@ -83,6 +88,34 @@ func openDatabase(ctx context.Context, target string, opts engine.OpenOptions) (
 		cfg.OnClose()
 	}
 	return db, err
+}
+
+// openDataFile opens a CSV, XLSX, JSON or Parquet file named in place of
+// a database: its workspace in Querent's data folder (engine/workspace),
+// imported on the first open and when the file changed, shown as the file.
+func openDataFile(ctx context.Context, target string, opts engine.OpenOptions) (engine.Database, error) {
+	dir, err := files.DataDir()
+	if err != nil {
+		return nil, engine.Errorf(engine.CodeDatabase, "Querent's data folder is unknown: %v", err).WithErr(err).WithHint("set QUERENT_DATA_DIR")
+	}
+	im := NewImporter()
+	defer im.Close()
+	store := &workspace.Store{Dir: filepath.Join(dir, workspace.Folder), Importer: im}
+	var progress func(imports.Progress)
+	if opts.Progress != nil {
+		progress = func(p imports.Progress) {
+			opts.Progress(engine.ImportProgress{Phase: p.Phase, Source: p.Source, BytesDone: p.BytesDone, BytesTotal: p.BytesTotal, Rows: p.Rows, RowsTotal: p.RowsTotal})
+		}
+	}
+	ws, err := store.Open(ctx, target, progress)
+	if err != nil {
+		return nil, err
+	}
+	db, err := OpenDatabase(ctx, ws.Database, engine.OpenOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return workspace.Wrap(db, ws), nil
 }
 
 // hashStore remembers files' sha256 by quick identity in Querent's data

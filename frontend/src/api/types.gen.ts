@@ -854,6 +854,11 @@ export interface ForeignKey {
   column: string;
   /** "Table(column)" */
   references: string;
+  /**
+   * Inferred marks a join read from the values (engine/profile), given
+   * to the model as a hint; a database's own foreign keys never are.
+   */
+  inferred?: boolean;
 }
 
 /** glossary.Entry is one word of the business and what it means. */
@@ -1683,6 +1688,12 @@ export interface Relationship {
    * declared foreign key.
    */
   inferred: boolean;
+  /**
+   * Confirmed and Dropped are the analyst's choice (Joins.Choose); a
+   * dropped one is not given to the model.
+   */
+  confirmed?: boolean;
+  dropped?: boolean;
 }
 
 /**
@@ -2002,8 +2013,10 @@ export interface Services {
      */
     Import(req: ImportRequest): ImportReport | null;
     /**
-     * Open opens a SQLite file read-only (or a PostgreSQL database named by its
-     * connection URL).
+     * Open opens a SQLite file read-only, a PostgreSQL database named by its
+     * connection URL, or a CSV, XLSX, JSON or Parquet file, imported on its
+     * first open into a workspace in Querent's data folder (and again when it
+     * changes) and shown as the file.
      */
     Open(path: string): DatasetInfo | null;
     /** OpenDemo opens the bundled Chinook demo database. */

@@ -500,6 +500,12 @@ class AppState {
       return;
     }
     const inputs = paths.filter((p) => IMPORT_EXTENSIONS.test(p));
+    if (inputs.length === 1) {
+      // One data file opens at once, through its workspace (imported on
+      // its first open, and again when it changes).
+      this.open(inputs[0]);
+      return;
+    }
     if (inputs.length) {
       this.importPreset = inputs;
       this.panel = 'import';

@@ -239,6 +239,17 @@ describe('the app state', () => {
     expect(app.importPreset).toEqual(['/data/a.csv', '/data/b.xlsx']);
   });
 
+  it('opens one dropped data file at once, through its workspace (issue 27)', async () => {
+    const f = fake({ 'Datasets.Open': (p) => ({ ...demo, name: p, path: p, demo: false, title: 'orders.parquet (read-only) — Querent' }) });
+    await app.boot(f.t);
+    f.emit('file:dropped', ['/data/orders.parquet']);
+    await tick();
+    await tick();
+    expect(f.calls.filter((c) => c.target === 'Datasets.Open').map((c) => c.args)).toEqual([['/data/orders.parquet']]);
+    expect(app.panel).not.toBe('import');
+    expect(app.dataset?.name).toBe('/data/orders.parquet');
+  });
+
   it('follows the window title and database changes from Go', async () => {
     const f = fake({});
     await app.boot(f.t);
