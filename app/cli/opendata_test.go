@@ -250,3 +250,29 @@ func TestOpenJSONAndParquetDirectly(t *testing.T) {
 		t.Errorf("files beside the data files: %v", entries)
 	}
 }
+
+// A column of a data file opened directly can be marked sensitive like a
+// database's (issue 28): the marks follow the file (its path and sha256),
+// through its workspace, and an agent gets the column masked.
+func TestOpenDataFileSensitive(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "people.csv")
+	os.WriteFile(csv, []byte("name,email\nAnn,ann@example.com\nBob,bob@example.org\n"), 0o644)
+	c := dataCLI(t, nil)
+	code, out, errs := runWith(t, c, "", "sensitive", "list", "--db", csv)
+	if code != 0 || !strings.Contains(out, "people.email: email addresses") {
+		t.Fatalf("list: exit %d %s %s", code, out, errs)
+	}
+	if code, out, errs = runWith(t, c, "", "sensitive", "add", "--db", csv, "people.email"); code != 0 {
+		t.Fatalf("add: exit %d %s %s", code, out, errs)
+	}
+	code, out, _ = runWith(t, c, "", "sql", "--db", csv, "--format", "json", "SELECT name, upper(email) AS e FROM people")
+	if code != 0 || !strings.Contains(out, `"sensitive": true`) || !strings.Contains(out, "ANN@EXAMPLE.COM") {
+		t.Errorf("the analyst's sql: %s", out)
+	}
+	req := `{"question": "SELECT name, email FROM people WHERE email LIKE 'ann%'", "connection": {"host": "` + csv + `"}}`
+	code, out, _ = runWith(t, c, req, "ask", "--input", "-")
+	if code != 0 || strings.Contains(out, "@example") || !strings.Contains(out, `"row_count": 0`) {
+		t.Errorf("an agent: %s", out)
+	}
+}

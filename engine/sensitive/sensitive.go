@@ -342,16 +342,22 @@ func viewQuery(create string) string {
 }
 
 // Apply gives db its marks (engine.SensitiveMarker): its results' columns
-// are marked from then on. A database that cannot keep them is left as it
-// is.
+// are marked from then on. A database with marks that cannot keep them is
+// an error (it would show their values).
 func (s *Store) Apply(ctx context.Context, db engine.Database) (*Set, error) {
-	m, ok := db.(engine.SensitiveMarker)
-	if !ok {
-		return nil, nil
-	}
 	marks, err := s.List(ctx, db)
 	if err != nil {
 		return nil, err
+	}
+	m, ok := db.(engine.SensitiveMarker)
+	if !ok {
+		if len(marks) > 0 {
+			// Fail closed: a connection that cannot hold the marks would
+			// show their values to a model or an agent.
+			return nil, engine.Errorf(engine.CodeInternal, "this connection (%T) cannot keep the columns marked sensitive", db).WithHint(
+				"report it; until then unmark them with querent sensitive remove, knowing a model will see their values")
+		}
+		return nil, nil
 	}
 	set := New()
 	for _, mk := range marks {

@@ -21,10 +21,11 @@ type DB struct {
 func Wrap(db engine.Database, ws *Workspace) *DB { return &DB{Database: db, ws: ws} }
 
 var (
-	_ engine.Database      = (*DB)(nil)
-	_ engine.Filer         = (*DB)(nil)
-	_ engine.Fingerprinter = (*DB)(nil)
-	_ engine.WarningSayer  = (*DB)(nil)
+	_ engine.Database        = (*DB)(nil)
+	_ engine.Filer           = (*DB)(nil)
+	_ engine.Fingerprinter   = (*DB)(nil)
+	_ engine.WarningSayer    = (*DB)(nil)
+	_ engine.SensitiveMarker = (*DB)(nil)
 )
 
 // Name is the data file's absolute path.
@@ -54,6 +55,23 @@ func (d *DB) Schema(ctx context.Context) (*engine.Schema, error) {
 func (d *DB) WarningWords() []words.Sentence {
 	if w, ok := d.Database.(engine.WarningSayer); ok {
 		return w.WarningWords()
+	}
+	return nil
+}
+
+// SetSensitive gives the workspace database the marks of the data file
+// (engine.SensitiveMarker): a wrapper that dropped them would show a model
+// the values of a column the analyst marked.
+func (d *DB) SetSensitive(m engine.ResultMarker) {
+	if s, ok := d.Database.(engine.SensitiveMarker); ok {
+		s.SetSensitive(m)
+	}
+}
+
+// Sensitive returns the marks given (nil: none).
+func (d *DB) Sensitive() engine.ResultMarker {
+	if s, ok := d.Database.(engine.SensitiveMarker); ok {
+		return s.Sensitive()
 	}
 	return nil
 }
