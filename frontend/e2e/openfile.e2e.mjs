@@ -79,6 +79,9 @@ try {
     const names = await page.$$eval(`${tid('preview-table')} [data-testid="import-col-name"]`, (els) => els.map((e) => e.value));
     check(names.includes('address_city') && preview.includes('address.city') && preview.includes('City 1'),
       `the JSON's nested address is a column address_city (from address.city): ${names.join(', ')}`);
+    const how = await page.locator(tid('import-format')).first().innerText();
+    check(/JSON/.test(how) && (await page.locator(tid('import-encoding')).count()) === 0,
+      `a JSON file says how it is read, with no encoding or separator to choose: ${how}`);
     await shot('json-preview');
     const target = join(files, `shop-${lang}.sqlite`);
     await page.fill(tid('import-target'), target);

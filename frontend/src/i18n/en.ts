@@ -915,6 +915,8 @@ export const en = {
     detectedHeader: (what: string) => `${what} (detected)`,
     none: 'none',
     numberOrNone: 'a number, or none',
+    readFormat: (format: string): string =>
+      format === 'parquet' ? 'Read as Parquet: its fields are the columns, typed from the file.' : format === 'json_lines' ? 'Read as JSON Lines: one object per line, its keys the columns (nested objects as key_subkey).' : 'Read as JSON: an array of objects, their keys the columns (nested objects as key_subkey).',
     sample: (n: string) => `A sample: the types, reasons and counts come from the first ${n} rows of a large file; the import checks every value.`,
     noHeaderCol: '(no header)',
     nameOf: (col: string) => `name of column ${col}`,

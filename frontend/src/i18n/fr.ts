@@ -920,6 +920,8 @@ export const fr: Messages = {
     detectedHeader: (what) => `${what} (détecté)`,
     none: 'aucune',
     numberOrNone: 'un nombre, ou aucune',
+    readFormat: (format: string): string =>
+      format === 'parquet' ? 'Lu comme Parquet : ses champs sont les colonnes, typées depuis le fichier.' : format === 'json_lines' ? 'Lu comme JSON Lines : un objet par ligne, ses clés sont les colonnes (objets imbriqués en clé_sousclé).' : 'Lu comme JSON : un tableau d’objets, leurs clés sont les colonnes (objets imbriqués en clé_sousclé).',
     sample: (n) => `Un échantillon : les types, raisons et comptes viennent des ${n} premières lignes d’un gros fichier ; l’import vérifie chaque valeur.`,
     noHeaderCol: '(sans en-tête)',
     nameOf: (col) => `nom de la colonne ${col}`,

@@ -908,6 +908,8 @@ export const zh: Messages = {
     detectedHeader: (what) => `${what}（识别）`,
     none: '无',
     numberOrNone: '一个数字，或“无”',
+    readFormat: (format: string): string =>
+      format === 'parquet' ? '按 Parquet 读取：其字段即各列，类型取自文件。' : format === 'json_lines' ? '按 JSON Lines 读取：每行一个对象，键即各列（嵌套对象为 键_子键）。' : '按 JSON 读取：对象数组，键即各列（嵌套对象为 键_子键）。',
     sample: (n) => `这是一个样本：类型、原因和计数来自大文件的前 ${n} 行；导入时会检查每个值。`,
     noHeaderCol: '（无标题）',
     nameOf: (col) => `列 ${col} 的名称`,
