@@ -67,6 +67,11 @@ try {
     const track = await view.locator('[data-table="Track"]').innerText();
     check(/3[ ,.\u202f]?503/.test(track), `the Track card should say its 3,503 rows: ${track.slice(0, 200)}`);
     check((await view.locator('[data-table="Track"] .nullbar').count()) > 0, 'the Track card has no null bars');
+    // A number or a date with many values: a small histogram and its range.
+    const inv = view.locator('[data-table="Invoice"]');
+    check((await inv.locator(tid('start-histogram')).count()) > 0, 'the Invoice card has no histogram');
+    const range = (await inv.locator(tid('start-range')).allInnerTexts()).join(' | ');
+    check(/2009/.test(range) && /2013/.test(range), `the Invoice card gives InvoiceDate's range: ${range}`);
     const joins = await view.locator(tid('start-joins')).innerText();
     check(joins.includes('Track.AlbumId') && joins.includes('Album.AlbumId'), `the joins: ${joins.slice(0, 200)}`);
     const suggestions = await view.locator(tid('start-suggestion')).allInnerTexts();

@@ -85,6 +85,7 @@ export const en = {
     sampled: (count: string) => `figures from a sample of ${count} rows`,
     nulls: (pct: string) => `${pct} empty`,
     distinct: (count: string) => `${count} distinct`,
+    range: (min: string, max: string) => `from ${min} to ${max}`,
     view: 'view',
     more: (n: number) => `and ${n} more column${n === 1 ? '' : 's'}`,
     skipped: 'Left out:',

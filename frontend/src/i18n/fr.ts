@@ -87,6 +87,7 @@ export const fr: Messages = {
     sampled: (count: string) => `chiffres tirés d’un échantillon de ${count} lignes`,
     nulls: (pct: string) => `${pct} vides`,
     distinct: (count: string) => `${count} distinctes`,
+    range: (min: string, max: string) => `de ${min} à ${max}`,
     view: 'vue',
     more: (n: number) => `et ${n} autre${n > 1 ? 's' : ''} colonne${n > 1 ? 's' : ''}`,
     skipped: 'Laissées de côté :',

@@ -83,6 +83,7 @@ export const zh: Messages = {
     sampled: (count: string) => `数据来自 ${count} 行的样本`,
     nulls: (pct: string) => `${pct} 为空`,
     distinct: (count: string) => `${count} 个不同值`,
+    range: (min: string, max: string) => `从 ${min} 到 ${max}`,
     view: '视图',
     more: (n: number) => `还有 ${n} 列`,
     skipped: '未分析：',
