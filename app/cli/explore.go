@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"querent/engine"
 	"querent/engine/profile"
 )
 
 const exploreUsage = `Usage: querent explore [--db FILE|URL] [--format text|json] [--language en|fr|zh]
+                       [--model NAME [--ollama HOST|--llm-url URL]]
 
 Profiles the database for a first look: per table the rows, per column the
 declared and observed types, NULLs, distinct values, min and max (numbers,
@@ -20,6 +22,11 @@ occur in another table's key); and 5 to 10 suggested questions, each with
 its SQL already run under the guard. Tables past 200,000 rows are profiled
 from their first 100,000 rows; the output says "sampled". Without --db, the
 bundled Chinook demo database is profiled.
+
+With --model, a local model reads the profile (never the values of columns
+marked sensitive) and proposes up to 5 more questions; each one's SQL runs
+under the guard, and only those that run and return rows are kept (kind
+"model").
 `
 
 // exploreDoc is the JSON of querent explore --format json.
@@ -42,6 +49,9 @@ func (c *CLI) runExplore(ctx context.Context, args []string, s *stdio) int {
 	fs.Var(enumFlag{&format, []string{"text", "json"}}, "format", "output: text (for people) or json")
 	language := "en"
 	fs.Var(enumFlag{&language, profile.Languages}, "language", "the suggested questions' language: en, fr or zh")
+	model := fs.String("model", "", "a model that proposes more questions from the profile (only those whose SQL runs and returns rows are kept)")
+	host := fs.String("ollama", "", "the Ollama server of --model (default $OLLAMA_HOST or 127.0.0.1:11434)")
+	llmURL := addLLMURLFlag(fs)
 	if ok, code := parseFlags(fs, args, s, exploreUsage); !ok {
 		return code
 	}
@@ -66,6 +76,13 @@ func (c *CLI) runExplore(ctx context.Context, args []string, s *stdio) int {
 	doc.SampleThreshold, doc.SampleRows = p.SampleThreshold, p.SampleRows
 	if doc.Suggestions, err = profile.Suggest(ctx, db, p, language, 0); err != nil {
 		return c.exploreFail(s, format, doc, err)
+	}
+	if *model != "" {
+		more, werr := c.proposed(ctx, db, p, *model, *host, *llmURL, language, doc.Suggestions)
+		doc.Suggestions = append(doc.Suggestions, more...)
+		if werr != "" {
+			doc.Warnings = append(doc.Warnings, werr)
+		}
 	}
 	if format == "json" {
 		if err := writeJSON(s.out, doc); err != nil {
@@ -155,4 +172,27 @@ func exploreText(doc exploreDoc) string {
 		fmt.Fprintf(&b, "\nnot profiled: %s\n", sk)
 	}
 	return b.String()
+}
+
+// proposed asks the model for up to 5 more questions (profile.Propose);
+// a model that cannot be reached or answers badly is a warning, the
+// template questions stand.
+func (c *CLI) proposed(ctx context.Context, db engine.Database, p *profile.Database, model, host, llmURL, language string,
+	have []profile.Suggestion) ([]profile.Suggestion, string) {
+	conn, err := c.connector(host, llmURL)
+	if err == nil && conn == nil {
+		err = engine.Errorf(engine.CodeInternal, "this build talks to no model")
+	}
+	var m engine.Model
+	if err == nil {
+		m, err = conn(host, 2*time.Minute)
+	}
+	var more []profile.Suggestion
+	if err == nil {
+		more, err = profile.Propose(ctx, db, p, m, model, language, 5, have, 0)
+	}
+	if err != nil {
+		return more, "the model proposed no questions (" + engine.AsError(err).Message + "); the questions above come from the profile"
+	}
+	return more, ""
 }

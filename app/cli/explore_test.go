@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"querent/engine/ollama/ollamatest"
 )
 
 func TestExploreCommand(t *testing.T) {
@@ -73,5 +75,40 @@ func TestExploreCommand(t *testing.T) {
 	code, out, _ = run(t, "", "explore", "--format", "json", "--db", "no-such-file.sqlite")
 	if code == 0 || !strings.Contains(out, `"type": "database"`) {
 		t.Errorf("a missing file: code %d, %.300s", code, out)
+	}
+}
+
+// TestExploreWithAModel: --model adds the model's questions that run and
+// return rows (kind "model") after the profile's; a model that cannot be
+// reached leaves a warning and the profile's questions.
+func TestExploreWithAModel(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.Reply{Content: `{"questions": [
+		{"question": "Which genres have the most tracks?", "sql": "SELECT g.Name, count(*) AS n FROM Track t JOIN Genre g USING (GenreId) GROUP BY 1 ORDER BY 2 DESC LIMIT 10"},
+		{"question": "Drop it all", "sql": "DROP TABLE Track"}]}`})
+	c := askCLI(t, fake)
+	code, out, errs := runWith(t, c, "", "explore", "--model", "qwen2.5-coder:7b", "--format", "json")
+	var doc struct {
+		Suggestions []struct {
+			Question, Kind string
+			RowCount       int `json:"row_count"`
+		} `json:"suggestions"`
+		Warnings []string `json:"warnings"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil {
+		t.Fatalf("exit %d %s %s", code, out, errs)
+	}
+	last := doc.Suggestions[len(doc.Suggestions)-1]
+	models := 0
+	for _, s := range doc.Suggestions {
+		if s.Kind == "model" {
+			models++
+		}
+	}
+	if models != 1 || last.Kind != "model" || last.RowCount != 10 || len(doc.Warnings) != 0 {
+		t.Errorf("suggestions %+v warnings %v", doc.Suggestions, doc.Warnings)
+	}
+	code, out, _ = runWith(t, c, "", "explore", "--model", "qwen2.5-coder:7b", "--ollama", "127.0.0.1:1", "--format", "json")
+	if code != 0 || !strings.Contains(out, "the model proposed no questions") {
+		t.Errorf("no model: exit %d %s", code, out)
 	}
 }
