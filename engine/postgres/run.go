@@ -578,7 +578,11 @@ func (d *DB) Run(ctx context.Context, query string, opts engine.RunOptions) (*en
 			return d.runFailure(ctx, query, a, len(wrapPrefix), opts.Timeout, err)
 		}
 		res.Columns = d.columnsOf(ctx, fields)
-		res.ColumnsRead = d.validation(ctx, a, nil).ColumnsRead
+		if d.HasMarks() {
+			// What the statement read, for the marks (a catalog read the
+			// first time, cached after).
+			res.ColumnsRead = d.validation(ctx, a, nil).ColumnsRead
+		}
 		return nil
 	})
 	if err != nil {
