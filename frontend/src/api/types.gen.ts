@@ -178,6 +178,15 @@ export interface Answer {
    * for direct SQL). An addition to the contract's fields.
    */
   glossary_used: GlossaryUse[] | null;
+  /**
+   * MaskedColumns names the result columns whose values this document
+   * carries masked (MaskText): columns the analyst marked sensitive, or
+   * computed from one, in what an agent is given (MCP, ask --input) and
+   * what a model saw. Empty where the values are shown (the analyst's
+   * own command line and page mark them instead: Column.Sensitive). An
+   * addition to the contract's fields.
+   */
+  masked_columns: string[];
 }
 
 /** ask.Progress is one step of the ask loop, for progress displays. */
@@ -247,6 +256,12 @@ export type Cell = Value;
 export interface Column {
   name: string;
   type: string;
+  /**
+   * Sensitive is set when the column carries the values of a column the
+   * analyst marked sensitive, or is computed by a statement that reads
+   * one (Sensitive.Mark): a model or an agent gets them masked.
+   */
+  sensitive?: boolean;
 }
 
 /**
@@ -689,6 +704,11 @@ export interface ExportRequest {
    */
   question?: string;
   model?: string;
+  /**
+   * IncludeSensitive writes the sensitive columns' values
+   * (Options.IncludeSensitive).
+   */
+  include_sensitive?: boolean;
 }
 
 /**
@@ -719,6 +739,11 @@ export interface ExportResult {
    */
   warnings_said?: (Record<string, string> | null)[];
   elapsed_s: number;
+  /**
+   * MaskedColumns names the columns written masked: sensitive, and
+   * exported without IncludeSensitive.
+   */
+  masked_columns: string[] | null;
   /** Download is set in the browser mode: where the page fetches the file. */
   download?: string;
 }
@@ -1477,6 +1502,11 @@ export interface ProfileColumn {
   histogram: Bin[] | null;
   /** Sampled is true when these figures come from a sample. */
   sampled: boolean;
+  /**
+   * Sensitive is set on a column the analyst marked sensitive, in a
+   * profile an agent is given (Table.Masked): its values are left out.
+   */
+  sensitive?: boolean;
 }
 
 /**
@@ -1572,6 +1602,42 @@ export interface SavedConnection {
 export interface Schema {
   database: string;
   tables: Table[] | null;
+}
+
+/**
+ * sensitive.Likely is a column that looks like personal data: offered to the
+ * analyst at import and on open, never marked silently.
+ */
+export interface SensitiveLikely {
+  table: string;
+  column: string;
+  /**
+   * Kind is what it looks like: email, phone, iban, national_id or
+   * card (words key sensitive.kind.KIND).
+   */
+  kind: string;
+  /**
+   * By is "name" when its name says it, "values" when its sample values
+   * do.
+   */
+  by: string;
+}
+
+/**
+ * page.SensitiveList is the open database's marks and the columns that look
+ * like personal data and are not marked yet (offered, never marked
+ * silently).
+ */
+export interface SensitiveList {
+  marks: SensitiveMark[];
+  likely: SensitiveLikely[];
+}
+
+/** sensitive.Mark is one column marked sensitive. */
+export interface SensitiveMark {
+  table: string;
+  column: string;
+  marked_at: string;
 }
 
 /**
@@ -2092,6 +2158,27 @@ export interface Services {
     List(): GlossaryStatus[] | null;
     /** Remove removes the entry of term. */
     Remove(term: string): void;
+  };
+  /**
+   * Sensitive is the open database's columns marked sensitive, as the
+   * page's schema view shows and edits them: a marked column's values are
+   * shown to the analyst only, a model or an agent gets them masked. The
+   * marks live in the same file as the command line's (querent sensitive,
+   * sensitive.OpenDefault: Querent's data folder), so both faces share them.
+   */
+  Sensitive: {
+    /**
+     * Add marks the column ("Table.Column") sensitive, a name that is no
+     * column refused with the closest names, and gives the open database its
+     * marks again: the next answers are marked and the model never gets the
+     * column's values (the asker rebuilds its value index when the marks
+     * change).
+     */
+    Add(name: string): SensitiveList;
+    /** List returns the open database's marks and its likely columns. */
+    List(): SensitiveList;
+    /** Remove unmarks the column: models and agents see its values again. */
+    Remove(name: string): SensitiveList;
   };
 }
 

@@ -48,6 +48,7 @@ function answer(over: Partial<Answer> = {}): Answer {
     warnings: [],
     tables_shown: null,
     glossary_used: [],
+    masked_columns: [],
     context_used: [],
     examples_used: [],
     ...over,

@@ -12,7 +12,7 @@ function answer(over: Partial<Answer> = {}): Answer {
     question: null, query: 'SELECT 1 AS n', executed_sql: '', columns: [{ name: 'n', type: 'INTEGER' }], results: [{ n: 1 }], row_count: 1,
     truncated: false, execution_time_s: 0.001, stats: {}, optimization_hints: [], visualization_suggestion: 'table', visualization_reason: '',
     visualization_reasons: {}, visualization: { type: 'table', x: '', y: [], series: '', x_axis: '', y2: [], time_unit: '' }, explanation: '', follow_up_questions: [], tables_used: [], session_context: {}, model: null, attempts: [],
-    time_to_rows_s: null, model_stats: null, errors: [], warnings: [], tables_shown: null, examples_used: [], glossary_used: [], context_used: [], confidence: null, ...over,
+    time_to_rows_s: null, model_stats: null, errors: [], warnings: [], tables_shown: null, examples_used: [], glossary_used: [], masked_columns: [], context_used: [], confidence: null, ...over,
   };
 }
 
