@@ -30,7 +30,7 @@ function fake(impl: Record<string, Handler> = {}) {
   return { t, calls, emit, listening };
 }
 
-const exported: ExportResult = { path: '/tmp/x.csv', format: 'csv', rows: 3, truncated: false, sheets: [], warnings: [], elapsed_s: 0.1 };
+const exported: ExportResult = { path: '/tmp/x.csv', format: 'csv', rows: 3, truncated: false, sheets: [], warnings: [], elapsed_s: 0.1, masked_columns: [] };
 const report: ImportReport = { database: '/tmp/sales.sqlite', elapsed_s: 0.2, warnings: [], errors: [], tables: [] };
 
 describe('the calls of the dialogs', () => {
