@@ -81,16 +81,17 @@ type Deps struct {
 
 // Services are the bound services of one window (or one browser page).
 type Services struct {
-	Datasets *Datasets
-	Ask      *Ask
-	Results  *Results
-	Export   *Export
-	Settings *Settings
-	Evaluate *Evaluate
-	History  *History
-	Glossary *Glossary
-	Board    *Board
-	app      *app
+	Datasets  *Datasets
+	Ask       *Ask
+	Results   *Results
+	Export    *Export
+	Settings  *Settings
+	Evaluate  *Evaluate
+	History   *History
+	Glossary  *Glossary
+	Board     *Board
+	Sensitive *Sensitive
+	app       *app
 }
 
 // app is the state the services share: the open database, the
@@ -131,7 +132,7 @@ func New(deps Deps, events Events, dialogs Dialogs) *Services {
 		}
 	}
 	return &Services{Datasets: &Datasets{a}, Ask: &Ask{a}, Results: &Results{a}, Export: &Export{a}, Settings: &Settings{a}, Evaluate: &Evaluate{a}, History: &History{a},
-		Glossary: &Glossary{a}, Board: &Board{a}, app: a}
+		Glossary: &Glossary{a}, Board: &Board{a}, Sensitive: &Sensitive{a}, app: a}
 }
 
 // SetEvents sets where events go.
@@ -175,7 +176,7 @@ func (s *Services) Close() {
 
 // Bindings lists the services for Wails' Bind option.
 func (s *Services) Bindings() []any {
-	return []any{s.Datasets, s.Ask, s.Results, s.Export, s.Settings, s.Evaluate, s.History, s.Glossary, s.Board}
+	return []any{s.Datasets, s.Ask, s.Results, s.Export, s.Settings, s.Evaluate, s.History, s.Glossary, s.Board, s.Sensitive}
 }
 
 // stem names the open database for the files made from it: the file's

@@ -69,7 +69,8 @@ func New(svc *page.Services, assets fs.FS) (*Server, error) {
 			"Datasets": reflect.ValueOf(svc.Datasets), "Ask": reflect.ValueOf(svc.Ask), "Results": reflect.ValueOf(svc.Results),
 			"Export": reflect.ValueOf(svc.Export), "Settings": reflect.ValueOf(svc.Settings), "Evaluate": reflect.ValueOf(svc.Evaluate),
 			"History": reflect.ValueOf(svc.History), "Glossary": reflect.ValueOf(svc.Glossary),
-			"Board": reflect.ValueOf(svc.Board),
+			"Board":     reflect.ValueOf(svc.Board),
+			"Sensitive": reflect.ValueOf(svc.Sensitive),
 		}}
 	svc.SetEvents(s)
 	return s, nil

@@ -61,6 +61,7 @@ import (
 	"querent/engine/glossary"
 	"querent/engine/imports"
 	"querent/engine/profile"
+	"querent/engine/sensitive"
 )
 
 // Output is where the generated file goes, from the module's root.
@@ -116,6 +117,10 @@ var nonNull = map[string]string{
 	"engine.Answer.Attempts":          "NewAnswer",
 	"engine.Answer.Errors":            "NewAnswer",
 	"engine.Answer.Warnings":          "NewAnswer",
+	"engine.Answer.MaskedColumns":     "NewAnswer",
+	// Sensitive.List and change make both lists.
+	"page.SensitiveList.Marks":  "Sensitive.list",
+	"page.SensitiveList.Likely": "Sensitive.list",
 	// Evaluate.Run makes every list of its result.
 	"page.EvalResult.Models":   "Evaluate.Run",
 	"page.EvalResult.Items":    "Evaluate.Run",
@@ -149,6 +154,8 @@ var renames = map[reflect.Type]string{
 	reflect.TypeFor[board.Pin]():        "BoardPin",
 	reflect.TypeFor[board.Snapshot]():   "BoardSnapshot",
 	reflect.TypeFor[board.Change]():     "BoardChange",
+	reflect.TypeFor[sensitive.Mark]():   "SensitiveMark",
+	reflect.TypeFor[sensitive.Likely](): "SensitiveLikely",
 }
 
 // union is a string union generated from Go constants.

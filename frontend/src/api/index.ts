@@ -169,6 +169,15 @@ export const Board = {
   Cancel: () => call('Board', 'Cancel'),
 };
 
+export const Sensitive = {
+  /** The open database's columns marked sensitive and the likely ones not marked yet (offered, never marked silently). */
+  List: () => call('Sensitive', 'List'),
+  /** Marks a column ("Table.Column") sensitive; a wrong name is refused with the closest ones. */
+  Add: (name: string) => call('Sensitive', 'Add', name),
+  /** Unmarks a column: models and agents see its values again. */
+  Remove: (name: string) => call('Sensitive', 'Remove', name),
+};
+
 export const Export = {
   ChooseFile: (defaultName: string) => call('Export', 'ChooseFile', defaultName),
   Run: (req: ExportRequest) => some(call('Export', 'Run', req)),

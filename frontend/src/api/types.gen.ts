@@ -186,7 +186,7 @@ export interface Answer {
    * own command line and page mark them instead: Column.Sensitive). An
    * addition to the contract's fields.
    */
-  masked_columns: string[] | null;
+  masked_columns: string[];
 }
 
 /** ask.Progress is one step of the ask loop, for progress displays. */
@@ -1724,6 +1724,42 @@ export interface Schema {
 }
 
 /**
+ * sensitive.Likely is a column that looks like personal data: offered to the
+ * analyst at import and on open, never marked silently.
+ */
+export interface SensitiveLikely {
+  table: string;
+  column: string;
+  /**
+   * Kind is what it looks like: email, phone, iban, national_id or
+   * card (words key sensitive.kind.KIND).
+   */
+  kind: string;
+  /**
+   * By is "name" when its name says it, "values" when its sample values
+   * do.
+   */
+  by: string;
+}
+
+/**
+ * page.SensitiveList is the open database's marks and the columns that look
+ * like personal data and are not marked yet (offered, never marked
+ * silently).
+ */
+export interface SensitiveList {
+  marks: SensitiveMark[];
+  likely: SensitiveLikely[];
+}
+
+/** sensitive.Mark is one column marked sensitive. */
+export interface SensitiveMark {
+  table: string;
+  column: string;
+  marked_at: string;
+}
+
+/**
  * engine.Session is a conversation with one database, so that follow-up questions
  * work ("and among those, how many are in Europe?"). The app keeps it in
  * memory, the command line in a file (--session), the sub-agent contract in
@@ -2287,6 +2323,27 @@ export interface Services {
     SetNote(id: string, note: string): BoardPin | null;
     /** Unpin takes the card id off the board. */
     Unpin(id: string): void;
+  };
+  /**
+   * Sensitive is the open database's columns marked sensitive, as the
+   * page's schema view shows and edits them: a marked column's values are
+   * shown to the analyst only, a model or an agent gets them masked. The
+   * marks live in the same file as the command line's (querent sensitive,
+   * sensitive.OpenDefault: Querent's data folder), so both faces share them.
+   */
+  Sensitive: {
+    /**
+     * Add marks the column ("Table.Column") sensitive, a name that is no
+     * column refused with the closest names, and gives the open database its
+     * marks again: the next answers are marked and the model never gets the
+     * column's values (the asker rebuilds its value index when the marks
+     * change).
+     */
+    Add(name: string): SensitiveList;
+    /** List returns the open database's marks and its likely columns. */
+    List(): SensitiveList;
+    /** Remove unmarks the column: models and agents see its values again. */
+    Remove(name: string): SensitiveList;
   };
 }
 

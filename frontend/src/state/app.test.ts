@@ -48,9 +48,9 @@ function answer(over: Partial<Answer> = {}): Answer {
     warnings: [],
     tables_shown: null,
     glossary_used: [],
+    masked_columns: [],
     context_used: [],
     examples_used: [],
-    masked_columns: [],
     ...over,
   };
 }
