@@ -230,7 +230,7 @@ e2e: check-go frontend
 ifeq ($(QUERENT_QUICK),)
 	@command -v chromium >/dev/null || { echo "the browser tests need Chromium: apt-get install chromium (make test installs it as root)"; exit 1; }
 	@mkdir -p $(REPORTS)
-	QUERENT_E2E=1 QUERENT_REQUIRE_POSTGRES=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^Test(EndToEnd|ConnectEndToEnd|LanguagesEndToEnd|VerifiedEndToEnd|ConfidenceEndToEnd|GlossaryEndToEnd|ThreadEndToEnd|BoardEndToEnd|OpenFileEndToEnd|OpenAIEndToEnd|ModelPickerEndToEnd|ChartsEndToEnd|StartEndToEnd)$$' -v ./app/web
+	QUERENT_E2E=1 QUERENT_REQUIRE_POSTGRES=1 QUERENT_REPORT_DIR=$(REPORTS) $(GO) test -count=1 -run '^Test(EndToEnd|ConnectEndToEnd|LanguagesEndToEnd|VerifiedEndToEnd|ConfidenceEndToEnd|GlossaryEndToEnd|ThreadEndToEnd|BoardEndToEnd|OpenFileEndToEnd|SensitiveEndToEnd|OpenAIEndToEnd|ModelPickerEndToEnd|ChartsEndToEnd|StartEndToEnd)$$' -v ./app/web
 else
 	@echo "e2e: the browser tests are skipped (QUERENT_QUICK)"
 endif

@@ -382,6 +382,7 @@ export const en = {
     draftSaveFailedHint: 'choose another place to save it',
   },
   grid: {
+    sensitive: 'Sensitive: shown to you only; a model or an agent gets it masked',
     label: 'Result rows',
     selectAll: 'Select every row',
     selectAllTitle: 'Select all (Ctrl+A)',
@@ -514,6 +515,7 @@ export const en = {
     outliers: 'Outliers',
   },
   export: {
+    includeSensitive: (cols: string) => `Include the sensitive columns' values (${cols}); without it they are written [masked]`,
     title: 'Export the result',
     histogramOf: (column: string) => `Histogram of ${column}`,
     exported: (n: number, count: string) => `Exported ${count} row${n === 1 ? '' : 's'} to`,

@@ -388,6 +388,7 @@ export const fr: Messages = {
     draftSaveFailedHint: 'choisissez un autre emplacement',
   },
   grid: {
+    sensitive: 'Sensible : montrée à vous seul ; un modèle ou un agent la reçoit masquée',
     label: 'Lignes du résultat',
     selectAll: 'Sélectionner toutes les lignes',
     selectAllTitle: 'Tout sélectionner (Ctrl+A)',
@@ -519,6 +520,7 @@ export const fr: Messages = {
     outliers: 'Valeurs aberrantes',
   },
   export: {
+    includeSensitive: (cols: string) => `Inclure les valeurs des colonnes sensibles (${cols}) ; sinon elles sont écrites [masked]`,
     title: 'Exporter le résultat',
     histogramOf: (column) => `Histogramme de ${column}`,
     exported: (n, count) => `${count} ligne${s(n)} exportée${s(n)} vers`,

@@ -379,6 +379,7 @@ export const zh: Messages = {
     draftSaveFailedHint: '请选择其他保存位置',
   },
   grid: {
+    sensitive: '敏感：仅向您显示；模型或代理只能看到遮蔽后的值',
     label: '结果行',
     selectAll: '选择所有行',
     selectAllTitle: '全选（Ctrl+A）',
@@ -509,6 +510,7 @@ export const zh: Messages = {
     outliers: '异常值',
   },
   export: {
+    includeSensitive: (cols: string) => `包含敏感列的值（${cols}）；不勾选则写为 [masked]`,
     title: '导出结果',
     histogramOf: (column) => `${column} 的直方图`,
     exported: (_n, count) => `已导出 ${count} 行到`,
