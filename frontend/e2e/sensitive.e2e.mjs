@@ -52,9 +52,15 @@ try {
       await page.screenshot({ path: join(outDir, `sensitive-${name}-${lang}.png`) });
     };
 
-    step = `${lang}: the analyst's SQL shows the values, marked`;
+    step = `${lang}: the likely columns are offered on open, the marked one not`;
     await page.goto(url);
     await page.locator(`${tid('question-input')}:not([disabled])`).waitFor();
+    const offer = page.locator(tid('sensitive-offer'));
+    await offer.waitFor();
+    const offered = await offer.innerText();
+    check(offered.includes('Customer.Phone') && !offered.includes('Customer.Email'), `the offer: ${offered}`);
+    await shot('offer');
+
     await page.fill(tid('question-input'), SQL);
     await page.press(tid('question-input'), 'Enter');
     const card = page.locator(tid('answer')).last();
@@ -92,6 +98,23 @@ try {
       await page.click(tid('export-close'));
       await page.locator(tid('export-dialog')).waitFor({ state: 'detached' });
     }
+    step = `${lang}: unmark in the schema view, then mark what is offered`;
+    await page.click(tid('sensitive-not-now'));
+    await offer.waitFor({ state: 'detached' });
+    await page.click(tid('schema-expand-Customer'));
+    const lock = page.locator(`${tid('schema-sensitive')}[data-column="Customer.Email"]`);
+    check((await lock.getAttribute('aria-pressed')) === 'true', 'Customer.Email is not shown marked in the schema view');
+    await lock.click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="schema-sensitive"][data-column="Customer.Email"]')?.getAttribute('aria-pressed') === 'false');
+    await page.fill(tid('question-input'), SQL);
+    await page.press(tid('question-input'), 'Enter');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="answer"]').length >= 2);
+    const again = page.locator(tid('answer')).last();
+    await again.locator(tid('grid-row')).first().waitFor({ timeout: 30000 });
+    check((await again.locator(tid('grid-sensitive')).count()) === 0, 'an unmarked column still carries the mark');
+    await lock.click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="schema-sensitive"][data-column="Customer.Email"]')?.getAttribute('aria-pressed') === 'true');
+    await shot('schema');
     check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`);
     await page.close();
   }

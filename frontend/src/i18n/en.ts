@@ -148,6 +148,12 @@ export const en = {
     openingDemo: 'Opening the demo database…',
   },
   sidebar: {
+    markSensitive: (c: string) => `Mark ${c} sensitive: no model or agent will see its values`,
+    unmarkSensitive: (c: string) => `${c} is sensitive (models and agents get it masked): click to unmark`,
+    likelyTitle: 'These columns may hold personal data. Mark them sensitive so that no model or agent sees their values?',
+    likelyKind: { email: 'email addresses', phone: 'phone numbers', iban: 'IBANs', national_id: 'national ids', card: 'card numbers' },
+    markAll: 'Mark them sensitive',
+    notNow: 'Not now',
     label: 'Tables and columns',
     tables: 'Tables',
     fold: 'Fold the tables away (Ctrl+B)',

@@ -155,6 +155,12 @@ export const fr: Messages = {
     openingDemo: 'Ouverture de la base de démonstration…',
   },
   sidebar: {
+    markSensitive: (c: string) => `Marquer ${c} sensible : aucun modèle ni agent n’en verra les valeurs`,
+    unmarkSensitive: (c: string) => `${c} est sensible (modèles et agents la reçoivent masquée) : cliquez pour la démarquer`,
+    likelyTitle: 'Ces colonnes contiennent peut-être des données personnelles. Les marquer sensibles pour qu’aucun modèle ni agent n’en voie les valeurs ?',
+    likelyKind: { email: 'adresses e-mail', phone: 'numéros de téléphone', iban: 'IBAN', national_id: 'numéros d’identité', card: 'numéros de carte' },
+    markAll: 'Les marquer sensibles',
+    notNow: 'Pas maintenant',
     label: 'Tables et colonnes',
     tables: 'Tables',
     fold: 'Replier les tables (Ctrl+B)',

@@ -146,6 +146,12 @@ export const zh: Messages = {
     openingDemo: '正在打开演示数据库…',
   },
   sidebar: {
+    markSensitive: (c: string) => `将 ${c} 标记为敏感：任何模型或代理都不会看到它的值`,
+    unmarkSensitive: (c: string) => `${c} 是敏感列（模型和代理只能看到遮蔽后的值）：点击取消标记`,
+    likelyTitle: '这些列可能含有个人数据。要将其标记为敏感，使任何模型或代理都看不到它们的值吗？',
+    likelyKind: { email: '电子邮件地址', phone: '电话号码', iban: 'IBAN', national_id: '身份证号', card: '卡号' },
+    markAll: '标记为敏感',
+    notNow: '暂不',
     label: '数据表和列',
     tables: '数据表',
     fold: '折叠数据表（Ctrl+B）',
