@@ -65,6 +65,8 @@ var nonNull = map[string]string{
 	"engine.Answer.Errors":            "NewAnswer",
 	"engine.Answer.Warnings":          "NewAnswer",
 	"engine.Answer.MaskedColumns":     "NewAnswer",
+	// export.Export makes the report's list (MaskedColumns: []string{}).
+	"export.Report.MaskedColumns": "Export",
 	// Sensitive.List and change make both lists.
 	"page.SensitiveList.Marks":  "Sensitive.list",
 	"page.SensitiveList.Likely": "Sensitive.list",

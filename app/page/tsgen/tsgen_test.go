@@ -141,7 +141,7 @@ func TestGenerate(t *testing.T) {
 		"export interface ImportRequest {\n  /** Target is the database to write: a new file, or one Querent's import made. */\n  target?: string;",
 		"  /** Open opens the target when the import is done. */\n  open?: boolean;\n}",
 		// page.ExportResult flattens *export.Report and keeps its own omitempty field.
-		"  elapsed_s: number;\n  /** Download is set in the browser mode: where the page fetches the file. */\n  download?: string;\n}",
+		"  elapsed_s: number;\n", "  masked_columns: string[];\n  /** Download is set in the browser mode: where the page fetches the file. */\n  download?: string;\n}",
 		"  results: Rows;",
 		"export type Rows = Record<string, Value>[];",
 		"  outliers: Value[];", // ColumnStats.MarshalJSON writes [] for nil

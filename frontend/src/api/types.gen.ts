@@ -838,7 +838,7 @@ export interface ExportResult {
    * MaskedColumns names the columns written masked: sensitive, and
    * exported without IncludeSensitive.
    */
-  masked_columns: string[] | null;
+  masked_columns: string[];
   /** Download is set in the browser mode: where the page fetches the file. */
   download?: string;
 }
