@@ -200,15 +200,11 @@ func (d *DB) originsLocked(ctx context.Context, fields []pgconn.FieldDescription
 		}
 	}
 	for i, f := range fields {
+		// A relation Querent could not look up leaves "": taken as
+		// computed, which a statement reading a marked column makes
+		// sensitive.
 		if f.TableOID != 0 {
-			if name := d.attnames[f.TableOID][f.TableAttributeNumber]; name != "" {
-				out[i] = name
-			} else {
-				// The server named a relation Querent could not look up:
-				// taken as computed, which a statement reading a marked
-				// column makes sensitive.
-				out[i] = ""
-			}
+			out[i] = d.attnames[f.TableOID][f.TableAttributeNumber]
 		}
 	}
 	return out

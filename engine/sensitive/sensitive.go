@@ -277,10 +277,7 @@ func (s *Store) Set(ctx context.Context, db engine.Database) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	set := New()
-	for _, m := range marks {
-		set.Add(m.Table, m.Column)
-	}
+	set := setOf(marks)
 	if set.Empty() {
 		return set, nil
 	}
@@ -359,10 +356,7 @@ func (s *Store) Apply(ctx context.Context, db engine.Database) (*Set, error) {
 		}
 		return nil, nil
 	}
-	set := New()
-	for _, mk := range marks {
-		set.Add(mk.Table, mk.Column)
-	}
+	set := setOf(marks)
 	// The connection holds the marks before the views are followed: a
 	// server that describes the origin of result columns only for a
 	// connection with marks (PostgreSQL) then describes the views' too.
@@ -397,4 +391,13 @@ func WithMarks(ctx context.Context, db engine.Database, err error) (engine.Datab
 		return nil, err
 	}
 	return db, nil
+}
+
+// setOf is the set of the marks themselves (without the views').
+func setOf(marks []Mark) *Set {
+	set := New()
+	for _, m := range marks {
+		set.Add(m.Table, m.Column)
+	}
+	return set
 }
